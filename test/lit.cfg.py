@@ -1,0 +1,19 @@
+# lit configuration for tcc's compiler tests: tile-opt and tcc driven by RUN lines,
+# checked with FileCheck.
+import os
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "tcc"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".tile", ".test"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs", "unit", "gpu"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tcc_obj_root, "test")
+
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.tcc_tools_dir, append_path=True)
+config.substitutions.append(("%examples", os.path.join(config.tcc_src_root, "lang-examples")))
+config.substitutions.append(("%ptxas", config.ptxas))
+if config.have_ptxas:
+    config.available_features.add("ptxas")
