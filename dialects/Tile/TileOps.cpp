@@ -1,0 +1,276 @@
+//===- TileOps.cpp - verifiers, folders and builders of tile ops ----------===//
+
+#include "dialects/Tile/TileDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+/// Shape of a scalar-or-tile type: empty for scalars.
+static ArrayRef<int64_t> shapeOf(Type type) {
+  if (auto tile = dyn_cast<RankedTensorType>(type))
+    return tile.getShape();
+  return {};
+}
+
+static Type elementOf(Type type) {
+  if (auto tile = dyn_cast<RankedTensorType>(type))
+    return tile.getElementType();
+  return type;
+}
+
+static std::string shapeString(ArrayRef<int64_t> shape) {
+  if (shape.empty())
+    return "scalar";
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    s += (i ? "x" : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+/// Every tile dimension must be a power of two: the GPU passes split tiles evenly over
+/// threads and warps, and the language promises it.
+static LogicalResult verifyTileShape(Operation *op, Type type, StringRef what) {
+  for (int64_t d : shapeOf(type))
+    if (!isPowerOf2(d))
+      return op->emitOpError() << what << " has shape " << shapeString(shapeOf(type))
+                               << ": tile dimensions must be powers of two";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Grid queries
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyGridAxis(Operation *op, int32_t axis) {
+  if (axis < 0 || axis > 2)
+    return op->emitOpError() << "axis " << axis
+                             << " is out of range: grids have axes 0, 1 and 2";
+  return success();
+}
+
+LogicalResult ProgramIdOp::verify() { return verifyGridAxis(*this, getAxis()); }
+LogicalResult NumProgramsOp::verify() { return verifyGridAxis(*this, getAxis()); }
+
+//===----------------------------------------------------------------------===//
+// Making and reshaping tiles
+//===----------------------------------------------------------------------===//
+
+LogicalResult MakeRangeOp::verify() {
+  int64_t start = getStart(), end = getEnd();
+  if (end <= start)
+    return emitOpError() << "range [" << start << ", " << end << ") is empty";
+  if (!isPowerOf2(end - start))
+    return emitOpError() << "range [" << start << ", " << end << ") has " << end - start
+                         << " elements: the length must be a power of two";
+  auto type = getType();
+  if (type.getRank() != 1 || type.getDimSize(0) != end - start)
+    return emitOpError() << "result shape " << shapeString(type.getShape())
+                         << " does not hold the " << end - start << " elements of [" << start
+                         << ", " << end << ")";
+  return success();
+}
+
+LogicalResult SplatOp::verify() {
+  if (getType().getElementType() != getSrc().getType())
+    return emitOpError() << "splats a " << getSrc().getType() << " into a tile of "
+                         << getType().getElementType();
+  return verifyTileShape(*this, getType(), "result");
+}
+
+OpFoldResult SplatOp::fold(FoldAdaptor adaptor) {
+  Attribute src = adaptor.getSrc();
+  if (!src || !isa<IntegerAttr, FloatAttr>(src))
+    return {};
+  return SplatElementsAttr::get(getType(), src);
+}
+
+LogicalResult BroadcastOp::verify() {
+  auto src = getSrc().getType(), res = getType();
+  if (src.getElementType() != res.getElementType())
+    return emitOpError() << "broadcasts a tile of " << src.getElementType()
+                         << " into a tile of " << res.getElementType();
+  if (src.getRank() != res.getRank())
+    return emitOpError() << "source rank " << src.getRank() << " differs from result rank "
+                         << res.getRank() << " (use tile.expand_dims to add dimensions)";
+  for (int64_t d = 0; d < src.getRank(); ++d)
+    if (src.getDimSize(d) != 1 && src.getDimSize(d) != res.getDimSize(d))
+      return emitOpError() << "cannot broadcast shape " << shapeString(src.getShape())
+                           << " to " << shapeString(res.getShape()) << ": dimension " << d
+                           << " is neither 1 nor " << res.getDimSize(d);
+  return verifyTileShape(*this, res, "result");
+}
+
+OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
+  if (getSrc().getType() == getType())
+    return getSrc();
+  if (auto splat = dyn_cast_or_null<SplatElementsAttr>(adaptor.getSrc()))
+    return SplatElementsAttr::get(getType(), splat.getSplatValue<Attribute>());
+  return {};
+}
+
+LogicalResult ExpandDimsOp::verify() {
+  auto src = getSrc().getType(), res = getType();
+  int64_t axis = getAxis();
+  if (axis < 0 || axis > src.getRank())
+    return emitOpError() << "axis " << axis << " is out of range for a rank-" << src.getRank()
+                         << " tile (0.." << src.getRank() << ")";
+  if (src.getElementType() != res.getElementType())
+    return emitOpError() << "changes the element type from " << src.getElementType()
+                         << " to " << res.getElementType();
+  SmallVector<int64_t> expected(src.getShape());
+  expected.insert(expected.begin() + axis, 1);
+  if (res.getShape() != ArrayRef<int64_t>(expected))
+    return emitOpError() << "result shape " << shapeString(res.getShape())
+                         << " is not the source shape " << shapeString(src.getShape())
+                         << " with a 1 inserted at axis " << axis << " ("
+                         << shapeString(expected) << ")";
+  return success();
+}
+
+LogicalResult ConvertLayoutOp::verify() {
+  auto src = getSrc().getType(), res = getType();
+  if (src.getShape() != res.getShape() || src.getElementType() != res.getElementType())
+    return emitOpError() << "may change only the layout, but converts " << src << " to "
+                         << res;
+  return success();
+}
+
+OpFoldResult ConvertLayoutOp::fold(FoldAdaptor) {
+  if (getSrc().getType() == getType())
+    return getSrc();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Pointers and memory
+//===----------------------------------------------------------------------===//
+
+LogicalResult AddPtrOp::verify() {
+  if (shapeOf(getPtr().getType()) != shapeOf(getOffset().getType()))
+    return emitOpError() << "pointer shape " << shapeString(shapeOf(getPtr().getType()))
+                         << " differs from offset shape "
+                         << shapeString(shapeOf(getOffset().getType()));
+  if (elementOf(getOffset().getType()).getIntOrFloatBitWidth() == 1)
+    return emitOpError() << "offsets must be integers wider than i1";
+  return success();
+}
+
+OpFoldResult AddPtrOp::fold(FoldAdaptor adaptor) {
+  if (matchPattern(adaptor.getOffset(), m_Zero()))
+    return getPtr();
+  return {};
+}
+
+/// What load and store share: a mask must match the pointers' shape; say which shapes.
+static LogicalResult verifyMask(Operation *op, Value ptr, Value mask) {
+  if (!mask)
+    return success();
+  if (shapeOf(mask.getType()) != shapeOf(ptr.getType()))
+    return op->emitOpError() << "mask shape " << shapeString(shapeOf(mask.getType()))
+                             << " differs from pointer shape "
+                             << shapeString(shapeOf(ptr.getType()));
+  return success();
+}
+
+LogicalResult LoadOp::verify() {
+  if (getOther() && !getMask())
+    return emitOpError() << "has 'other' but no mask: 'other' fills the lanes a mask turns off";
+  if (failed(verifyMask(*this, getPtr(), getMask())))
+    return failure();
+  return verifyTileShape(*this, getPtr().getType(), "pointer tile");
+}
+
+void LoadOp::build(OpBuilder &builder, OperationState &state, Value ptr, Value mask,
+                   Value other) {
+  build(builder, state, getPointeeType(ptr.getType()), ptr, mask, other);
+}
+
+LogicalResult StoreOp::verify() {
+  if (failed(verifyMask(*this, getPtr(), getMask())))
+    return failure();
+  return verifyTileShape(*this, getPtr().getType(), "pointer tile");
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions and contractions
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReduceOp::verify() {
+  auto src = getSrc().getType();
+  int64_t axis = getAxis();
+  if (axis < 0 || axis >= src.getRank())
+    return emitOpError() << "axis " << axis << " is out of range for a rank-" << src.getRank()
+                         << " tile (0.." << src.getRank() - 1 << ")";
+  Type srcElt = src.getElementType();
+  if (isa<PointerType>(srcElt))
+    return emitOpError() << "cannot reduce a tile of pointers";
+  bool isArg = getKind() == ReduceKind::ArgMax || getKind() == ReduceKind::ArgMin;
+  Type expectedElt = isArg ? IntegerType::get(getContext(), 32) : srcElt;
+  SmallVector<int64_t> expectedShape(src.getShape());
+  expectedShape.erase(expectedShape.begin() + axis);
+  Type res = getType();
+  if (shapeOf(res) != ArrayRef<int64_t>(expectedShape) || elementOf(res) != expectedElt)
+    return emitOpError() << stringifyReduceKind(getKind()) << " along axis " << axis << " of "
+                         << shapeString(src.getShape()) << " gives "
+                         << (expectedShape.empty() ? "a scalar " : "a tile ")
+                         << shapeString(expectedShape) << " of " << expectedElt
+                         << ", not " << res;
+  if (auto srcLayout = src.getEncoding()) {
+    auto resTile = dyn_cast<RankedTensorType>(res);
+    auto slice = resTile ? dyn_cast_or_null<SliceEncodingAttr>(resTile.getEncoding()) : nullptr;
+    if (resTile && (!slice || slice.getDim() != axis || slice.getParent() != srcLayout))
+      return emitOpError() << "result layout must be the source layout sliced along axis "
+                           << axis;
+  }
+  return success();
+}
+
+LogicalResult DotOp::verify() {
+  auto a = getA().getType(), b = getB().getType(), acc = getAcc().getType();
+  if (a.getRank() != 2 || b.getRank() != 2 || acc.getRank() != 2)
+    return emitOpError() << "operands must be 2-D tiles, got ranks " << a.getRank() << ", "
+                         << b.getRank() << " and " << acc.getRank();
+  if (a.getElementType() != b.getElementType())
+    return emitOpError() << "operands have different element types " << a.getElementType()
+                         << " and " << b.getElementType();
+  if (a.getDimSize(1) != b.getDimSize(0))
+    return emitOpError() << "inner dimensions differ: a is " << shapeString(a.getShape())
+                         << ", b is " << shapeString(b.getShape());
+  if (acc.getDimSize(0) != a.getDimSize(0) || acc.getDimSize(1) != b.getDimSize(1))
+    return emitOpError() << "accumulator shape " << shapeString(acc.getShape())
+                         << " is not " << shapeString({a.getDimSize(0), b.getDimSize(1)});
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Hints
+//===----------------------------------------------------------------------===//
+
+LogicalResult HintOp::verify() {
+  if (!getDivisibility() && !getContiguity())
+    return emitOpError() << "needs 'divisibility' or 'contiguity'";
+  size_t rank = std::max<size_t>(1, shapeOf(getSrc().getType()).size());
+  auto check = [&](std::optional<ArrayRef<int32_t>> values, StringRef name) -> LogicalResult {
+    if (!values)
+      return success();
+    if (values->size() != rank)
+      return emitOpError() << "'" << name << "' has " << values->size()
+                           << " entries; the value needs " << rank;
+    for (int32_t v : *values)
+      if (!isPowerOf2(v))
+        return emitOpError() << "'" << name << "' entries must be positive powers of two, not "
+                             << v;
+    return success();
+  };
+  if (failed(check(getDivisibility(), "divisibility")))
+    return failure();
+  return check(getContiguity(), "contiguity");
+}
+
+#define GET_OP_CLASSES
+#include "dialects/Tile/TileOps.cpp.inc"

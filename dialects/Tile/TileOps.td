@@ -1,0 +1,261 @@
+//===- TileOps.td - tile dialect operations ------------------*- tablegen -*-===//
+
+#ifndef TILE_OPS_TD
+#define TILE_OPS_TD
+
+include "dialects/Tile/TileDialect.td"
+include "dialects/Tile/TileTypes.td"
+include "dialects/Tile/TileAttrs.td"
+include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Grid
+//===----------------------------------------------------------------------===//
+
+class Tile_GridQueryOp<string mnemonic, string what> : Tile_Op<mnemonic, [Pure]> {
+  let summary = what # " along a grid axis";
+  let arguments = (ins I32Attr:$axis);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$axis attr-dict";
+  let hasVerifier = 1;
+}
+
+def Tile_ProgramIdOp : Tile_GridQueryOp<"program_id", "the index of this program instance"> {
+  let description = [{
+    ```mlir
+    %pid = tile.program_id 0
+    ```
+    The coordinate of the running program instance on grid axis 0, 1 or 2.
+  }];
+}
+
+def Tile_NumProgramsOp : Tile_GridQueryOp<"num_programs", "the number of program instances"> {
+  let description = [{
+    ```mlir
+    %n = tile.num_programs 0
+    ```
+    The size of the launch grid along axis 0, 1 or 2.
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Making and reshaping tiles
+//===----------------------------------------------------------------------===//
+
+def Tile_MakeRangeOp : Tile_Op<"make_range", [Pure]> {
+  let summary = "the tile [start, end) of consecutive i32";
+  let description = [{
+    ```mlir
+    %r = tile.make_range 0 to 128 : tensor<128xi32>
+    ```
+    `end - start` must be a power of two and equal the tile's only dimension.
+  }];
+  let arguments = (ins I32Attr:$start, I32Attr:$end);
+  let results = (outs Tile_I32Tile:$result);
+  let assemblyFormat = "$start `to` $end attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_SplatOp : Tile_Op<"splat", [Pure]> {
+  let summary = "a tile with every element equal to one scalar";
+  let description = [{
+    ```mlir
+    %t = tile.splat %x : i32 -> tensor<128xi32>
+    %p = tile.splat %base : !tile.ptr<f32> -> tensor<128x!tile.ptr<f32>>
+    ```
+  }];
+  let arguments = (ins AnyTypeOf<[Tile_Scalar, Tile_Ptr]>:$src);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tile_BroadcastOp : Tile_Op<"broadcast", [Pure]> {
+  let summary = "repeats a tile along its dimensions of size 1";
+  let description = [{
+    ```mlir
+    %t = tile.broadcast %row : tensor<1x64xf32> -> tensor<32x64xf32>
+    ```
+    Source and result have the same rank; each source dimension is 1 or the result's.
+  }];
+  let arguments = (ins Tile_AnyTile:$src);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tile_ExpandDimsOp : Tile_Op<"expand_dims", [Pure]> {
+  let summary = "inserts a dimension of size 1";
+  let description = [{
+    ```mlir
+    %col = tile.expand_dims %r, 1 : tensor<64xi32> -> tensor<64x1xi32>
+    ```
+    What `r[:, None]` means in the language.
+  }];
+  let arguments = (ins Tile_AnyTile:$src, I32Attr:$axis);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = "$src `,` $axis attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_ConvertLayoutOp : Tile_Op<"convert_layout", [Pure]> {
+  let summary = "moves a tile from one distribution layout to another";
+  let description = [{
+    ```mlir
+    %y = tile.convert_layout %x : tensor<64x64xf32, #a> -> tensor<64x64xf32, #b>
+    ```
+    Same shape and elements; only the encoding (who holds which element) changes.
+  }];
+  let arguments = (ins Tile_AnyTile:$src);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Pointers and memory
+//===----------------------------------------------------------------------===//
+
+def Tile_AddPtrOp : Tile_Op<"addptr", [Pure, AllTypesMatch<["ptr", "result"]>]> {
+  let summary = "advances pointers by element offsets";
+  let description = [{
+    ```mlir
+    %q = tile.addptr %p, %offs : tensor<128x!tile.ptr<f32>>, tensor<128xi32>
+    %s = tile.addptr %base, %i : !tile.ptr<f32>, i64
+    ```
+    Offsets count elements of the pointee type and are sign-extended to 64 bits.
+  }];
+  let arguments = (ins Tile_PtrLike:$ptr, Tile_IntLike:$offset);
+  let results = (outs Tile_PtrLike:$result);
+  let assemblyFormat = "$ptr `,` $offset attr-dict `:` type($ptr) `,` type($offset)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tile_LoadOp : Tile_Op<"load", [
+    AttrSizedOperandSegments, MemoryEffects<[MemRead]>,
+    TypesMatchWith<"result holds the pointees of ptr", "ptr", "result",
+                   "::mlir::tile::getPointeeType($_self)">,
+    TypesMatchWith<"mask is i1 in the shape of ptr", "ptr", "mask",
+                   "::mlir::tile::getI1SameShape($_self)",
+                   "(::llvm::cast<::mlir::tile::LoadOp>($_op).getMask() == nullptr) || std::equal_to<>()">,
+    TypesMatchWith<"other has the type of the result", "ptr", "other",
+                   "::mlir::tile::getPointeeType($_self)",
+                   "(::llvm::cast<::mlir::tile::LoadOp>($_op).getOther() == nullptr) || std::equal_to<>()">]> {
+  let summary = "loads a tile (or scalar) through pointers, optionally masked";
+  let description = [{
+    ```mlir
+    %v = tile.load %p : tensor<128x!tile.ptr<f32>>
+    %w = tile.load %p, mask %m, other %zero : tensor<128x!tile.ptr<f32>>
+    ```
+    Lanes whose mask is false read nothing and yield `other` (undefined without it).
+  }];
+  let arguments = (ins Tile_PtrLike:$ptr, Optional<Tile_BoolLike>:$mask,
+                       Optional<Tile_Value>:$other);
+  let results = (outs Tile_Value:$result);
+  let assemblyFormat = [{
+    $ptr (`,` `mask` $mask^)? (`,` `other` $other^)? attr-dict `:` type($ptr)
+  }];
+  let hasVerifier = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$ptr, CArg<"::mlir::Value", "{}">:$mask,
+                   CArg<"::mlir::Value", "{}">:$other)>
+  ];
+}
+
+def Tile_StoreOp : Tile_Op<"store", [
+    MemoryEffects<[MemWrite]>,
+    TypesMatchWith<"value holds the pointees of ptr", "ptr", "value",
+                   "::mlir::tile::getPointeeType($_self)">,
+    TypesMatchWith<"mask is i1 in the shape of ptr", "ptr", "mask",
+                   "::mlir::tile::getI1SameShape($_self)",
+                   "(::llvm::cast<::mlir::tile::StoreOp>($_op).getMask() == nullptr) || std::equal_to<>()">]> {
+  let summary = "stores a tile (or scalar) through pointers, optionally masked";
+  let description = [{
+    ```mlir
+    tile.store %p, %v, mask %m : tensor<128x!tile.ptr<f32>>
+    ```
+    Lanes whose mask is false write nothing.
+  }];
+  let arguments = (ins Tile_PtrLike:$ptr, Tile_Value:$value, Optional<Tile_BoolLike>:$mask);
+  let assemblyFormat = "$ptr `,` $value (`,` `mask` $mask^)? attr-dict `:` type($ptr)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions and contractions
+//===----------------------------------------------------------------------===//
+
+def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
+  let summary = "reduces a tile along one axis";
+  let description = [{
+    ```mlir
+    %m = tile.reduce max %x, axis 0 : tensor<128xf32> -> f32
+    %s = tile.reduce sum %t, axis 1 : tensor<64x128xf32> -> tensor<64xf32>
+    %i = tile.reduce argmax %x, axis 0 : tensor<128xf32> -> i32
+    ```
+    Removes dimension `axis`; a rank-1 source gives a scalar. `argmax`/`argmin` give the
+    i32 index of the first extreme element. `max`/`min` on floats propagate NaN.
+  }];
+  let arguments = (ins Tile_AnyTile:$src, Tile_ReduceKind:$kind, I32Attr:$axis);
+  let results = (outs Tile_Value:$result);
+  let assemblyFormat = "$kind $src `,` `axis` $axis attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["acc", "result"]>]> {
+  let summary = "matrix product with accumulation: a × b + acc";
+  let description = [{
+    ```mlir
+    %c = tile.dot %a, %b, %acc : tensor<64x32xf16>, tensor<32x64xf16> -> tensor<64x64xf32>
+    ```
+    `a` is M×K, `b` K×N, `acc` and the result M×N. Inputs are f16, bf16 or f32 (both
+    the same); the accumulator is f32.
+  }];
+  let arguments = (ins Tile_TileOf<[F16, BF16, F32], "f16, bf16 or f32">:$a,
+                       Tile_TileOf<[F16, BF16, F32], "f16, bf16 or f32">:$b,
+                       Tile_TileOf<[F32], "f32">:$acc);
+  let results = (outs Tile_TileOf<[F32], "f32">:$result);
+  let assemblyFormat = "$a `,` $b `,` $acc attr-dict `:` type($a) `,` type($b) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Hints and debugging
+//===----------------------------------------------------------------------===//
+
+def Tile_HintOp : Tile_Op<"hint", [Pure, AllTypesMatch<["src", "result"]>]> {
+  let summary = "promises properties of integer or pointer values to the optimiser";
+  let description = [{
+    ```mlir
+    %n16 = tile.hint %n {divisibility = array<i32: 16>} : i32
+    %o = tile.hint %offs {contiguity = array<i32: 128>, divisibility = array<i32: 128>} : tensor<128xi32>
+    ```
+    `divisibility[d]`: every value (pointers: every address in bytes) is a multiple of it
+    along dimension d (one entry for a scalar). `contiguity[d]`: runs of that many
+    consecutive values along d. What `multiple_of` and `max_contiguous` write.
+  }];
+  let arguments = (ins AnyTypeOf<[Tile_Int, Tile_Ptr, Tile_IntTile, Tile_PtrTile]>:$src,
+                       OptionalAttr<DenseI32ArrayAttr>:$divisibility,
+                       OptionalAttr<DenseI32ArrayAttr>:$contiguity);
+  let results = (outs AnyTypeOf<[Tile_Int, Tile_Ptr, Tile_IntTile, Tile_PtrTile]>:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src)";
+  let hasVerifier = 1;
+}
+
+def Tile_PrintOp : Tile_Op<"print", [MemoryEffects<[MemWrite]>]> {
+  let summary = "prints values from the device (or the interpreter)";
+  let description = [{
+    ```mlir
+    tile.print "x = " %x, %pid : tensor<128xf32>, i32
+    ```
+  }];
+  let arguments = (ins StrAttr:$prefix, Variadic<Tile_Value>:$args);
+  let assemblyFormat = "$prefix ($args^ `:` type($args))? attr-dict";
+}
+
+#endif // TILE_OPS_TD
