@@ -1,0 +1,294 @@
+#include "ArtifactWriter.h"
+
+#include "tcc/grid_expr.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <unistd.h>
+
+namespace tcc {
+namespace artifacts {
+
+bool parseParamType(const std::string& type, bool* isPointer, std::string* element) {
+  static const char* const kScalars[] = {"i1", "i8", "i16", "i32", "i64",
+                                         "f16", "bf16", "f32", "f64"};
+  bool ptr = !type.empty() && type[0] == '*';
+  std::string elem = ptr ? type.substr(1) : type;
+  for (const char* s : kScalars) {
+    if (elem == s) {
+      if (isPointer)
+        *isPointer = ptr;
+      if (element)
+        *element = elem;
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string jsonQuote(const std::string& s) {
+  std::string r = "\"";
+  for (unsigned char c : s) {
+    switch (c) {
+    case '"':
+      r += "\\\"";
+      break;
+    case '\\':
+      r += "\\\\";
+      break;
+    case '\n':
+      r += "\\n";
+      break;
+    case '\r':
+      r += "\\r";
+      break;
+    case '\t':
+      r += "\\t";
+      break;
+    default:
+      if (c < 0x20) {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "\\u%04x", c);
+        r += buf;
+      } else {
+        r += static_cast<char>(c);
+      }
+    }
+  }
+  return r + "\"";
+}
+
+} // namespace artifacts
+
+namespace {
+
+bool isIdentifier(const std::string& s) {
+  if (s.empty())
+    return false;
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+    bool digit = c >= '0' && c <= '9';
+    if (!(alpha || (i > 0 && digit)))
+      return false;
+  }
+  return true;
+}
+
+bool isArch(const std::string& a) {
+  if (a.size() < 5 || a.compare(0, 3, "sm_") != 0)
+    return false;
+  size_t i = 3;
+  while (i < a.size() && a[i] >= '0' && a[i] <= '9')
+    ++i;
+  if (i - 3 < 2 || i - 3 > 3)
+    return false;
+  return i == a.size() || (i + 1 == a.size() && (a[i] == 'a' || a[i] == 'f'));
+}
+
+bool isPowerOfTwo(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
+std::string entryOf(const KernelArtifact& a) { return a.entry.empty() ? a.name : a.entry; }
+
+bool writeFileAtomically(const std::string& path, const std::string& bytes, std::string* error) {
+  std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  std::FILE* f = std::fopen(tmp.c_str(), "wb");
+  if (!f) {
+    *error = "cannot write '" + path + "': " + std::strerror(errno);
+    return false;
+  }
+  bool ok = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
+  ok = (std::fclose(f) == 0) && ok;
+  if (!ok) {
+    *error = "cannot write '" + path + "': " + std::strerror(errno);
+    std::remove(tmp.c_str());
+    return false;
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    *error = "cannot rename '" + tmp + "' to '" + path + "': " + std::strerror(errno);
+    std::remove(tmp.c_str());
+    return false;
+  }
+  return true;
+}
+
+std::string baseName(const std::string& path) {
+  size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::string replaceExtension(const std::string& path, const std::string& ext) {
+  size_t slash = path.find_last_of('/');
+  size_t dot = path.find_last_of('.');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash))
+    return path + ext;
+  return path.substr(0, dot) + ext;
+}
+
+} // namespace
+
+std::string validateArtifact(const KernelArtifact& a) {
+  std::string k = "kernel '" + a.name + "': ";
+  if (!isIdentifier(a.name))
+    return "kernel name '" + a.name + "' is not an identifier";
+  if (!isIdentifier(entryOf(a)))
+    return k + "entry symbol '" + a.entry + "' is not an identifier";
+  for (size_t i = 0; i < a.params.size(); ++i) {
+    const KernelParam& p = a.params[i];
+    if (!isIdentifier(p.name))
+      return k + "parameter " + std::to_string(i) + " has no valid name ('" + p.name + "')";
+    for (size_t j = 0; j < i; ++j)
+      if (a.params[j].name == p.name)
+        return k + "parameter '" + p.name + "' appears twice";
+    bool ptr = false;
+    std::string elem;
+    if (!artifacts::parseParamType(p.type, &ptr, &elem))
+      return k + "parameter '" + p.name + "' has unknown type '" + p.type + "'";
+    if (!isPowerOfTwo(p.divisibility))
+      return k + "parameter '" + p.name + "': divisibility " + std::to_string(p.divisibility) +
+             " is not a power of two";
+    if (p.divisibility > 1 && !ptr && elem[0] != 'i')
+      return k + "parameter '" + p.name + "' of type " + p.type +
+             " cannot carry a divisibility assumption";
+  }
+  for (const auto& c : a.constexprs) {
+    if (!isIdentifier(c.first))
+      return k + "constexpr name '" + c.first + "' is not an identifier";
+    for (const KernelParam& p : a.params)
+      if (p.name == c.first)
+        return k + "'" + c.first + "' is both a parameter and a constexpr";
+  }
+  if (a.numWarps < 1 || a.numWarps > 32)
+    return k + "num_warps " + std::to_string(a.numWarps) + " is outside 1..32";
+  if (a.sharedBytes < 0 || a.sharedBytes > 227 * 1024)
+    return k + "shared memory of " + std::to_string(a.sharedBytes) +
+           " bytes is outside 0..232448";
+  if (!isArch(a.arch))
+    return k + "architecture '" + a.arch + "' is not of the form sm_NN";
+  for (int d = 0; d < 3; ++d) {
+    grid::Expr e;
+    std::string err;
+    if (!grid::parse(a.grid[d], &e, &err))
+      return k + "grid[" + std::to_string(d) + "]: " + err;
+    auto slotOf = [&](const std::string& name) -> int {
+      for (const KernelParam& p : a.params) {
+        bool ptr = false;
+        std::string elem;
+        artifacts::parseParamType(p.type, &ptr, &elem);
+        if (p.name == name)
+          return (!ptr && elem[0] == 'i') ? 0 : -2;
+      }
+      for (const auto& c : a.constexprs)
+        if (c.first == name)
+          return 0;
+      return -1;
+    };
+    for (const std::string& n : grid::names(e)) {
+      int s = slotOf(n);
+      if (s == -2)
+        return k + "grid[" + std::to_string(d) + "] '" + a.grid[d] + "' uses '" + n +
+               "', which is not an integer parameter";
+      if (s < 0)
+        return k + "grid[" + std::to_string(d) + "] '" + a.grid[d] + "' uses unknown name '" + n +
+               "'";
+    }
+  }
+  if (a.cubin.empty())
+    return k + "the cubin is empty";
+  return "";
+}
+
+std::string variantSuffix(const KernelArtifact& a) {
+  bool any = false;
+  std::string s = ".";
+  for (size_t i = 0; i < a.params.size(); ++i) {
+    if (i)
+      s += "_";
+    if (a.params[i].divisibility > 1) {
+      s += "d" + std::to_string(a.params[i].divisibility);
+      any = true;
+    }
+  }
+  return any ? s : "";
+}
+
+std::string artifactMetadataJson(const KernelArtifact& a, const std::string& cubinFileName,
+                                 const std::string& ptxFileName) {
+  using artifacts::jsonQuote;
+  std::string j = "{\n";
+  j += "  \"format\": " + jsonQuote(kArtifactFormat) + ",\n";
+  j += "  \"version\": " + std::to_string(kArtifactVersion) + ",\n";
+  j += "  \"name\": " + jsonQuote(a.name) + ",\n";
+  j += "  \"entry\": " + jsonQuote(entryOf(a)) + ",\n";
+  j += "  \"arch\": " + jsonQuote(a.arch) + ",\n";
+  j += "  \"cubin\": " + jsonQuote(cubinFileName) + ",\n";
+  if (!ptxFileName.empty())
+    j += "  \"ptx\": " + jsonQuote(ptxFileName) + ",\n";
+  j += "  \"num_warps\": " + std::to_string(a.numWarps) + ",\n";
+  j += "  \"threads_per_block\": " + std::to_string(32 * a.numWarps) + ",\n";
+  j += "  \"shared_bytes\": " + std::to_string(a.sharedBytes) + ",\n";
+  j += "  \"grid\": [" + jsonQuote(a.grid[0]) + ", " + jsonQuote(a.grid[1]) + ", " +
+       jsonQuote(a.grid[2]) + "],\n";
+  j += "  \"params\": [";
+  for (size_t i = 0; i < a.params.size(); ++i) {
+    const KernelParam& p = a.params[i];
+    j += i ? ",\n    " : "\n    ";
+    j += "{\"name\": " + jsonQuote(p.name) + ", \"type\": " + jsonQuote(p.type);
+    if (p.divisibility > 1)
+      j += ", \"divisibility\": " + std::to_string(p.divisibility);
+    j += "}";
+  }
+  j += a.params.empty() ? "],\n" : "\n  ],\n";
+  j += "  \"constexprs\": {";
+  for (size_t i = 0; i < a.constexprs.size(); ++i) {
+    j += i ? ", " : "";
+    j += jsonQuote(a.constexprs[i].first) + ": " + std::to_string(a.constexprs[i].second);
+  }
+  j += "}";
+  if (!a.source.empty())
+    j += ",\n  \"source\": " + jsonQuote(a.source);
+  if (!a.compiler.empty())
+    j += ",\n  \"compiler\": " + jsonQuote(a.compiler);
+  j += "\n}\n";
+  return j;
+}
+
+bool writeArtifact(const KernelArtifact& a, const std::string& cubinPath, std::string* error,
+                   WrittenArtifact* written) {
+  std::string err = validateArtifact(a);
+  if (!err.empty()) {
+    *error = err;
+    return false;
+  }
+  std::string jsonPath = replaceExtension(cubinPath, ".json");
+  if (jsonPath == cubinPath) {
+    *error = "the cubin path '" + cubinPath + "' must not end in .json";
+    return false;
+  }
+  std::string ptxPath;
+  if (!a.ptx.empty()) {
+    ptxPath = replaceExtension(cubinPath, ".ptx");
+    if (ptxPath == cubinPath) {
+      *error = "the cubin path '" + cubinPath + "' must not end in .ptx";
+      return false;
+    }
+  }
+  if (!writeFileAtomically(cubinPath, a.cubin, error))
+    return false;
+  if (!ptxPath.empty() && !writeFileAtomically(ptxPath, a.ptx, error))
+    return false;
+  // The metadata last: a reader that finds the JSON finds the files it names.
+  std::string json =
+      artifactMetadataJson(a, baseName(cubinPath), ptxPath.empty() ? "" : baseName(ptxPath));
+  if (!writeFileAtomically(jsonPath, json, error))
+    return false;
+  if (written) {
+    written->cubinPath = cubinPath;
+    written->metadataPath = jsonPath;
+    written->ptxPath = ptxPath;
+  }
+  return true;
+}
+
+} // namespace tcc

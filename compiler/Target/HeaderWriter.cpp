@@ -1,0 +1,315 @@
+#include "HeaderWriter.h"
+
+#include "tcc/grid_expr.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <unistd.h>
+
+namespace tcc {
+namespace {
+
+const char* const kCxxKeywords[] = {
+    "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break",
+    "case", "catch", "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept",
+    "const", "consteval", "constexpr", "constinit", "const_cast", "continue", "co_await",
+    "co_return", "co_yield", "decltype", "default", "delete", "do", "double", "dynamic_cast",
+    "else", "enum", "explicit", "export", "extern", "false", "float", "for", "friend", "goto",
+    "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
+    "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register",
+    "reinterpret_cast", "requires", "return", "short", "signed", "sizeof", "static",
+    "static_assert", "static_cast", "struct", "switch", "template", "this", "thread_local",
+    "throw", "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using",
+    "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq"};
+
+// A C++ spelling for a kernel-language identifier: keywords and names that could collide
+// with the generated locals (tcc_*) or reserved names (a leading underscore) get a suffix.
+std::string cxxName(const std::string& n) {
+  for (const char* k : kCxxKeywords)
+    if (n == k)
+      return n + "_";
+  if (n.compare(0, 4, "tcc_") == 0 || (!n.empty() && n[0] == '_'))
+    return n + "_";
+  return n;
+}
+
+std::string cxxScalarType(const std::string& type) {
+  bool ptr = false;
+  std::string elem;
+  artifacts::parseParamType(type, &ptr, &elem);
+  if (ptr)
+    return "CUdeviceptr";
+  if (elem == "i1")
+    return "bool";
+  if (elem == "i8")
+    return "int8_t";
+  if (elem == "i16")
+    return "int16_t";
+  if (elem == "i32")
+    return "int32_t";
+  if (elem == "i64")
+    return "int64_t";
+  if (elem == "f16" || elem == "bf16")
+    return "uint16_t"; // the raw bits
+  if (elem == "f32")
+    return "float";
+  return "double";
+}
+
+int specialisationScore(const KernelArtifact& a) {
+  int s = 0;
+  for (const KernelParam& p : a.params)
+    for (int64_t d = p.divisibility; d > 1; d >>= 1)
+      ++s;
+  return s;
+}
+
+std::string cString(const std::string& s) {
+  // Identifiers and arch names only reach here (validated), but quote defensively.
+  std::string r = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\')
+      r += '\\';
+    r += c;
+  }
+  return r + "\"";
+}
+
+bool writeFileAtomically(const std::string& path, const std::string& bytes, std::string* error) {
+  std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  std::FILE* f = std::fopen(tmp.c_str(), "wb");
+  if (!f) {
+    *error = "cannot write '" + path + "': " + std::strerror(errno);
+    return false;
+  }
+  bool ok = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
+  ok = (std::fclose(f) == 0) && ok;
+  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
+    *error = "cannot write '" + path + "': " + std::strerror(errno);
+    std::remove(tmp.c_str());
+    return false;
+  }
+  return true;
+}
+
+bool checkNamespace(const std::string& ns) {
+  if (ns.empty())
+    return true;
+  size_t start = 0;
+  while (true) {
+    size_t end = ns.find("::", start);
+    std::string part = ns.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    if (part.empty() || cxxName(part) != part)
+      return false;
+    for (size_t i = 0; i < part.size(); ++i) {
+      char c = part[i];
+      bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+                (i > 0 && c >= '0' && c <= '9');
+      if (!ok)
+        return false;
+    }
+    if (end == std::string::npos)
+      return true;
+    start = end + 2;
+  }
+}
+
+void appendImage(std::string* out, const std::string& bytes) {
+  static const char kHex[] = "0123456789abcdef";
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    if (i % 16 == 0)
+      *out += "\n   ";
+    unsigned char b = static_cast<unsigned char>(bytes[i]);
+    *out += " 0x";
+    *out += kHex[b >> 4];
+    *out += kHex[b & 15];
+    *out += ',';
+  }
+  *out += "\n";
+}
+
+} // namespace
+
+bool generateHeader(const std::vector<KernelArtifact>& variantsIn, const HeaderOptions& options,
+                    std::string* header, std::string* error) {
+  if (variantsIn.empty()) {
+    *error = "no kernel variants to put in a header";
+    return false;
+  }
+  for (const KernelArtifact& v : variantsIn) {
+    std::string err = validateArtifact(v);
+    if (!err.empty()) {
+      *error = err;
+      return false;
+    }
+  }
+  const KernelArtifact& first = variantsIn.front();
+  for (const KernelArtifact& v : variantsIn) {
+    bool same = v.name == first.name && v.params.size() == first.params.size();
+    for (size_t i = 0; same && i < v.params.size(); ++i)
+      same = v.params[i].name == first.params[i].name && v.params[i].type == first.params[i].type;
+    if (!same) {
+      *error = "kernel '" + first.name + "': variants in one header must share the name and "
+               "the parameters ('" + v.name + "' differs)";
+      return false;
+    }
+  }
+  // Most specialised first: the launch function tries them in order. stable_sort keeps the
+  // caller's order among equals.
+  std::vector<const KernelArtifact*> variants;
+  for (const KernelArtifact& v : variantsIn)
+    variants.push_back(&v);
+  std::stable_sort(variants.begin(), variants.end(),
+                   [](const KernelArtifact* a, const KernelArtifact* b) {
+                     return specialisationScore(*a) > specialisationScore(*b);
+                   });
+  if (specialisationScore(*variants.back()) != 0) {
+    *error = "kernel '" + first.name + "': no general variant (one without divisibility "
+             "assumptions) to fall back on";
+    return false;
+  }
+  for (size_t i = 0; i < variants.size(); ++i)
+    for (size_t j = 0; j < i; ++j) {
+      bool same = true;
+      for (size_t p = 0; p < first.params.size(); ++p)
+        same = same && variants[i]->params[p].divisibility == variants[j]->params[p].divisibility;
+      if (same) {
+        *error = "kernel '" + first.name + "': two variants with the same specialisation";
+        return false;
+      }
+    }
+  if (!checkNamespace(options.cxxNamespace)) {
+    *error = "'" + options.cxxNamespace + "' is not a usable C++ namespace";
+    return false;
+  }
+  std::string fn = options.functionName.empty() ? cxxName(first.name) : options.functionName;
+  if (cxxName(fn) != fn || fn.find(':') != std::string::npos || !checkNamespace(fn)) {
+    *error = "'" + fn + "' is not a usable C++ function name";
+    return false;
+  }
+
+  std::string h;
+  h += "// Generated by tcc";
+  if (!options.provenance.empty())
+    h += " from " + options.provenance;
+  h += ": kernel " + first.name + ", " + std::to_string(variants.size()) + " variant" +
+       (variants.size() == 1 ? "" : "s") + ". Do not edit.\n";
+  h += "//\n// void " + fn + "(CUstream stream";
+  for (const KernelParam& p : first.params)
+    h += ", " + cxxScalarType(p.type) + " " + cxxName(p.name);
+  h += ");\n";
+  h += "//   grid = (" + first.grid[0] + ", " + first.grid[1] + ", " + first.grid[2] +
+       "), num_warps = " + std::to_string(first.numWarps) + ", arch = " + first.arch + "\n";
+  if (!first.constexprs.empty()) {
+    h += "//   constexprs:";
+    for (const auto& c : first.constexprs)
+      h += " " + c.first + "=" + std::to_string(c.second);
+    h += "\n";
+  }
+  h += "// Needs <cuda.h> and the tcc runtime (link tccrt). Errors throw tcc::Error.\n";
+  h += "#pragma once\n\n#include <cstdint>\n#include <cuda.h>\n#include <tcc/embedded.h>\n\n";
+
+  std::string nsOpen, nsClose;
+  if (!options.cxxNamespace.empty()) {
+    nsOpen = "namespace " + options.cxxNamespace + " {\n\n";
+    nsClose = "} // namespace " + options.cxxNamespace + "\n";
+  }
+  h += nsOpen;
+  std::string detailNs = "tcc_embedded_" + first.name;
+  h += "namespace " + detailNs + " {\n\n";
+  for (size_t i = 0; i < variants.size(); ++i) {
+    const KernelArtifact& v = *variants[i];
+    std::string idx = std::to_string(i);
+    h += "// variant " + idx + ":";
+    bool any = false;
+    for (const KernelParam& p : v.params)
+      if (p.divisibility > 1) {
+        h += " " + p.name + " % " + std::to_string(p.divisibility) + " == 0";
+        any = true;
+      }
+    h += any ? "\n" : " general\n";
+    h += "alignas(16) inline const unsigned char image" + idx + "[" +
+         std::to_string(v.cubin.size()) + "] = {";
+    appendImage(&h, v.cubin);
+    h += "};\n";
+    h += "inline ::tcc::EmbeddedKernel& variant" + idx + "() {\n";
+    h += "  static ::tcc::EmbeddedKernel kernel(" + cString(v.name) + ", " +
+         cString(v.entry.empty() ? v.name : v.entry) + ", image" + idx + ", sizeof(image" + idx +
+         "), " + cString(v.arch) + ", " + std::to_string(v.numWarps) + ", " +
+         std::to_string(v.sharedBytes) + ");\n";
+    h += "  return kernel;\n}\n\n";
+  }
+  h += "} // namespace " + detailNs + "\n\n";
+
+  h += "inline void " + fn + "(CUstream tcc_stream";
+  for (const KernelParam& p : first.params)
+    h += ", " + cxxScalarType(p.type) + " " + cxxName(p.name);
+  h += ") {\n";
+  h += "  void* tcc_args[] = {";
+  for (size_t i = 0; i < first.params.size(); ++i)
+    h += (i ? ", " : "") + std::string("&") + cxxName(first.params[i].name);
+  if (first.params.empty())
+    h += "nullptr";
+  h += "};\n";
+
+  auto nameToCxx = [&](const KernelArtifact& v) {
+    return [&v](const std::string& name) -> std::string {
+      for (const auto& c : v.constexprs)
+        if (c.first == name)
+          return "INT64_C(" + std::to_string(c.second) + ")";
+      return "static_cast<int64_t>(" + cxxName(name) + ")";
+    };
+  };
+  for (size_t i = 0; i < variants.size(); ++i) {
+    const KernelArtifact& v = *variants[i];
+    std::string cond;
+    for (const KernelParam& p : v.params) {
+      if (p.divisibility <= 1)
+        continue;
+      bool ptr = false;
+      artifacts::parseParamType(p.type, &ptr, nullptr);
+      if (!cond.empty())
+        cond += " && ";
+      cond += ptr ? cxxName(p.name) + " % " + std::to_string(p.divisibility) + "u == 0"
+                  : cxxName(p.name) + " % " + std::to_string(p.divisibility) + " == 0";
+    }
+    std::string indent = cond.empty() ? "  " : "    ";
+    if (!cond.empty())
+      h += "  if (" + cond + ") {\n";
+    else if (variants.size() > 1)
+      h += "  // the general variant\n";
+    h += indent + "::tcc::EmbeddedKernel& tcc_kernel = " + detailNs + "::variant" +
+         std::to_string(i) + "();\n";
+    std::string g[3];
+    for (int d = 0; d < 3; ++d) {
+      grid::Expr e;
+      std::string err;
+      grid::parse(v.grid[d], &e, &err); // validated above
+      h += indent + "::tcc::GridCalc tcc_g" + std::to_string(d) + "(tcc_kernel, " +
+           cString(v.grid[d]) + ");\n";
+      g[d] = grid::toCxx(e, "tcc_g" + std::to_string(d) + ".", nameToCxx(v));
+    }
+    h += indent + "tcc_kernel.launch(tcc_stream,\n";
+    for (int d = 0; d < 3; ++d)
+      h += indent + "                  " + g[d] + (d < 2 ? ",\n" : ",\n");
+    h += indent + "                  tcc_args);\n";
+    if (!cond.empty())
+      h += indent + "return;\n  }\n";
+  }
+  h += "}\n\n";
+  h += nsClose;
+  *header = std::move(h);
+  return true;
+}
+
+bool writeHeader(const std::vector<KernelArtifact>& variants, const HeaderOptions& options,
+                 const std::string& path, std::string* error) {
+  std::string h;
+  if (!generateHeader(variants, options, &h, error))
+    return false;
+  return writeFileAtomically(path, h, error);
+}
+
+} // namespace tcc

@@ -1,0 +1,43 @@
+// `tcc --emit=header`: a self-contained C++ header with the cubin(s) embedded and a typed
+// launch function, e.g.
+//
+//   void vector_add(CUstream stream, CUdeviceptr x, CUdeviceptr y, CUdeviceptr out,
+//                   int32_t n);
+//
+// which computes the grid from the kernel's grid expressions (cdiv), picks the most
+// specialised embedded variant whose assumptions the arguments satisfy, loads the module on
+// first use in the current CUDA context and launches. The header needs <cuda.h> and the
+// runtime's <tcc/embedded.h> (link tccrt); errors are thrown as tcc::Error.
+//
+// Plain C++, no LLVM/MLIR, no exceptions: failures come back as messages.
+#pragma once
+
+#include "ArtifactWriter.h"
+
+#include <string>
+#include <vector>
+
+namespace tcc {
+
+struct HeaderOptions {
+  // Name of the launch function; empty: the kernel's name.
+  std::string functionName;
+  // Namespace the function and the embedded images go into; empty: the global namespace.
+  // May be nested ("a::b").
+  std::string cxxNamespace;
+  // Where the header came from, written into its first comment (e.g. the source path).
+  std::string provenance;
+};
+
+// Generates the header for `variants`: compiled variants of ONE kernel (same name, same
+// parameter names and types), differing in specialisation (KernelParam::divisibility) and
+// possibly in num_warps/shared memory/grid. At least one variant must make no assumption at
+// all (the general fallback). Returns false and sets *error if the variants are invalid.
+bool generateHeader(const std::vector<KernelArtifact>& variants, const HeaderOptions& options,
+                    std::string* header, std::string* error);
+
+// generateHeader, then write to `path` (via a temporary file and a rename).
+bool writeHeader(const std::vector<KernelArtifact>& variants, const HeaderOptions& options,
+                 const std::string& path, std::string* error);
+
+} // namespace tcc
