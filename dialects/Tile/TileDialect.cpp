@@ -19,6 +19,25 @@ using namespace mlir::tile;
 #define GET_ATTRDEF_CLASSES
 #include "dialects/Tile/TileOpsAttrs.cpp.inc"
 
+namespace {
+/// Prints layouts as `#blocked`, `#blocked1`, ... aliases at the top of a module, as
+/// tensors of a kernel mostly share a handful of them.
+struct TileOpAsmInterface : public OpAsmDialectInterface {
+  using OpAsmDialectInterface::OpAsmDialectInterface;
+  AliasResult getAlias(Attribute attr, raw_ostream &os) const override {
+    if (isa<BlockedEncodingAttr>(attr)) {
+      os << "blocked";
+      return AliasResult::FinalAlias;
+    }
+    if (isa<SliceEncodingAttr>(attr)) {
+      os << "slice";
+      return AliasResult::FinalAlias;
+    }
+    return AliasResult::NoAlias;
+  }
+};
+} // namespace
+
 void TileDialect::initialize() {
   addTypes<
 #define GET_TYPEDEF_LIST
@@ -32,6 +51,7 @@ void TileDialect::initialize() {
 #define GET_OP_LIST
 #include "dialects/Tile/TileOps.cpp.inc"
       >();
+  addInterfaces<TileOpAsmInterface>();
 }
 
 Operation *TileDialect::materializeConstant(OpBuilder &builder, Attribute value, Type type,

@@ -217,8 +217,9 @@ LogicalResult ReduceOp::verify() {
   if (shapeOf(res) != ArrayRef<int64_t>(expectedShape) || elementOf(res) != expectedElt)
     return emitOpError() << stringifyReduceKind(getKind()) << " along axis " << axis << " of "
                          << shapeString(src.getShape()) << " gives "
-                         << (expectedShape.empty() ? "a scalar " : "a tile ")
-                         << shapeString(expectedShape) << " of " << expectedElt
+                         << (expectedShape.empty() ? std::string("a scalar")
+                                                   : "a tile " + shapeString(expectedShape))
+                         << " of " << expectedElt
                          << ", not " << res;
   if (auto srcLayout = src.getEncoding()) {
     auto resTile = dyn_cast<RankedTensorType>(res);
