@@ -1,0 +1,59 @@
+#include "tcc/cubin.h"
+
+#include <cstdint>
+#include <cstring>
+
+namespace tcc {
+
+ImageInfo inspectImage(const void* data, size_t size) {
+  const unsigned char* p = static_cast<const unsigned char*>(data);
+  ImageInfo info;
+  if (size >= 64 && std::memcmp(p, "\x7f" "ELF", 4) == 0) {
+    // ELF64 little-endian with e_machine EM_CUDA (190).
+    uint16_t machine = static_cast<uint16_t>(p[18] | (p[19] << 8));
+    if (p[4] != 2 || p[5] != 1 || machine != 190)
+      return info;
+    info.kind = ImageKind::Cubin;
+    uint32_t flags = static_cast<uint32_t>(p[48]) | (static_cast<uint32_t>(p[49]) << 8) |
+                     (static_cast<uint32_t>(p[50]) << 16) | (static_cast<uint32_t>(p[51]) << 24);
+    unsigned abiVersion = p[8];
+    // ABI version 8 (CUDA 13) keeps the SM number in bits 8..15 of e_flags; earlier versions
+    // in bits 0..7 (e.g. 0x5a055a for sm_90).
+    info.arch = static_cast<int>(abiVersion >= 8 ? (flags >> 8) & 0xff : flags & 0xff);
+    return info;
+  }
+  if (size >= 4) {
+    uint32_t magic = static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8) |
+                     (static_cast<uint32_t>(p[2]) << 16) | (static_cast<uint32_t>(p[3]) << 24);
+    if (magic == 0xBA55ED50u) {
+      info.kind = ImageKind::Fatbin;
+      return info;
+    }
+  }
+  // PTX is text: skip whitespace and comments, look for a directive.
+  size_t i = 0;
+  while (i < size) {
+    char c = static_cast<char>(p[i]);
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      ++i;
+    } else if (c == '/' && i + 1 < size && p[i + 1] == '/') {
+      while (i < size && p[i] != '\n')
+        ++i;
+    } else {
+      break;
+    }
+  }
+  if (i < size && p[i] == '.')
+    info.kind = ImageKind::Ptx;
+  return info;
+}
+
+std::string archName(int arch) { return "sm_" + std::to_string(arch); }
+
+bool cubinRunsOn(int cubinArch, bool archSpecific, int deviceArch) {
+  if (archSpecific)
+    return cubinArch == deviceArch;
+  return cubinArch / 10 == deviceArch / 10 && deviceArch % 10 >= cubinArch % 10;
+}
+
+} // namespace tcc

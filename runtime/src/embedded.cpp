@@ -1,0 +1,136 @@
+#include "tcc/embedded.h"
+
+#include "internal.h"
+#include "tcc/grid_expr.h"
+
+#include <cstring>
+#include <mutex>
+
+namespace tcc {
+
+struct EmbeddedKernel::PerContext {
+  CUcontext context = nullptr;
+  std::shared_ptr<Module> module;
+  CUfunction function = nullptr;
+  PerContext* next = nullptr;
+};
+
+EmbeddedKernel::EmbeddedKernel(const char* name, const char* entry, const void* image, size_t size,
+                               const char* arch, int numWarps, int64_t sharedBytes)
+    : name_(name), entry_(entry), image_(image), size_(size), arch_(arch), numWarps_(numWarps),
+      sharedBytes_(sharedBytes) {}
+
+EmbeddedKernel::~EmbeddedKernel() {
+  // Generated headers hold these in function-local statics, destroyed at exit, when the
+  // driver may already be shutting down: the modules stay loaded (the process ends anyway).
+  PerContext* p = all_.load();
+  while (p) {
+    PerContext* next = p->next;
+    if (p->module) {
+      // Leak the module handle rather than unload during teardown.
+      new std::shared_ptr<Module>(std::move(p->module));
+    }
+    delete p;
+    p = next;
+  }
+}
+
+EmbeddedKernel::PerContext* EmbeddedKernel::loadIn(CUcontext ctx) {
+  static std::mutex m;
+  std::lock_guard<std::mutex> lock(m);
+  for (PerContext* p = all_.load(); p; p = p->next)
+    if (p->context == ctx)
+      return p;
+  int archNumber = 0;
+  bool specific = false;
+  if (arch_ && std::strncmp(arch_, "sm_", 3) == 0) {
+    const char* s = arch_ + 3;
+    while (*s >= '0' && *s <= '9')
+      archNumber = archNumber * 10 + (*s++ - '0');
+    specific = *s == 'a';
+  }
+  auto pc = std::make_unique<PerContext>();
+  pc->context = ctx;
+  pc->module = Module::load(image_, size_, std::string("the cubin embedded for ") + name_,
+                            archNumber, specific, name_);
+  pc->function = pc->module->function(entry_, name_);
+  detail::prepareFunction(pc->function, numWarps_, sharedBytes_, name_);
+  pc->next = all_.load();
+  PerContext* raw = pc.release();
+  all_.store(raw);
+  return raw;
+}
+
+CUfunction EmbeddedKernel::function() {
+  CUcontext ctx = nullptr;
+  check(driver().cuCtxGetCurrent(&ctx), "querying the current CUDA context", name_);
+  PerContext* last = last_.load(std::memory_order_acquire);
+  if (last && last->context == ctx && ctx)
+    return last->function;
+  if (!ctx)
+    ctx = ensureContext();
+  PerContext* p = loadIn(ctx);
+  last_.store(p, std::memory_order_release);
+  return p->function;
+}
+
+void EmbeddedKernel::launch(CUstream stream, int64_t gx, int64_t gy, int64_t gz, void** args) {
+  Dim3 g{gx, gy, gz};
+  if (!detail::checkGrid(g, name_))
+    return;
+  CUfunction f = function();
+  PerContext* p = last_.load(std::memory_order_acquire);
+  detail::launchChecked(f, g, static_cast<unsigned>(32 * numWarps_),
+                        static_cast<unsigned>(sharedBytes_), stream, args, name_,
+                        p ? p->context : nullptr);
+}
+
+void GridCalc::fail(const char* what) const {
+  throw Error("computing the grid", std::string("grid expression '") + expr_ + "' " + what,
+              kernel_);
+}
+
+int64_t GridCalc::neg(int64_t a) const {
+  int64_t r;
+  if (!grid::sub(0, a, &r))
+    fail("overflows int64");
+  return r;
+}
+int64_t GridCalc::add(int64_t a, int64_t b) const {
+  int64_t r;
+  if (!grid::add(a, b, &r))
+    fail("overflows int64");
+  return r;
+}
+int64_t GridCalc::sub(int64_t a, int64_t b) const {
+  int64_t r;
+  if (!grid::sub(a, b, &r))
+    fail("overflows int64");
+  return r;
+}
+int64_t GridCalc::mul(int64_t a, int64_t b) const {
+  int64_t r;
+  if (!grid::mul(a, b, &r))
+    fail("overflows int64");
+  return r;
+}
+int64_t GridCalc::div(int64_t a, int64_t b) const {
+  int64_t r;
+  if (!grid::div(a, b, &r))
+    fail(b == 0 ? "divides by zero" : "overflows int64");
+  return r;
+}
+int64_t GridCalc::mod(int64_t a, int64_t b) const {
+  int64_t r;
+  if (!grid::mod(a, b, &r))
+    fail("takes a remainder by zero");
+  return r;
+}
+int64_t GridCalc::cdiv(int64_t a, int64_t b) const {
+  int64_t r;
+  if (!grid::cdiv(a, b, &r))
+    fail(b == 0 ? "divides by zero (cdiv)" : "overflows int64");
+  return r;
+}
+
+} // namespace tcc

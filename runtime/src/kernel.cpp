@@ -1,0 +1,301 @@
+#include "internal.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+namespace tcc {
+
+std::string Arg::describe() const {
+  switch (kind_) {
+  case Kind::Pointer:
+    return "a pointer";
+  case Kind::Bool:
+    return std::string("a bool (") + (i_ ? "true" : "false") + ")";
+  case Kind::Signed:
+    return "a signed integer (" + std::to_string(i_) + ")";
+  case Kind::Unsigned:
+    return "an unsigned integer (" + std::to_string(u_) + ")";
+  case Kind::Float32:
+    return "a float (" + std::to_string(f_) + ")";
+  case Kind::Float64:
+    return "a double (" + std::to_string(d_) + ")";
+  }
+  return "?";
+}
+
+struct Kernel::Variant {
+  grid::Expr grid[3];
+  std::string image; // the cubin in memory, or empty: read from the metadata's cubinPath
+  std::shared_ptr<Module> module;
+  std::atomic<CUfunction> function{nullptr};
+};
+
+// Arguments converted to the parameters' types: storage the driver reads, and the integer
+// values the grid expressions and specialisation conditions see.
+struct Kernel::Marshalled {
+  static constexpr size_t kInline = 16;
+  uint64_t storageInline[kInline];
+  void* pointersInline[kInline];
+  int64_t slotsInline[2 * kInline];
+  std::vector<uint64_t> storageHeap;
+  std::vector<void*> pointersHeap;
+  std::vector<int64_t> slotsHeap;
+  uint64_t* storage = storageInline;
+  void** pointers = pointersInline;
+  int64_t* slots = slotsInline;
+};
+
+Kernel::Kernel(std::string name, std::vector<KernelMetadata> metas, std::vector<std::string> images)
+    : name_(std::move(name)) {
+  // Most specialised first; among equals, the order the files were found in.
+  std::vector<size_t> order(metas.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return metas[a].specialisationScore() > metas[b].specialisationScore();
+  });
+  const KernelMetadata& ref = metas[order.front()];
+  for (size_t idx : order) {
+    const KernelMetadata& m = metas[idx];
+    bool same = m.params.size() == ref.params.size();
+    for (size_t i = 0; same && i < m.params.size(); ++i)
+      same = m.params[i].name == ref.params[i].name && m.params[i].type == ref.params[i].type;
+    if (!same)
+      throw Error("loading the variants of " + name_,
+                  m.origin + " and " + ref.origin + " have different parameters", name_);
+    for (const KernelMetadata& prev : metas_) {
+      bool dup = true;
+      for (size_t i = 0; i < m.params.size(); ++i)
+        dup = dup && m.params[i].divisibility == prev.params[i].divisibility;
+      if (dup)
+        throw Error("loading the variants of " + name_,
+                    m.origin + " and " + prev.origin + " are the same specialisation (" +
+                        m.specialisationString() + ")",
+                    name_);
+    }
+    auto v = std::make_unique<Variant>();
+    v->image = std::move(images[idx]);
+    // Slots: the parameters in order, then the constexprs.
+    auto slotOf = [&](const std::string& n) -> int {
+      for (size_t i = 0; i < m.params.size(); ++i)
+        if (m.params[i].name == n)
+          return static_cast<int>(i);
+      for (size_t i = 0; i < m.constexprs.size(); ++i)
+        if (m.constexprs[i].first == n)
+          return static_cast<int>(m.params.size() + i);
+      return -1;
+    };
+    for (int d = 0; d < 3; ++d) {
+      std::string err;
+      if (!grid::parse(m.grid[d], &v->grid[d], &err) || !grid::bind(&v->grid[d], slotOf, &err))
+        throw Error("reading the grid of " + m.origin, err, name_);
+    }
+    metas_.push_back(m);
+    variants_.push_back(std::move(v));
+  }
+  if (metas_.back().specialisationScore() != 0)
+    throw Error("loading the variants of " + name_,
+                "no general variant (one without divisibility assumptions) among " +
+                    std::to_string(metas_.size()) + " variants of " + metas_.front().configString(),
+                name_);
+}
+
+Kernel::~Kernel() = default;
+
+size_t Kernel::marshal(const Arg* args, size_t count, Marshalled* out) const {
+  const std::vector<ParamInfo>& ps = params();
+  if (count != ps.size()) {
+    std::string sig;
+    for (size_t i = 0; i < ps.size(); ++i)
+      sig += (i ? ", " : "") + ps[i].name + ": " + ps[i].type;
+    throw Error("checking the arguments",
+                "expects " + std::to_string(ps.size()) + " argument" + (ps.size() == 1 ? "" : "s") +
+                    " (" + sig + "), got " + std::to_string(count),
+                name_);
+  }
+  size_t nslots = ps.size() + metas_.front().constexprs.size();
+  if (ps.size() > Marshalled::kInline || nslots > 2 * Marshalled::kInline) {
+    out->storageHeap.resize(ps.size());
+    out->pointersHeap.resize(ps.size());
+    out->slotsHeap.resize(nslots);
+    out->storage = out->storageHeap.data();
+    out->pointers = out->pointersHeap.data();
+    out->slots = out->slotsHeap.data();
+  }
+  for (size_t i = 0; i < ps.size(); ++i) {
+    const ParamInfo& p = ps[i];
+    const Arg& a = args[i];
+    auto bad = [&](const std::string& why) {
+      return Error("checking the arguments",
+                   "argument " + std::to_string(i) + " ('" + p.name + "', " + p.type + ") " + why,
+                   name_);
+    };
+    uint64_t bits = 0;
+    int64_t slot = 0;
+    if (p.isPointer) {
+      if (a.kind() != Arg::Kind::Pointer)
+        throw bad("must be a device pointer (CUdeviceptr or T*), got " + a.describe());
+      bits = a.asUnsigned();
+    } else if (p.elementKind == ScalarKind::Int) {
+      int64_t v;
+      if (a.kind() == Arg::Kind::Signed || a.kind() == Arg::Kind::Bool) {
+        v = a.asSigned();
+      } else if (a.kind() == Arg::Kind::Unsigned) {
+        if (a.asUnsigned() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
+          throw bad("is out of range: got " + a.describe());
+        v = static_cast<int64_t>(a.asUnsigned());
+      } else {
+        throw bad("must be an integer, got " + a.describe());
+      }
+      int64_t lo, hi;
+      if (p.elementBits == 1) {
+        lo = 0;
+        hi = 1;
+      } else if (p.elementBits == 64) {
+        lo = std::numeric_limits<int64_t>::min();
+        hi = std::numeric_limits<int64_t>::max();
+      } else {
+        hi = (int64_t(1) << (p.elementBits - 1)) - 1;
+        lo = -hi - 1;
+      }
+      if (v < lo || v > hi)
+        throw bad("is out of range: got " + a.describe());
+      slot = v;
+      switch (p.elementBits) {
+      case 1:
+      case 8: {
+        int8_t x = static_cast<int8_t>(v);
+        std::memcpy(&bits, &x, sizeof x);
+        break;
+      }
+      case 16: {
+        int16_t x = static_cast<int16_t>(v);
+        std::memcpy(&bits, &x, sizeof x);
+        break;
+      }
+      case 32: {
+        int32_t x = static_cast<int32_t>(v);
+        std::memcpy(&bits, &x, sizeof x);
+        break;
+      }
+      default:
+        std::memcpy(&bits, &v, sizeof v);
+      }
+    } else if (p.elementBits == 16) {
+      // f16 / bf16 scalars travel as their raw bits.
+      bool isInt = a.kind() == Arg::Kind::Signed || a.kind() == Arg::Kind::Unsigned;
+      int64_t v = a.kind() == Arg::Kind::Unsigned
+                      ? (a.asUnsigned() > 0xffff ? -1 : static_cast<int64_t>(a.asUnsigned()))
+                      : a.asSigned();
+      if (!isInt || v < 0 || v > 0xffff)
+        throw bad("must be given as its raw 16 bits (uint16_t), got " + a.describe());
+      uint16_t x = static_cast<uint16_t>(v);
+      std::memcpy(&bits, &x, sizeof x);
+    } else {
+      double v;
+      if (a.kind() == Arg::Kind::Float32)
+        v = a.asFloat();
+      else if (a.kind() == Arg::Kind::Float64)
+        v = a.asDouble();
+      else
+        throw bad("must be a float or double, got " + a.describe());
+      if (p.elementBits == 32) {
+        float x = static_cast<float>(v);
+        std::memcpy(&bits, &x, sizeof x);
+      } else {
+        std::memcpy(&bits, &v, sizeof v);
+      }
+    }
+    out->storage[i] = bits;
+    out->pointers[i] = &out->storage[i];
+    out->slots[i] = slot;
+  }
+  const auto& cs = metas_.front().constexprs;
+  for (size_t i = 0; i < cs.size(); ++i)
+    out->slots[ps.size() + i] = cs[i].second;
+
+  // The most specialised variant whose assumptions hold; the general one (last) always does.
+  for (size_t v = 0; v < metas_.size(); ++v) {
+    bool ok = true;
+    const std::vector<ParamInfo>& vp = metas_[v].params;
+    for (size_t i = 0; ok && i < vp.size(); ++i) {
+      int64_t d = vp[i].divisibility;
+      if (d <= 1)
+        continue;
+      uint64_t value = vp[i].isPointer ? out->storage[i] : static_cast<uint64_t>(out->slots[i]);
+      ok = (value & static_cast<uint64_t>(d - 1)) == 0; // d is a power of two
+    }
+    if (ok)
+      return v;
+  }
+  return metas_.size() - 1;
+}
+
+LaunchPlan Kernel::planFor(size_t v, const Marshalled& m) const {
+  LaunchPlan plan;
+  plan.variant = &metas_[v];
+  int64_t g[3];
+  for (int d = 0; d < 3; ++d) {
+    std::string err;
+    if (!grid::evaluate(variants_[v]->grid[d], m.slots, &g[d], &err))
+      throw Error("computing the grid", err, name_);
+  }
+  plan.grid = Dim3{g[0], g[1], g[2]};
+  detail::checkGrid(plan.grid, name_);
+  plan.blockThreads = static_cast<unsigned>(metas_[v].threadsPerBlock());
+  plan.sharedBytes = static_cast<unsigned>(metas_[v].sharedBytes);
+  return plan;
+}
+
+LaunchPlan Kernel::planArgs(const Arg* args, size_t count) const {
+  Marshalled m;
+  size_t v = marshal(args, count, &m);
+  return planFor(v, m);
+}
+
+void Kernel::ensureLoaded(size_t v) {
+  Variant& var = *variants_[v];
+  if (var.function.load(std::memory_order_acquire))
+    return;
+  std::lock_guard<std::mutex> lock(loadMutex_);
+  if (var.function.load(std::memory_order_relaxed))
+    return;
+  const KernelMetadata& m = metas_[v];
+  if (var.image.empty())
+    var.module = Module::loadFile(m.cubinPath, m.archNumber, m.archSpecific, name_);
+  else
+    var.module = Module::load(var.image.data(), var.image.size(),
+                              m.cubinPath.empty() ? "the in-memory cubin of " + name_ : m.cubinPath,
+                              m.archNumber, m.archSpecific, name_);
+  CUfunction f = var.module->function(m.entry, name_);
+  detail::prepareFunction(f, m.numWarps, m.sharedBytes, name_);
+  var.function.store(f, std::memory_order_release);
+}
+
+void Kernel::load() {
+  for (size_t v = 0; v < variants_.size(); ++v)
+    ensureLoaded(v);
+}
+
+CUfunction Kernel::function(size_t v) {
+  if (v >= variants_.size())
+    throw Error("looking up a variant", "variant " + std::to_string(v) + " does not exist", name_);
+  ensureLoaded(v);
+  return variants_[v]->function.load(std::memory_order_acquire);
+}
+
+void Kernel::launchArgs(CUstream stream, const Arg* args, size_t count) {
+  Marshalled m;
+  size_t v = marshal(args, count, &m);
+  LaunchPlan plan = planFor(v, m);
+  if (plan.empty())
+    return; // nothing to do; a zero-sized grid is an error for the driver
+  ensureLoaded(v);
+  Variant& var = *variants_[v];
+  detail::launchChecked(var.function.load(std::memory_order_acquire), plan.grid,
+                        plan.blockThreads, plan.sharedBytes, stream, m.pointers, name_,
+                        var.module->context());
+}
+
+} // namespace tcc

@@ -1,0 +1,286 @@
+#include "tcc/metadata.h"
+
+#include "tcc/error.h"
+#include "tcc/json.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace tcc {
+namespace {
+
+bool isIdentifier(const std::string& s) {
+  if (s.empty())
+    return false;
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+    if (!(alpha || (i > 0 && c >= '0' && c <= '9')))
+      return false;
+  }
+  return true;
+}
+
+class Reader {
+public:
+  explicit Reader(const std::string& origin) : origin_(origin) {}
+
+  [[noreturn]] void fail(const std::string& msg) const {
+    throw Error("reading kernel metadata " + origin_, msg);
+  }
+
+  const json::Value* get(const json::Value& obj, const std::string& key, json::Value::Kind kind,
+                         bool required, const std::string& where = "") const {
+    const json::Value* v = obj.find(key);
+    if (!v) {
+      if (required)
+        fail("missing \"" + key + "\"" + where);
+      return nullptr;
+    }
+    if (v->kind() != kind)
+      fail("\"" + key + "\"" + where + " should be " + json::Value::kindName(kind) + ", not " +
+           json::Value::kindName(v->kind()));
+    return v;
+  }
+  std::string str(const json::Value& obj, const std::string& key, bool required,
+                  const std::string& where = "") const {
+    const json::Value* v = get(obj, key, json::Value::Kind::String, required, where);
+    return v ? v->asString() : std::string();
+  }
+  int64_t integer(const json::Value& obj, const std::string& key, bool required, int64_t dflt,
+                  const std::string& where = "") const {
+    const json::Value* v = get(obj, key, json::Value::Kind::Number, required, where);
+    if (!v)
+      return dflt;
+    if (!v->isInt())
+      fail("\"" + key + "\"" + where + " should be an integer");
+    return v->asInt();
+  }
+
+private:
+  const std::string& origin_;
+};
+
+std::string joinPath(const std::string& dir, const std::string& file) {
+  if (dir.empty() || file.empty() || file[0] == '/')
+    return file;
+  return dir.back() == '/' ? dir + file : dir + "/" + file;
+}
+
+bool parseArch(const std::string& a, int* number, bool* specific) {
+  if (a.size() < 5 || a.compare(0, 3, "sm_") != 0)
+    return false;
+  size_t i = 3;
+  int n = 0;
+  while (i < a.size() && a[i] >= '0' && a[i] <= '9' && i < 6)
+    n = n * 10 + (a[i++] - '0');
+  if (i < 5)
+    return false;
+  bool spec = false;
+  if (i + 1 == a.size() && (a[i] == 'a' || a[i] == 'f')) {
+    spec = a[i] == 'a';
+    ++i;
+  }
+  if (i != a.size())
+    return false;
+  *number = n;
+  *specific = spec;
+  return true;
+}
+
+} // namespace
+
+bool parseParamType(const std::string& type, ParamInfo* info) {
+  bool ptr = !type.empty() && type[0] == '*';
+  std::string e = ptr ? type.substr(1) : type;
+  ScalarKind kind;
+  int bits;
+  if (e == "i1")
+    kind = ScalarKind::Int, bits = 1;
+  else if (e == "i8")
+    kind = ScalarKind::Int, bits = 8;
+  else if (e == "i16")
+    kind = ScalarKind::Int, bits = 16;
+  else if (e == "i32")
+    kind = ScalarKind::Int, bits = 32;
+  else if (e == "i64")
+    kind = ScalarKind::Int, bits = 64;
+  else if (e == "f16" || e == "bf16")
+    kind = ScalarKind::Float, bits = 16;
+  else if (e == "f32")
+    kind = ScalarKind::Float, bits = 32;
+  else if (e == "f64")
+    kind = ScalarKind::Float, bits = 64;
+  else
+    return false;
+  info->type = type;
+  info->isPointer = ptr;
+  info->elementKind = kind;
+  info->elementBits = bits;
+  return true;
+}
+
+int KernelMetadata::specialisationScore() const {
+  int s = 0;
+  for (const ParamInfo& p : params)
+    for (int64_t d = p.divisibility; d > 1; d >>= 1)
+      ++s;
+  return s;
+}
+
+std::string KernelMetadata::configString() const {
+  std::string s;
+  for (const auto& c : constexprs)
+    s += c.first + "=" + std::to_string(c.second) + ", ";
+  s += "num_warps=" + std::to_string(numWarps);
+  return s;
+}
+
+std::string KernelMetadata::specialisationString() const {
+  std::string s;
+  for (const ParamInfo& p : params)
+    if (p.divisibility > 1)
+      s += (s.empty() ? "" : ", ") + p.name + "%" + std::to_string(p.divisibility);
+  return s.empty() ? "general" : s;
+}
+
+KernelMetadata parseMetadata(const std::string& text, const std::string& origin,
+                             const std::string& baseDir) {
+  json::Value root = json::parse(text, origin);
+  Reader r(origin);
+  if (!root.isObject())
+    r.fail("the top level is not a JSON object");
+  std::string format = r.str(root, "format", true);
+  if (format != "tcc-kernel")
+    r.fail("\"format\" is \"" + format + "\", not \"tcc-kernel\"");
+  int64_t version = r.integer(root, "version", true, 0);
+  if (version != 1)
+    r.fail("version " + std::to_string(version) + " is not supported (this runtime reads 1)");
+
+  KernelMetadata m;
+  m.origin = origin;
+  m.name = r.str(root, "name", true);
+  if (!isIdentifier(m.name))
+    r.fail("\"name\" \"" + m.name + "\" is not an identifier");
+  m.entry = r.str(root, "entry", false);
+  if (m.entry.empty())
+    m.entry = m.name;
+  m.arch = r.str(root, "arch", true);
+  if (!parseArch(m.arch, &m.archNumber, &m.archSpecific))
+    r.fail("\"arch\" \"" + m.arch + "\" is not of the form sm_NN");
+  std::string cubin = r.str(root, "cubin", true);
+  if (cubin.empty())
+    r.fail("\"cubin\" is empty");
+  m.cubinPath = joinPath(baseDir, cubin);
+  std::string ptx = r.str(root, "ptx", false);
+  if (!ptx.empty())
+    m.ptxPath = joinPath(baseDir, ptx);
+  int64_t nw = r.integer(root, "num_warps", true, 4);
+  if (nw < 1 || nw > 32)
+    r.fail("\"num_warps\" " + std::to_string(nw) + " is outside 1..32");
+  m.numWarps = static_cast<int>(nw);
+  int64_t tpb = r.integer(root, "threads_per_block", false, 32 * nw);
+  if (tpb != 32 * nw)
+    r.fail("\"threads_per_block\" " + std::to_string(tpb) + " is not 32 * num_warps");
+  m.sharedBytes = r.integer(root, "shared_bytes", false, 0);
+  if (m.sharedBytes < 0 || m.sharedBytes > (int64_t(1) << 30))
+    r.fail("\"shared_bytes\" " + std::to_string(m.sharedBytes) + " is out of range");
+
+  const json::Value* params = r.get(root, "params", json::Value::Kind::Array, true);
+  for (size_t i = 0; i < params->items().size(); ++i) {
+    const json::Value& p = params->items()[i];
+    std::string where = " of parameter " + std::to_string(i);
+    if (!p.isObject())
+      r.fail("parameter " + std::to_string(i) + " is not an object");
+    ParamInfo info;
+    info.name = r.str(p, "name", true, where);
+    if (!isIdentifier(info.name))
+      r.fail("parameter " + std::to_string(i) + " has no valid name");
+    for (const ParamInfo& q : m.params)
+      if (q.name == info.name)
+        r.fail("parameter '" + info.name + "' appears twice");
+    std::string type = r.str(p, "type", true, where);
+    if (!parseParamType(type, &info))
+      r.fail("parameter '" + info.name + "' has unknown type '" + type + "'");
+    info.divisibility = r.integer(p, "divisibility", false, 1, where);
+    if (info.divisibility < 1 || (info.divisibility & (info.divisibility - 1)) != 0)
+      r.fail("parameter '" + info.name + "': divisibility " + std::to_string(info.divisibility) +
+             " is not a power of two");
+    if (info.divisibility > 1 && !info.isPointer && info.elementKind != ScalarKind::Int)
+      r.fail("parameter '" + info.name + "' of type " + type +
+             " cannot carry a divisibility assumption");
+    m.params.push_back(std::move(info));
+  }
+
+  if (const json::Value* c = r.get(root, "constexprs", json::Value::Kind::Object, false)) {
+    for (const auto& kv : c->members()) {
+      if (!kv.second.isInt())
+        r.fail("constexpr '" + kv.first + "' is not an integer");
+      m.constexprs.emplace_back(kv.first, kv.second.asInt());
+    }
+  }
+
+  const json::Value* grid = r.get(root, "grid", json::Value::Kind::Array, true);
+  if (grid->items().size() != 3)
+    r.fail("\"grid\" must have exactly three expressions");
+  for (int d = 0; d < 3; ++d) {
+    const json::Value& g = grid->items()[d];
+    if (!g.isString())
+      r.fail("grid[" + std::to_string(d) + "] is not a string");
+    m.grid[d] = g.asString();
+    grid::Expr e;
+    std::string err;
+    if (!grid::parse(m.grid[d], &e, &err))
+      r.fail("grid[" + std::to_string(d) + "]: " + err);
+    for (const std::string& n : grid::names(e)) {
+      bool ok = false;
+      for (const ParamInfo& p : m.params)
+        if (p.name == n) {
+          if (p.isPointer || p.elementKind != ScalarKind::Int)
+            r.fail("grid[" + std::to_string(d) + "] '" + m.grid[d] + "' uses '" + n +
+                   "', which is not an integer parameter");
+          ok = true;
+        }
+      for (const auto& c : m.constexprs)
+        ok = ok || c.first == n;
+      if (!ok)
+        r.fail("grid[" + std::to_string(d) + "] '" + m.grid[d] + "' uses unknown name '" + n + "'");
+    }
+  }
+  m.source = r.str(root, "source", false);
+  m.compiler = r.str(root, "compiler", false);
+  return m;
+}
+
+std::string readFile(const std::string& path, const std::string& what) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f)
+    throw Error("reading " + what + " '" + path + "'", std::strerror(errno));
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  if (f.bad())
+    throw Error("reading " + what + " '" + path + "'", "read error");
+  return ss.str();
+}
+
+KernelMetadata loadMetadataFile(const std::string& path) {
+  std::string text = readFile(path, "kernel metadata");
+  size_t slash = path.find_last_of('/');
+  std::string dir = slash == std::string::npos ? std::string() : path.substr(0, slash);
+  return parseMetadata(text, path, dir);
+}
+
+bool isKernelMetadataFile(const std::string& path) {
+  try {
+    std::string text = readFile(path, "JSON");
+    json::Value v = json::parse(text, path);
+    const json::Value* f = v.isObject() ? v.find("format") : nullptr;
+    return f && f->isString() && f->asString() == "tcc-kernel";
+  } catch (const Error&) {
+    return false;
+  }
+}
+
+} // namespace tcc
