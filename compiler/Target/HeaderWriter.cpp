@@ -223,13 +223,12 @@ bool generateHeader(const std::vector<KernelArtifact>& variantsIn, const HeaderO
     const KernelArtifact& v = *variants[i];
     std::string idx = std::to_string(i);
     h += "// variant " + idx + ":";
-    bool any = false;
+    std::string conds;
     for (const KernelParam& p : v.params)
-      if (p.divisibility > 1) {
-        h += " " + p.name + " % " + std::to_string(p.divisibility) + " == 0";
-        any = true;
-      }
-    h += any ? "\n" : " general\n";
+      if (p.divisibility > 1)
+        conds += (conds.empty() ? " " : ", ") + p.name + " % " + std::to_string(p.divisibility) +
+                 " == 0";
+    h += conds.empty() ? " general\n" : conds + "\n";
     h += "alignas(16) inline const unsigned char image" + idx + "[" +
          std::to_string(v.cubin.size()) + "] = {";
     appendImage(&h, v.cubin);
@@ -287,9 +286,11 @@ bool generateHeader(const std::vector<KernelArtifact>& variantsIn, const HeaderO
       grid::Expr e;
       std::string err;
       grid::parse(v.grid[d], &e, &err); // validated above
-      h += indent + "::tcc::GridCalc tcc_g" + std::to_string(d) + "(tcc_kernel, " +
-           cString(v.grid[d]) + ");\n";
-      g[d] = grid::toCxx(e, "tcc_g" + std::to_string(d) + ".", nameToCxx(v));
+      std::string calc = "tcc_g" + std::to_string(d);
+      g[d] = grid::toCxx(e, calc + ".", nameToCxx(v));
+      // The checked-arithmetic helper, only where the expression has arithmetic.
+      if (g[d].find(calc + ".") != std::string::npos)
+        h += indent + "::tcc::GridCalc " + calc + "(tcc_kernel, " + cString(v.grid[d]) + ");\n";
     }
     h += indent + "tcc_kernel.launch(tcc_stream,\n";
     for (int d = 0; d < 3; ++d)
