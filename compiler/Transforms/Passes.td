@@ -18,4 +18,75 @@ def TileDropHints : Pass<"tile-drop-hints", "::mlir::ModuleOp"> {
   }];
 }
 
+def TileAssignLayouts : Pass<"tile-assign-layouts", "::mlir::ModuleOp"> {
+  let summary = "gives every tile of every kernel a distribution layout";
+  let description = [{
+    The first GPU pass. Sources (make_range, splat, constants) get the kernel's default
+    blocked layout for their rank (one thread per element along the last dimension
+    first, then warps; see docs/layouts.md); every other op takes the layout of its
+    operands, converting those that differ (`tile.convert_layout`). A reduction's result
+    is its source's layout sliced along the reduced axis; `expand_dims` of a slice gets
+    the slice's parent; a load its pointers' layout. scf.for iteration arguments and
+    results, and scf.if results, take the layout of what flows in. Function signatures
+    stay as they are: kernels take scalars and pointers. `tile-remove-layout-conversions`
+    cleans up the conversions this inserts.
+  }];
+  let options = [
+    Option<"numWarps", "num-warps", "unsigned", /*default=*/"0",
+           "warps per program (0: each kernel's tile.num_warps, else 4)">
+  ];
+  let dependentDialects = ["::mlir::tile::TileDialect"];
+}
+
+def TileCoalesce : Pass<"tile-coalesce", "::mlir::ModuleOp"> {
+  let summary = "lays out each load and store so that warps access memory coalesced";
+  let description = [{
+    For each load and store of a tile, AxisInfo of its pointers decides the layout:
+    `order` lists the dimensions by decreasing contiguity (ties keep the current order),
+    and each thread owns sizePerThread = min(16 bytes / element size, contiguity,
+    alignment, elements / threads) consecutive elements along order[0], so that a thread
+    moves up to 16 bytes at once and consecutive lanes cover consecutive addresses.
+    Operands and results are converted (`tile.convert_layout`) to and from that layout;
+    `tile-remove-layout-conversions` then removes the conversions it can.
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect"];
+}
+
+def TileRemoveLayoutConversions
+    : Pass<"tile-remove-layout-conversions", "::mlir::ModuleOp"> {
+  let summary = "removes layout conversions that re-creating or re-laying out values avoids";
+  let description = [{
+    Repeats, until nothing changes: (1) a conversion of a value that is cheap to compute
+    (splat, make_range, constants, and element-wise ops, broadcasts, expand_dims and
+    addptrs of such values) is replaced by a copy of that computation in the target
+    layout; (2) a conversion whose result feeds element-wise ops, broadcasts,
+    reductions, expand_dims of slices and loop-carried values is removed by giving all
+    of those the source layout instead, when that needs fewer conversions (weighted by
+    loop depth) than it removes. Conversions of conversions are folded.
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect"];
+}
+
+def TileMask : Pass<"tile-mask", "::mlir::ModuleOp"> {
+  let summary = "drops masks proven all-true and sets each memory op's vector width";
+  let description = [{
+    A load or store whose mask AxisInfo proves true everywhere loses its mask (and
+    `other`); a store whose mask is false everywhere is erased, and a load whose mask is
+    false everywhere yields `other`. Every remaining load and store of a tile gets
+    `tile.vec`: the number of consecutive elements along its layout's order[0] that one
+    thread accesses with one (predicated) instruction, min(sizePerThread, contiguity,
+    alignment, mask constancy, 16 bytes / element size).
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect"];
+}
+
+def TestPrintAxisInfo : Pass<"test-print-axis-info", "::mlir::ModuleOp"> {
+  let summary = "(test) reports AxisInfo of every integer and pointer value as remarks";
+  let description = [{
+    For lit tests of AxisInfo: a remark on each op for its result, on each function for
+    its arguments (`arg #i: ...`) and on each scf.for for its induction variable and
+    iteration arguments.
+  }];
+}
+
 #endif // TCC_TRANSFORMS_PASSES_TD

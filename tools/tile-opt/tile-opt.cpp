@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Transforms/Passes.h"
+#include "compiler/Transforms/Pipeline.h"
 #include "dialects/Tile/TileDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -28,6 +29,7 @@ int main(int argc, char **argv) {
   mlir::registerInlinerPass();
   mlir::registerSymbolDCEPass();
   tcc::registerTccPasses();
+  tcc::registerTileGpuPipeline();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "tile-opt: the tile dialect's optimizer driver\n", registry));
 }

@@ -1,0 +1,262 @@
+//===- AssignLayouts.cpp - tile-assign-layouts ------------------------------===//
+//
+// Gives every tile a layout, walking each kernel in dominance order: an op's results
+// follow its operands where it can, so that the only conversions are those a shape
+// change forces (a 1-D tile expanded into a 2-D one) or operands that disagree. Sources
+// get one default layout per rank, chosen for the largest tile of that rank, so that
+// broadcasts and element-wise ops between tiles of one rank agree from the start.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Transforms/LayoutUtils.h"
+#include "compiler/Transforms/Passes.h"
+#include "dialects/Tile/TileDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+namespace tcc {
+#define GEN_PASS_DEF_TILEASSIGNLAYOUTS
+#include "compiler/Transforms/Passes.h.inc"
+} // namespace tcc
+
+using namespace mlir;
+using tcc::convertBefore;
+using tcc::getLayout;
+using tcc::setConstantLayout;
+using tcc::withLayout;
+
+namespace {
+
+bool isTile(Type type) { return isa<RankedTensorType>(type); }
+
+/// Values a conversion of which costs nothing once tile-remove-layout-conversions has
+/// re-created them in the layout wanted: they should not decide an op's layout.
+bool isCheapSource(Value value) {
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return false;
+  if (isa<tile::SplatOp, tile::MakeRangeOp, arith::ConstantOp>(def))
+    return true;
+  if (isa<tile::BroadcastOp, tile::ExpandDimsOp, tile::ConvertLayoutOp>(def))
+    return isCheapSource(def->getOperand(0));
+  return false;
+}
+
+class Assigner {
+public:
+  Assigner(func::FuncOp func, unsigned numWarps)
+      : func(func), numWarps(numWarps), builder(func.getContext()) {}
+
+  LogicalResult run() {
+    // The default layout of each rank is made for the largest tile of that rank.
+    DenseMap<unsigned, RankedTensorType> largest;
+    func.walk([&](Operation *op) {
+      for (Type type : op->getResultTypes())
+        if (auto tile = dyn_cast<RankedTensorType>(type)) {
+          auto &best = largest[tile.getRank()];
+          if (!best || tile.getNumElements() > best.getNumElements())
+            best = tile;
+        }
+    });
+    for (auto &[rank, type] : largest)
+      defaults[rank] = tcc::getDefaultLayout(func.getContext(), type.getShape(), numWarps);
+    visitBlock(func.getBody().front());
+    return mlir::failure(failed);
+  }
+
+private:
+  func::FuncOp func;
+  unsigned numWarps;
+  OpBuilder builder;
+  DenseMap<unsigned, Attribute> defaults;
+  bool failed = false;
+
+  Attribute defaultFor(Type type) {
+    auto tile = cast<RankedTensorType>(type);
+    Attribute &layout = defaults[tile.getRank()];
+    if (!layout)
+      layout = tcc::getDefaultLayout(func.getContext(), tile.getShape(), numWarps);
+    return layout;
+  }
+
+  void convertOperand(Operation *op, unsigned index, Attribute layout) {
+    Value value = op->getOperand(index);
+    if (isTile(value.getType()) && getLayout(value.getType()) != layout)
+      op->setOperand(index, convertBefore(builder, op, value, layout));
+  }
+
+  void setResultLayouts(Operation *op, Attribute layout) {
+    if (isa<arith::ConstantOp>(op)) {
+      if (mlir::failed(setConstantLayout(op, layout))) {
+        op->emitError("tile-assign-layouts: cannot lay out a constant that is not dense");
+        failed = true;
+      }
+      return;
+    }
+    for (Value result : op->getResults())
+      if (isTile(result.getType()))
+        result.setType(withLayout(result.getType(), layout));
+  }
+
+  void visitBlock(Block &block) {
+    for (Operation &op : llvm::make_early_inc_range(block))
+      visitOp(&op);
+  }
+
+  void visitOp(Operation *op) {
+    if (auto forOp = dyn_cast<scf::ForOp>(op))
+      return visitFor(forOp);
+    if (auto ifOp = dyn_cast<scf::IfOp>(op))
+      return visitIf(ifOp);
+    if (auto whileOp = dyn_cast<scf::WhileOp>(op))
+      return visitWhile(whileOp);
+    bool hasTiles = llvm::any_of(op->getOperandTypes(), isTile) ||
+                    llvm::any_of(op->getResultTypes(), isTile);
+    if (!hasTiles)
+      return;
+    if (op->getNumRegions() > 0) {
+      op->emitError("tile-assign-layouts: cannot lay out the tiles of this region op");
+      failed = true;
+      return;
+    }
+    // Already laid out (the pass ran before): leave it.
+    if (llvm::any_of(op->getResultTypes(), [](Type t) { return getLayout(t) != nullptr; }))
+      return;
+
+    if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
+      Attribute src = getLayout(reduce.getSrc().getType());
+      if (src && isTile(reduce.getType()))
+        setResultLayouts(op, tile::SliceEncodingAttr::get(op->getContext(),
+                                                          reduce.getAxis(), src));
+      return;
+    }
+    if (auto expand = dyn_cast<tile::ExpandDimsOp>(op)) {
+      auto slice = dyn_cast_or_null<tile::SliceEncodingAttr>(
+          getLayout(expand.getSrc().getType()));
+      if (slice && slice.getDim() == expand.getAxis())
+        return setResultLayouts(op, slice.getParent());
+      Attribute layout = defaultFor(expand.getType());
+      convertOperand(op, 0, tile::SliceEncodingAttr::get(op->getContext(), expand.getAxis(),
+                                                         layout));
+      return setResultLayouts(op, layout);
+    }
+    if (isa<tile::LoadOp, tile::StoreOp>(op)) {
+      Attribute layout = getLayout(op->getOperand(0).getType());
+      if (!layout) {
+        layout = defaultFor(op->getOperand(0).getType());
+        convertOperand(op, 0, layout);
+      }
+      for (unsigned i = 1; i < op->getNumOperands(); ++i)
+        convertOperand(op, i, layout);
+      return setResultLayouts(op, layout);
+    }
+    if (auto dot = dyn_cast<tile::DotOp>(op)) {
+      // a and b keep their layouts: the lowering of dot chooses how it reads them.
+      Attribute layout = defaultFor(dot.getType());
+      convertOperand(op, 2, layout);
+      return setResultLayouts(op, layout);
+    }
+    if (!llvm::any_of(op->getResultTypes(), isTile))
+      return; // tile.print and the like take tiles in any layout
+
+    // Everything else is element-wise in its tile operands (arith, math, addptr, hint,
+    // broadcast, splat, ...): one layout for all, led by an operand that is not cheap to
+    // re-create, else by the first.
+    auto resultType = cast<RankedTensorType>(
+        *llvm::find_if(op->getResultTypes(), isTile));
+    SmallVector<unsigned> tileOperands;
+    for (OpOperand &operand : op->getOpOperands())
+      if (auto type = dyn_cast<RankedTensorType>(operand.get().getType()))
+        if (type.getRank() == resultType.getRank() && type.getEncoding())
+          tileOperands.push_back(operand.getOperandNumber());
+    Attribute layout;
+    for (unsigned i : tileOperands)
+      if (!isCheapSource(op->getOperand(i))) {
+        layout = getLayout(op->getOperand(i).getType());
+        break;
+      }
+    if (!layout && !tileOperands.empty())
+      layout = getLayout(op->getOperand(tileOperands.front()).getType());
+    if (!layout)
+      layout = defaultFor(resultType);
+    for (unsigned i : tileOperands)
+      convertOperand(op, i, layout);
+    setResultLayouts(op, layout);
+  }
+
+  /// Converts the tile operands of `terminator` from `first` on to the layouts of `types`.
+  void convertYield(Operation *terminator, unsigned first, TypeRange types) {
+    for (auto [i, type] : llvm::enumerate(types))
+      if (isTile(type))
+        convertOperand(terminator, first + i, getLayout(type));
+  }
+
+  void visitFor(scf::ForOp forOp) {
+    for (auto [init, arg, result] :
+         llvm::zip(forOp.getInitArgs(), forOp.getRegionIterArgs(), forOp.getResults())) {
+      if (!isTile(init.getType()))
+        continue;
+      arg.setType(init.getType());
+      result.setType(init.getType());
+    }
+    visitBlock(*forOp.getBody());
+    convertYield(forOp.getBody()->getTerminator(), 0, ValueRange(forOp.getRegionIterArgs()).getTypes());
+  }
+
+  void visitIf(scf::IfOp ifOp) {
+    visitBlock(ifOp.getThenRegion().front());
+    if (!ifOp.getElseRegion().empty())
+      visitBlock(ifOp.getElseRegion().front());
+    if (ifOp.getNumResults() == 0)
+      return;
+    for (auto [result, value] : llvm::zip(ifOp.getResults(), ifOp.thenYield().getOperands()))
+      if (isTile(result.getType()))
+        result.setType(value.getType());
+    convertYield(ifOp.elseYield(), 0, ifOp.getResultTypes());
+  }
+
+  void visitWhile(scf::WhileOp whileOp) {
+    for (auto [init, arg] : llvm::zip(whileOp.getInits(), whileOp.getBeforeArguments()))
+      if (isTile(init.getType()))
+        arg.setType(init.getType());
+    visitBlock(whileOp.getBefore().front());
+    scf::ConditionOp condition = whileOp.getConditionOp();
+    for (auto [value, arg, result] : llvm::zip(condition.getArgs(), whileOp.getAfterArguments(),
+                                               whileOp.getResults()))
+      if (isTile(value.getType())) {
+        arg.setType(value.getType());
+        result.setType(value.getType());
+      }
+    visitBlock(whileOp.getAfter().front());
+    convertYield(whileOp.getAfter().front().getTerminator(), 0,
+                 ValueRange(whileOp.getBeforeArguments()).getTypes());
+  }
+};
+
+struct AssignLayouts : tcc::impl::TileAssignLayoutsBase<AssignLayouts> {
+  using TileAssignLayoutsBase::TileAssignLayoutsBase;
+
+  void runOnOperation() override {
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      auto type = func.getFunctionType();
+      if (llvm::any_of(type.getInputs(), isTile) || llvm::any_of(type.getResults(), isTile)) {
+        func.emitError("tile-assign-layouts: function boundaries must carry scalars and "
+                       "pointers only (inline helpers that take or return tiles first)");
+        return signalPassFailure();
+      }
+      unsigned warps = numWarps ? unsigned(numWarps) : tcc::getNumWarps(func);
+      // The lowering reads the warp count from the kernel: keep it in step with layouts.
+      if (numWarps)
+        func->setAttr("tile.num_warps",
+                      IntegerAttr::get(IntegerType::get(&getContext(), 32), warps));
+      if (failed(Assigner(func, warps).run()))
+        return signalPassFailure();
+    }
+  }
+};
+
+} // namespace

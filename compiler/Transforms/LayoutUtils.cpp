@@ -1,0 +1,100 @@
+//===- LayoutUtils.cpp - building and reading distribution layouts ---------===//
+
+#include "compiler/Transforms/LayoutUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include <algorithm>
+#include <numeric>
+
+using namespace mlir;
+
+namespace tcc {
+
+unsigned getNumWarps(Operation *op) {
+  auto func = dyn_cast<func::FuncOp>(op);
+  if (!func)
+    func = op->getParentOfType<func::FuncOp>();
+  if (func)
+    if (auto attr = func->getAttrOfType<IntegerAttr>("tile.num_warps"))
+      if (attr.getInt() > 0)
+        return attr.getInt();
+  return 4;
+}
+
+Attribute getLayout(Type type) {
+  if (auto tile = dyn_cast<RankedTensorType>(type))
+    return tile.getEncoding();
+  return {};
+}
+
+Type withLayout(Type type, Attribute layout) {
+  if (auto tile = dyn_cast<RankedTensorType>(type))
+    return RankedTensorType::get(tile.getShape(), tile.getElementType(), layout);
+  return type;
+}
+
+tile::BlockedEncodingAttr makeBlockedLayout(MLIRContext *ctx, ArrayRef<int64_t> shape,
+                                            ArrayRef<unsigned> sizePerThread,
+                                            ArrayRef<unsigned> order, unsigned numWarps) {
+  size_t rank = shape.size();
+  SmallVector<unsigned> threads(rank, 1), warps(rank, 1);
+  auto room = [&](unsigned d, unsigned taken) {
+    return static_cast<unsigned>(std::max<int64_t>(1, shape[d] / taken));
+  };
+  unsigned lanesLeft = kWarpSize;
+  for (unsigned d : order) {
+    threads[d] = std::min(lanesLeft, room(d, sizePerThread[d]));
+    lanesLeft /= threads[d];
+  }
+  threads[order.front()] *= lanesLeft;
+  unsigned warpsLeft = numWarps;
+  for (unsigned d : order) {
+    warps[d] = std::min(warpsLeft, room(d, sizePerThread[d] * threads[d]));
+    warpsLeft /= warps[d];
+  }
+  warps[order.back()] *= warpsLeft;
+  return tile::BlockedEncodingAttr::get(ctx, sizePerThread, threads, warps, order);
+}
+
+tile::BlockedEncodingAttr getDefaultLayout(MLIRContext *ctx, ArrayRef<int64_t> shape,
+                                           unsigned numWarps) {
+  SmallVector<unsigned> ones(shape.size(), 1), order(shape.size());
+  std::iota(order.rbegin(), order.rend(), 0u);
+  return makeBlockedLayout(ctx, shape, ones, order, numWarps);
+}
+
+Value convertAfterDef(OpBuilder &builder, Value value, Attribute layout) {
+  if (getLayout(value.getType()) == layout)
+    return value;
+  OpBuilder::InsertionGuard guard(builder);
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    builder.setInsertionPointToStart(arg.getOwner());
+  else
+    builder.setInsertionPointAfter(value.getDefiningOp());
+  return tile::ConvertLayoutOp::create(builder, value.getLoc(),
+                                       withLayout(value.getType(), layout), value);
+}
+
+Value convertBefore(OpBuilder &builder, Operation *user, Value value, Attribute layout) {
+  if (getLayout(value.getType()) == layout)
+    return value;
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(user);
+  return tile::ConvertLayoutOp::create(builder, value.getLoc(),
+                                       withLayout(value.getType(), layout), value);
+}
+
+LogicalResult setConstantLayout(Operation *op, Attribute layout) {
+  auto constant = cast<arith::ConstantOp>(op);
+  auto type = cast<RankedTensorType>(withLayout(constant.getType(), layout));
+  auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+  if (!dense)
+    return failure();
+  constant.setValueAttr(dense.reshape(type));
+  constant.getResult().setType(type);
+  return success();
+}
+
+} // namespace tcc

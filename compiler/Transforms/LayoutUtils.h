@@ -1,0 +1,60 @@
+//===- LayoutUtils.h - building and reading distribution layouts -*- C++ -*-===//
+//
+// What the layout passes share: how many warps a kernel has, how a blocked layout is
+// built for a shape, and how a tile type gets another layout. docs/layouts.md says what
+// the layouts mean.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCC_COMPILER_TRANSFORMS_LAYOUTUTILS_H
+#define TCC_COMPILER_TRANSFORMS_LAYOUTUTILS_H
+
+#include "dialects/Tile/TileDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Operation.h"
+
+namespace tcc {
+
+constexpr unsigned kWarpSize = 32;
+
+/// `tile.num_warps` of the function enclosing `op` (or `op` itself), else 4.
+unsigned getNumWarps(mlir::Operation *op);
+
+/// The encoding of a tile type; null for scalars and tiles without one.
+mlir::Attribute getLayout(mlir::Type type);
+
+/// `type` with its encoding replaced by `layout`; scalars are returned unchanged.
+mlir::Type withLayout(mlir::Type type, mlir::Attribute layout);
+
+/// A blocked layout for a tile of `shape`: `sizePerThread` elements per thread, then
+/// lanes and then warps assigned along the dimensions in `order` (fastest first), each
+/// dimension taking as many as it can use without replication; lanes or warps left over
+/// (a tile smaller than the threads) go to order[0] and order[rank-1] respectively.
+mlir::tile::BlockedEncodingAttr makeBlockedLayout(mlir::MLIRContext *ctx,
+                                                  llvm::ArrayRef<int64_t> shape,
+                                                  llvm::ArrayRef<unsigned> sizePerThread,
+                                                  llvm::ArrayRef<unsigned> order,
+                                                  unsigned numWarps);
+
+/// One element per thread, the last dimension fastest.
+mlir::tile::BlockedEncodingAttr getDefaultLayout(mlir::MLIRContext *ctx,
+                                                 llvm::ArrayRef<int64_t> shape,
+                                                 unsigned numWarps);
+
+/// `value` in `layout`: a new tile.convert_layout right after its definition (at the
+/// start of its block for block arguments), or `value` itself if already so laid out.
+mlir::Value convertAfterDef(mlir::OpBuilder &builder, mlir::Value value,
+                            mlir::Attribute layout);
+
+/// `value` in `layout`, converted right before `user`.
+mlir::Value convertBefore(mlir::OpBuilder &builder, mlir::Operation *user, mlir::Value value,
+                          mlir::Attribute layout);
+
+/// A tile constant (`arith.constant dense<...>`) given a new layout in place; fails for
+/// constants whose value is not a DenseElementsAttr.
+mlir::LogicalResult setConstantLayout(mlir::Operation *constant, mlir::Attribute layout);
+
+} // namespace tcc
+
+#endif // TCC_COMPILER_TRANSFORMS_LAYOUTUTILS_H

@@ -1,0 +1,56 @@
+//===- Pipeline.cpp - the tile-level GPU pipeline ---------------------------===//
+
+#include "compiler/Transforms/Pipeline.h"
+#include "compiler/Transforms/Passes.h"
+
+#include "mlir/Pass/PassOptions.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+namespace tcc {
+
+void buildTileGpuPipeline(mlir::OpPassManager &pm, const GpuPipelineOptions &options) {
+  pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(mlir::createCSEPass());
+  TileAssignLayoutsOptions assign;
+  assign.numWarps = options.numWarps;
+  pm.addPass(createTileAssignLayouts(assign));
+  pm.addPass(createTileRemoveLayoutConversions());
+  if (options.coalesce) {
+    pm.addPass(createTileCoalesce());
+    pm.addPass(createTileRemoveLayoutConversions());
+  }
+  pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(mlir::createCSEPass());
+  // Masks and vector widths are decided last, on the final layouts; hints are read by
+  // AxisInfo until then.
+  if (options.mask)
+    pm.addPass(createTileMask());
+  pm.addPass(createTileDropHints());
+}
+
+namespace {
+struct PipelineCLOptions : mlir::PassPipelineOptions<PipelineCLOptions> {
+  Option<unsigned> numWarps{*this, "num-warps",
+                            llvm::cl::desc("warps per program (0: tile.num_warps, else 4)"),
+                            llvm::cl::init(0)};
+  Option<bool> coalesce{*this, "coalesce", llvm::cl::desc("run tile-coalesce"),
+                        llvm::cl::init(true)};
+  Option<bool> mask{*this, "mask", llvm::cl::desc("run tile-mask"), llvm::cl::init(true)};
+};
+} // namespace
+
+void registerTileGpuPipeline() {
+  mlir::PassPipelineRegistration<PipelineCLOptions>(
+      "tile-gpu-pipeline",
+      "the tile-level GPU passes: layouts, coalescing, conversion clean-up, masks",
+      [](mlir::OpPassManager &pm, const PipelineCLOptions &cl) {
+        GpuPipelineOptions options;
+        options.numWarps = cl.numWarps;
+        options.coalesce = cl.coalesce;
+        options.mask = cl.mask;
+        buildTileGpuPipeline(pm, options);
+      });
+}
+
+} // namespace tcc

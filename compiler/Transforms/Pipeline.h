@@ -1,0 +1,35 @@
+//===- Pipeline.h - the tile-level GPU pipeline ------------------*- C++ -*-===//
+//
+// One function for the Driver and the conversion tests: the passes that take tile IR
+// from MLIRGen to layout-annotated tile IR with vector widths, in order.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCC_COMPILER_TRANSFORMS_PIPELINE_H
+#define TCC_COMPILER_TRANSFORMS_PIPELINE_H
+
+#include "mlir/Pass/PassManager.h"
+
+namespace tcc {
+
+struct GpuPipelineOptions {
+  /// Warps per program; 0 keeps each kernel's `tile.num_warps` (4 where absent).
+  unsigned numWarps = 0;
+  /// tile-coalesce; off, every tile keeps its default layout (one element per thread).
+  bool coalesce = true;
+  /// tile-mask; off, masks stay and no memory op gets `tile.vec` (the lowering then
+  /// accesses one element at a time).
+  bool mask = true;
+};
+
+/// canonicalize, cse, tile-assign-layouts, tile-remove-layout-conversions,
+/// tile-coalesce, tile-remove-layout-conversions, canonicalize, cse, tile-mask,
+/// tile-drop-hints, on a module of kernels.
+void buildTileGpuPipeline(mlir::OpPassManager &pm, const GpuPipelineOptions &options = {});
+
+/// Registers `tile-gpu-pipeline` (with options num-warps, coalesce, mask) for tile-opt.
+void registerTileGpuPipeline();
+
+} // namespace tcc
+
+#endif // TCC_COMPILER_TRANSFORMS_PIPELINE_H

@@ -1,0 +1,478 @@
+//===- RemoveLayoutConversions.cpp - tile-remove-layout-conversions ---------===//
+//
+// A layout conversion goes through shared memory and a barrier; most of those that
+// tile-assign-layouts and tile-coalesce insert need not exist. Three rewrites remove
+// them, repeated until none applies:
+//
+//  - fold: a conversion of a conversion converts the original value once (or not at
+//    all); a conversion to the layout a value already has disappears.
+//  - rematerialize: a conversion of a value computed only from scalars (splat,
+//    make_range, constants, then element-wise ops, broadcasts, expand_dims, addptrs) is
+//    replaced by a copy of that computation made in the target layout. Index and
+//    pointer arithmetic and masks are such values.
+//  - propagate: a conversion `y = convert x` whose users are layout-transparent (element-
+//    wise ops, broadcasts, reductions, expand_dims of a slice, loop-carried values of
+//    scf.for and results of scf.if) is removed by giving all values reachable through
+//    them x's layout instead (sliced or expanded as the ops require). Operands coming
+//    from outside are re-created or converted, users that cannot follow get a
+//    conversion back; it is done only if that leaves fewer conversions, each weighted by
+//    8^(loop depth), than it removes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Transforms/LayoutUtils.h"
+#include "compiler/Transforms/Passes.h"
+#include "dialects/Tile/TileDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace tcc {
+#define GEN_PASS_DEF_TILEREMOVELAYOUTCONVERSIONS
+#include "compiler/Transforms/Passes.h.inc"
+} // namespace tcc
+
+using namespace mlir;
+using tcc::getLayout;
+using tcc::withLayout;
+
+namespace {
+
+bool isTile(Type type) { return isa<RankedTensorType>(type); }
+
+/// Ops whose tile operands and tile result all share one layout, element by element.
+bool isElementwiseLike(Operation *op) {
+  if (op->getNumResults() != 1 || !isTile(op->getResult(0).getType()))
+    return false;
+  if (isa<tile::AddPtrOp, tile::HintOp, tile::BroadcastOp>(op))
+    return true;
+  return op->hasTrait<OpTrait::Elementwise>() && op->getNumOperands() > 0;
+}
+
+/// Ops that take a tile in whatever layout it comes and give nothing laid out back.
+bool isLayoutSink(Operation *op) {
+  if (isa<tile::PrintOp>(op))
+    return true;
+  if (auto reduce = dyn_cast<tile::ReduceOp>(op))
+    return !isTile(reduce.getType());
+  return false;
+}
+
+/// The layout a transparent op's result gets when its tile operands have `layout`;
+/// null when the op cannot follow that layout.
+Attribute forwardLayout(Operation *op, Attribute layout) {
+  if (isElementwiseLike(op))
+    return layout;
+  if (auto expand = dyn_cast<tile::ExpandDimsOp>(op)) {
+    auto slice = dyn_cast<tile::SliceEncodingAttr>(layout);
+    if (slice && slice.getDim() == expand.getAxis())
+      return slice.getParent();
+    return {};
+  }
+  if (auto reduce = dyn_cast<tile::ReduceOp>(op))
+    if (isTile(reduce.getType()))
+      return tile::SliceEncodingAttr::get(op->getContext(), reduce.getAxis(), layout);
+  return {};
+}
+
+/// The layout a transparent op's tile operands need for its result to have `layout`.
+Attribute operandLayoutFor(Operation *op, Attribute layout) {
+  if (auto expand = dyn_cast<tile::ExpandDimsOp>(op))
+    return tile::SliceEncodingAttr::get(op->getContext(), expand.getAxis(), layout);
+  return layout;
+}
+
+/// Loops around `op`: a conversion inside one runs once per iteration.
+int64_t costAt(Operation *op) {
+  int64_t cost = 1;
+  for (Operation *parent = op->getParentOp(); parent && !isa<func::FuncOp>(parent);
+       parent = parent->getParentOp())
+    if (isa<scf::ForOp, scf::WhileOp>(parent))
+      cost = std::min<int64_t>(cost * 8, int64_t(1) << 40);
+  return cost;
+}
+
+/// Where a conversion of `value` would go: right after its definition.
+int64_t costOfConverting(Value value) {
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    Operation *parent = arg.getOwner()->getParentOp();
+    int64_t cost = costAt(parent);
+    return isa<scf::ForOp, scf::WhileOp>(parent) ? cost * 8 : cost;
+  }
+  return costAt(value.getDefiningOp());
+}
+
+class Cleaner {
+public:
+  explicit Cleaner(func::FuncOp func) : func(func), builder(func.getContext()) {}
+
+  void run() {
+    for (int round = 0; round < 100; ++round) {
+      bool changed = false;
+      SmallVector<tile::ConvertLayoutOp> conversions;
+      func.walk([&](tile::ConvertLayoutOp op) { conversions.push_back(op); });
+      DenseSet<Operation *> erased;
+      for (tile::ConvertLayoutOp op : conversions) {
+        if (erased.contains(op))
+          continue;
+        remat.clear();
+        if (fold(op) || rematerialize(op)) {
+          erased.insert(op);
+          changed = true;
+          continue;
+        }
+        changed |= propagate(op, erased);
+      }
+      eraseDeadOps();
+      if (!changed)
+        break;
+    }
+  }
+
+private:
+  func::FuncOp func;
+  OpBuilder builder;
+  /// Values already re-created in a layout during the current rewrite.
+  DenseMap<std::pair<Value, Attribute>, Value> remat;
+
+  //===--------------------------------------------------------------------===//
+  // fold
+  //===--------------------------------------------------------------------===//
+
+  bool fold(tile::ConvertLayoutOp op) {
+    Value src = op.getSrc();
+    if (auto inner = src.getDefiningOp<tile::ConvertLayoutOp>())
+      src = inner.getSrc();
+    if (src.getType() == op.getType()) {
+      op.getResult().replaceAllUsesWith(src);
+      op.erase();
+      return true;
+    }
+    if (src != op.getSrc()) {
+      op.getSrcMutable().assign(src);
+      // Not erased: report no change of the op itself, but the rewrite happened.
+      return false;
+    }
+    return false;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // rematerialize
+  //===--------------------------------------------------------------------===//
+
+  /// Whether `value` can be had in `layout` without a conversion: it already has it, it
+  /// is a conversion from it, or it is computed from scalars by ops that can be
+  /// re-created in it. Values in `avoid` (about to change layout) cannot be used.
+  bool canRemat(Value value, Attribute layout, const DenseMap<Value, Attribute> *avoid,
+                int &budget) {
+    if (avoid && avoid->count(value))
+      return false;
+    if (getLayout(value.getType()) == layout)
+      return true;
+    Operation *def = value.getDefiningOp();
+    if (!def || --budget < 0)
+      return false;
+    if (auto cvt = dyn_cast<tile::ConvertLayoutOp>(def))
+      return canRemat(cvt.getSrc(), layout, avoid, budget);
+    if (isa<tile::SplatOp, tile::MakeRangeOp>(def))
+      return true;
+    if (isa<arith::ConstantOp>(def))
+      return isa<DenseElementsAttr>(cast<arith::ConstantOp>(def).getValue());
+    if (!isElementwiseLike(def) && !isa<tile::ExpandDimsOp>(def))
+      return false;
+    Attribute need = operandLayoutFor(def, layout);
+    for (Value operand : def->getOperands())
+      if (isTile(operand.getType()) && !canRemat(operand, need, avoid, budget))
+        return false;
+    return true;
+  }
+
+  bool canRemat(Value value, Attribute layout,
+                const DenseMap<Value, Attribute> *avoid = nullptr) {
+    int budget = 64;
+    return canRemat(value, layout, avoid, budget);
+  }
+
+  /// `value` in `layout`, re-created (canRemat must hold).
+  Value doRemat(Value value, Attribute layout) {
+    if (getLayout(value.getType()) == layout)
+      return value;
+    auto key = std::make_pair(value, layout);
+    if (Value known = remat.lookup(key))
+      return known;
+    Operation *def = value.getDefiningOp();
+    if (auto cvt = dyn_cast<tile::ConvertLayoutOp>(def))
+      return remat[key] = doRemat(cvt.getSrc(), layout);
+    IRMapping mapping;
+    Attribute need = operandLayoutFor(def, layout);
+    for (Value operand : def->getOperands())
+      if (isTile(operand.getType()))
+        mapping.map(operand, doRemat(operand, need));
+    builder.setInsertionPointAfter(def);
+    Operation *copy = builder.clone(*def, mapping);
+    if (isa<arith::ConstantOp>(copy))
+      (void)tcc::setConstantLayout(copy, layout);
+    else
+      copy->getResult(0).setType(withLayout(value.getType(), layout));
+    return remat[key] = copy->getResult(0);
+  }
+
+  bool rematerialize(tile::ConvertLayoutOp op) {
+    Attribute layout = getLayout(op.getType());
+    Operation *def = op.getSrc().getDefiningOp();
+    // Conversions of loads, reductions and loop values stay for `propagate`.
+    if (!def || isa<tile::ConvertLayoutOp>(def) || !canRemat(op.getSrc(), layout))
+      return false;
+    op.getResult().replaceAllUsesWith(doRemat(op.getSrc(), layout));
+    op.erase();
+    return true;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // propagate
+  //===--------------------------------------------------------------------===//
+
+  /// The values that change layout, the ops through which they do, and the operands
+  /// those ops then need.
+  struct Plan {
+    DenseMap<Value, Attribute> layouts;
+    SmallVector<Value> order;
+    /// Transparent ops and sinks taking part, with the layout their tile operands need.
+    llvm::MapVector<Operation *, Attribute> ops;
+    /// (scf.for or scf.if, index) pairs whose carried value changes layout.
+    llvm::SetVector<std::pair<Operation *, unsigned>> links;
+    bool failed = false;
+
+    void set(Value value, Attribute layout) {
+      auto [it, inserted] = layouts.try_emplace(value, layout);
+      if (inserted)
+        order.push_back(value);
+      else if (it->second != layout)
+        failed = true;
+    }
+  };
+
+  /// Operands of the plan's ops and links that must come in a layout, and which.
+  SmallVector<std::pair<OpOperand *, Attribute>> neededOperands(Plan &plan) {
+    SmallVector<std::pair<OpOperand *, Attribute>> needed;
+    auto need = [&](OpOperand &operand, Attribute layout) {
+      auto it = plan.layouts.find(operand.get());
+      if (it == plan.layouts.end())
+        needed.push_back({&operand, layout});
+      else if (it->second != layout)
+        plan.failed = true;
+    };
+    for (auto &[op, layout] : plan.ops) {
+      if (isLayoutSink(op))
+        continue; // takes each operand in whatever layout it has
+      for (OpOperand &operand : op->getOpOperands())
+        if (isTile(operand.get().getType()))
+          need(operand, layout);
+    }
+    for (auto [op, i] : plan.links) {
+      if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+        Attribute layout = plan.layouts.lookup(forOp.getRegionIterArgs()[i]);
+        need(forOp.getInitArgsMutable()[i], layout);
+        need(forOp.getBody()->getTerminator()->getOpOperand(i), layout);
+      } else {
+        auto ifOp = cast<scf::IfOp>(op);
+        Attribute layout = plan.layouts.lookup(ifOp.getResult(i));
+        need(ifOp.thenYield()->getOpOperand(i), layout);
+        need(ifOp.elseYield()->getOpOperand(i), layout);
+      }
+    }
+    return needed;
+  }
+
+  /// Whether `use` of a planned value is taken care of by the plan itself.
+  bool isCovered(const Plan &plan, OpOperand &use) {
+    Operation *owner = use.getOwner();
+    if (plan.ops.count(owner))
+      return true;
+    unsigned index = use.getOperandNumber();
+    if (auto yield = dyn_cast<scf::YieldOp>(owner))
+      return isa<scf::ForOp, scf::IfOp>(yield->getParentOp()) &&
+             plan.links.contains({yield->getParentOp(), index});
+    if (auto forOp = dyn_cast<scf::ForOp>(owner))
+      return index >= forOp.getNumControlOperands() &&
+             plan.links.contains({owner, index - forOp.getNumControlOperands()});
+    return false;
+  }
+
+  void grow(Plan &plan) {
+    for (size_t next = 0; next < plan.order.size() && !plan.failed; ++next) {
+      Value value = plan.order[next];
+      Attribute layout = plan.layouts.lookup(value);
+      for (OpOperand &use : value.getUses()) {
+        Operation *owner = use.getOwner();
+        if (isLayoutSink(owner)) {
+          plan.ops.insert({owner, layout});
+          continue;
+        }
+        if (Attribute result = forwardLayout(owner, layout)) {
+          auto [it, inserted] = plan.ops.insert({owner, layout});
+          if (!inserted && it->second != layout)
+            plan.failed = true;
+          plan.set(owner->getResult(0), result);
+          continue;
+        }
+        unsigned index = use.getOperandNumber();
+        if (auto yield = dyn_cast<scf::YieldOp>(owner)) {
+          Operation *parent = yield->getParentOp();
+          if (auto forOp = dyn_cast<scf::ForOp>(parent)) {
+            plan.links.insert({parent, index});
+            plan.set(forOp.getRegionIterArgs()[index], layout);
+            plan.set(forOp.getResult(index), layout);
+          } else if (isa<scf::IfOp>(parent)) {
+            plan.links.insert({parent, index});
+            plan.set(parent->getResult(index), layout);
+          }
+          continue;
+        }
+        if (auto forOp = dyn_cast<scf::ForOp>(owner)) {
+          if (index < forOp.getNumControlOperands())
+            continue;
+          unsigned i = index - forOp.getNumControlOperands();
+          plan.links.insert({owner, i});
+          plan.set(forOp.getRegionIterArgs()[i], layout);
+          plan.set(forOp.getResult(i), layout);
+        }
+        // Anything else keeps its layout: a conversion back (or the user's own).
+      }
+    }
+  }
+
+  bool propagate(tile::ConvertLayoutOp seed, DenseSet<Operation *> &erased) {
+    Value src = seed.getSrc();
+    Plan plan;
+    plan.set(seed.getResult(), getLayout(src.getType()));
+    grow(plan);
+    if (plan.failed)
+      return false;
+    auto needed = neededOperands(plan);
+    if (plan.failed)
+      return false;
+
+    // What it removes: the seed, conversions it feeds that become identities, and
+    // conversions feeding it whose every use it takes over.
+    int64_t benefit = costAt(seed), cost = 0;
+    DenseSet<Value> countedNeeded, countedBack;
+    DenseSet<Operation *> dying;
+    for (auto [operand, layout] : needed) {
+      Value value = operand->get();
+      if (!countedNeeded.insert(value).second)
+        continue;
+      if (!canRemat(value, layout, &plan.layouts)) {
+        cost += costOfConverting(value);
+        continue;
+      }
+      auto cvt = value.getDefiningOp<tile::ConvertLayoutOp>();
+      if (cvt && getLayout(cvt.getSrc().getType()) == layout &&
+          llvm::all_of(value.getUses(), [&](OpOperand &use) { return isCovered(plan, use); }))
+        if (dying.insert(cvt).second)
+          benefit += costAt(cvt);
+    }
+    SmallVector<std::pair<OpOperand *, Type>> back;
+    for (Value value : plan.order) {
+      Attribute layout = plan.layouts.lookup(value);
+      for (OpOperand &use : value.getUses()) {
+        if (isCovered(plan, use))
+          continue;
+        if (auto user = dyn_cast<tile::ConvertLayoutOp>(use.getOwner())) {
+          if (getLayout(user.getType()) == layout && user != seed && dying.insert(user).second)
+            benefit += costAt(user);
+          continue;
+        }
+        back.push_back({&use, value.getType()});
+        if (countedBack.insert(value).second)
+          cost += value == seed.getResult() ? costAt(seed) : costOfConverting(value);
+      }
+    }
+    if (cost >= benefit)
+      return false;
+
+    // Operands from outside, in the layouts the plan needs.
+    DenseMap<std::pair<Value, Attribute>, Value> converted;
+    for (auto [operand, layout] : needed) {
+      Value value = operand->get();
+      Value &in = converted[{value, layout}];
+      if (!in)
+        in = canRemat(value, layout, &plan.layouts) ? doRemat(value, layout)
+                                                    : tcc::convertAfterDef(builder, value, layout);
+      operand->set(in);
+    }
+    // Users that keep the old layout: one conversion back per value (the seed itself
+    // for the seed's).
+    DenseMap<Value, Value> backs;
+    for (auto [use, oldType] : back) {
+      Value value = use->get();
+      if (value == seed.getResult())
+        continue;
+      Value &b = backs[value];
+      if (!b) {
+        OpBuilder::InsertionGuard guard(builder);
+        if (auto arg = dyn_cast<BlockArgument>(value))
+          builder.setInsertionPointToStart(arg.getOwner());
+        else
+          builder.setInsertionPointAfter(value.getDefiningOp());
+        b = tile::ConvertLayoutOp::create(builder, value.getLoc(), oldType, value);
+      }
+      use->set(b);
+    }
+    // Now the layouts change.
+    for (Value value : plan.order)
+      if (value != seed.getResult())
+        value.setType(withLayout(value.getType(), plan.layouts.lookup(value)));
+    for (OpOperand &use : llvm::make_early_inc_range(seed.getResult().getUses()))
+      if (isCovered(plan, use) || isa<tile::ConvertLayoutOp>(use.getOwner()))
+        use.set(src);
+    // Conversions fed by the plan that became identities.
+    for (Operation *op : dying) {
+      auto cvt = cast<tile::ConvertLayoutOp>(op);
+      if (cvt.getSrc().getType() == cvt.getType()) {
+        cvt.getResult().replaceAllUsesWith(cvt.getSrc());
+        erased.insert(cvt);
+        cvt.erase();
+      }
+    }
+    if (seed.getResult().use_empty()) {
+      erased.insert(seed);
+      seed.erase();
+    }
+    return true;
+  }
+
+  /// Tile ops left without users (the originals of what was re-created elsewhere).
+  /// Scalars are canonicalize's business.
+  void eraseDeadOps() {
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      SmallVector<Operation *> dead;
+      func.walk([&](Operation *op) {
+        if (op->getNumResults() > 0 && llvm::any_of(op->getResultTypes(), isTile) &&
+            isOpTriviallyDead(op))
+          dead.push_back(op);
+      });
+      for (Operation *op : dead) {
+        op->erase();
+        changed = true;
+      }
+    }
+  }
+};
+
+struct RemoveLayoutConversions
+    : tcc::impl::TileRemoveLayoutConversionsBase<RemoveLayoutConversions> {
+  void runOnOperation() override {
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (!func.isExternal())
+        Cleaner(func).run();
+  }
+};
+
+} // namespace
