@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/Conversion/Passes.h"
 #include "compiler/Transforms/Passes.h"
 #include "compiler/Transforms/Pipeline.h"
 #include "dialects/Tile/TileDialect.h"
@@ -30,6 +31,7 @@ int main(int argc, char **argv) {
   mlir::registerSymbolDCEPass();
   tcc::registerTccPasses();
   tcc::registerTileGpuPipeline();
+  tcc::registerTccConversionPasses();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "tile-opt: the tile dialect's optimizer driver\n", registry));
 }

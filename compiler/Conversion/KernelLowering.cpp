@@ -1,0 +1,85 @@
+//===- KernelLowering.cpp - kernels become NVVM kernel functions ----------===//
+//
+// A `func.func` with `tile.kernel` becomes an `llvm.func` marked `nvvm.kernel` (the
+// `ptx_kernel` calling convention in LLVM IR) with `nvvm.maxntid = [32 * num_warps, 1, 1]`;
+// its `tile.*` attributes ride along for the driver. Pointer arguments become
+// `!llvm.ptr<1>`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Conversion/LoweringPatterns.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+using namespace mlir;
+
+namespace tcc {
+
+unsigned kernelNumThreads(Operation *op) {
+  for (Operation *p = op; p; p = p->getParentOp())
+    if (auto attr = p->getAttrOfType<IntegerAttr>(kNumWarpsAttr))
+      return 32 * attr.getInt();
+  return 128;
+}
+
+namespace {
+
+struct FuncLowering : OpConversionPattern<func::FuncOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(func::FuncOp op, OneToNOpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    FunctionType type = op.getFunctionType();
+    const TypeConverter &converter = *getTypeConverter();
+    TypeConverter::SignatureConversion signature(type.getNumInputs());
+    for (auto [i, input] : llvm::enumerate(type.getInputs())) {
+      Type converted = converter.convertType(input);
+      if (!converted || isa<RankedTensorType>(input))
+        return op.emitOpError() << "argument " << i << " of type " << input
+                                << " cannot be passed to a GPU function";
+      signature.addInputs(i, converted);
+    }
+    Type result = LLVM::LLVMVoidType::get(getContext());
+    if (type.getNumResults() > 1)
+      return op.emitOpError() << "returns several values";
+    if (type.getNumResults() == 1) {
+      result = converter.convertType(type.getResult(0));
+      if (!result || isa<RankedTensorType>(type.getResult(0)))
+        return op.emitOpError() << "returns a tile";
+    }
+    auto llvmType = LLVM::LLVMFunctionType::get(result, signature.getConvertedTypes());
+    auto func = LLVM::LLVMFuncOp::create(rewriter, op.getLoc(), op.getName(), llvmType);
+    for (NamedAttribute attr : op->getDiscardableAttrs())
+      func->setAttr(attr.getName(), attr.getValue());
+    if (op->hasAttr("tile.kernel")) {
+      func->setAttr("nvvm.kernel", rewriter.getUnitAttr());
+      int32_t threads = kernelNumThreads(op);
+      func->setAttr("nvvm.maxntid", rewriter.getDenseI32ArrayAttr({threads, 1, 1}));
+    }
+    rewriter.inlineRegionBefore(op.getBody(), func.getBody(), func.end());
+    if (failed(rewriter.convertRegionTypes(&func.getBody(), converter, &signature)))
+      return failure();
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct ReturnLowering : OpConversionPattern<func::ReturnOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(func::ReturnOp op, OneToNOpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    SmallVector<Value> operands;
+    for (ValueRange range : adaptor.getOperands())
+      operands.append(range.begin(), range.end());
+    rewriter.replaceOpWithNewOp<LLVM::ReturnOp>(op, operands);
+    return success();
+  }
+};
+
+} // namespace
+
+void populateKernelLoweringPatterns(TileTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<FuncLowering, ReturnLowering>(converter, patterns.getContext());
+}
+
+} // namespace tcc

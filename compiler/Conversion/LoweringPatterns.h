@@ -1,0 +1,120 @@
+//===- LoweringPatterns.h - the pieces of TileToNVVM --------------*- C++ -*-===//
+//
+// The tile-to-NVVM lowering is a 1:N dialect conversion: every tile value becomes the
+// scalars one thread holds (Distribution), every tile op the per-thread code that
+// computes them. Each file contributes the patterns for one concept; TileToNVVM.cpp
+// strings them together. docs/lowering.md describes the design.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCC_COMPILER_CONVERSION_LOWERINGPATTERNS_H
+#define TCC_COMPILER_CONVERSION_LOWERINGPATTERNS_H
+
+#include "compiler/Conversion/Distribution.h"
+
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+namespace mlir {
+class LLVMTypeConverter;
+} // namespace mlir
+
+namespace tcc {
+
+/// Tiles to the scalars one thread holds, tile pointers to `!llvm.ptr<1>`.
+class TileTypeConverter : public mlir::TypeConverter {
+public:
+  explicit TileTypeConverter(mlir::MLIRContext *ctx);
+};
+
+/// The global address space's pointer type.
+mlir::Type globalPtrType(mlir::MLIRContext *ctx);
+/// The shared address space's pointer type.
+mlir::Type sharedPtrType(mlir::MLIRContext *ctx);
+/// How an element of type `type` sits in memory: i1 as i8, pointers as i64 (in shared
+/// memory), everything else as itself.
+mlir::Type memoryType(mlir::Type type);
+
+/// Name of the kernel-wide dynamic shared-memory buffer (`extern .shared` in PTX).
+inline constexpr const char *kSharedBufferName = "tcc_shared";
+
+/// Attribute names the lowering reads and writes.
+inline constexpr const char *kVecAttr = "tile.vec";               // on load/store
+inline constexpr const char *kNumWarpsAttr = "tile.num_warps";    // on the kernel
+inline constexpr const char *kSharedBytesAttr = "tile.shared_bytes"; // on the kernel, set here
+
+/// Threads per program of the kernel around `op` (32 * tile.num_warps).
+unsigned kernelNumThreads(mlir::Operation *op);
+
+/// Scratch shared memory: every op that needs some gets the same buffer (offset 0),
+/// sized for the largest user; an op whose scratch may still be read by an earlier op
+/// (same kernel, or a loop) waits at a barrier before writing.
+struct SharedMemoryPlan {
+  struct Use {
+    int64_t bytes = 0;
+    bool leadingBarrier = true;
+  };
+  llvm::DenseMap<mlir::Operation *, Use> uses;
+  int64_t totalBytes = 0;
+
+  /// Whether `op` writes scratch memory that an earlier scratch user may still read.
+  bool needsLeadingBarrier(mlir::Operation *op) const {
+    auto it = uses.find(op);
+    return it == uses.end() || it->second.leadingBarrier;
+  }
+};
+
+/// Scratch bytes an op needs (0 for none). Defined beside each pattern.
+int64_t convertLayoutScratchBytes(mlir::Operation *op);
+int64_t reduceScratchBytes(mlir::Operation *op);
+int64_t dotScratchBytes(mlir::Operation *op);
+
+/// Stage 1 (tiles to per-thread scalars).
+void populateKernelLoweringPatterns(TileTypeConverter &converter,
+                                    mlir::RewritePatternSet &patterns);
+void populateElementwiseLoweringPatterns(TileTypeConverter &converter,
+                                         mlir::RewritePatternSet &patterns);
+void populateShapeLoweringPatterns(TileTypeConverter &converter,
+                                   mlir::RewritePatternSet &patterns);
+void populateGridLoweringPatterns(TileTypeConverter &converter,
+                                  mlir::RewritePatternSet &patterns);
+void populatePointerLoweringPatterns(TileTypeConverter &converter,
+                                     mlir::RewritePatternSet &patterns);
+void populateMemoryLoweringPatterns(TileTypeConverter &converter,
+                                    mlir::RewritePatternSet &patterns);
+void populateConvertLayoutLoweringPatterns(TileTypeConverter &converter,
+                                           mlir::RewritePatternSet &patterns,
+                                           const SharedMemoryPlan &plan);
+void populateReduceLoweringPatterns(TileTypeConverter &converter,
+                                    mlir::RewritePatternSet &patterns,
+                                    const SharedMemoryPlan &plan);
+void populateDotLoweringPatterns(TileTypeConverter &converter,
+                                 mlir::RewritePatternSet &patterns,
+                                 const SharedMemoryPlan &plan);
+
+/// Stage 2 (scalar math to NVVM intrinsics, before the upstream *-to-llvm patterns).
+void populateMathToNVVMPatterns(mlir::LLVMTypeConverter &converter,
+                                mlir::RewritePatternSet &patterns);
+
+/// For every register of `dst`, the register of `src` that holds, in the same thread,
+/// the element at `toSrc(coordinates in dst)`; std::nullopt if some thread lacks it.
+std::optional<llvm::SmallVector<int64_t>> mapRegistersInThread(
+    const Distribution &src, const Distribution &dst,
+    llvm::function_ref<llvm::SmallVector<int64_t>(llvm::ArrayRef<int64_t>)> toSrc);
+
+/// Replaces the single result of `op` by the registers `values`.
+inline void replaceWithRegisters(mlir::ConversionPatternRewriter &rewriter, mlir::Operation *op,
+                                 llvm::ArrayRef<mlir::Value> values) {
+  llvm::SmallVector<llvm::SmallVector<mlir::Value>> replacement;
+  replacement.emplace_back(values.begin(), values.end());
+  rewriter.replaceOpWithMultiple(op, std::move(replacement));
+}
+
+/// The distribution of a converted tile value's type, or an error on `op`.
+std::optional<Distribution> getDistributionOrError(mlir::Operation *op, mlir::Type type);
+
+} // namespace tcc
+
+#endif // TCC_COMPILER_CONVERSION_LOWERINGPATTERNS_H

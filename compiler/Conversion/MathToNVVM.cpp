@@ -1,0 +1,86 @@
+//===- MathToNVVM.cpp - transcendental math on the GPU's special units ----===//
+//
+// Without libdevice, f32 exp/exp2/log/log2/sin/cos/rsqrt map to PTX's approximate
+// special-function instructions as Triton does (exp(x) = ex2.approx(x * log2 e), log(x) =
+// lg2.approx(x) * ln 2); f16 and bf16 compute in f32. sqrt stays llvm.sqrt (sqrt.rn).
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Conversion/LoweringPatterns.h"
+
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+#include <cmath>
+
+using namespace mlir;
+
+namespace tcc {
+namespace {
+
+/// Which intrinsic, and what to scale the argument and the result by.
+struct SpecialFunction {
+  const char *intrinsic;
+  double argScale, resultScale;
+};
+
+template <typename MathOp>
+struct SpecialFunctionLowering : ConvertOpToLLVMPattern<MathOp> {
+  SpecialFunctionLowering(LLVMTypeConverter &converter, SpecialFunction fn)
+      : ConvertOpToLLVMPattern<MathOp>(converter, /*benefit=*/10), fn(fn) {}
+
+  LogicalResult matchAndRewrite(MathOp op, typename MathOp::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Type type = op.getType();
+    if (!type.isF32() && !type.isF16() && !type.isBF16()) {
+      if (type.isF64())
+        return op.emitOpError() << "on f64 needs libdevice, which tcc does not link";
+      return failure();
+    }
+    Location loc = op.getLoc();
+    Type f32 = rewriter.getF32Type();
+    Value x = adaptor.getOperand();
+    if (!type.isF32())
+      x = LLVM::FPExtOp::create(rewriter, loc, f32, x);
+    auto scale = [&](Value v, double factor) -> Value {
+      if (factor == 1.0)
+        return v;
+      Value c = LLVM::ConstantOp::create(rewriter, loc, f32, rewriter.getF32FloatAttr(factor));
+      return LLVM::FMulOp::create(rewriter, loc, v, c);
+    };
+    x = scale(x, fn.argScale);
+    Value y = LLVM::CallIntrinsicOp::create(rewriter, loc, f32,
+                                            rewriter.getStringAttr(fn.intrinsic), ValueRange{x})
+                  .getResult(0);
+    y = scale(y, fn.resultScale);
+    if (!type.isF32())
+      y = LLVM::FPTruncOp::create(rewriter, loc, type, y);
+    rewriter.replaceOp(op, y);
+    return success();
+  }
+
+  SpecialFunction fn;
+};
+
+} // namespace
+
+void populateMathToNVVMPatterns(LLVMTypeConverter &converter, RewritePatternSet &patterns) {
+  const double log2e = 1.0 / std::log(2.0), ln2 = std::log(2.0);
+  patterns.add<SpecialFunctionLowering<math::ExpOp>>(
+      converter, SpecialFunction{"llvm.nvvm.ex2.approx.f32", log2e, 1.0});
+  patterns.add<SpecialFunctionLowering<math::Exp2Op>>(
+      converter, SpecialFunction{"llvm.nvvm.ex2.approx.f32", 1.0, 1.0});
+  patterns.add<SpecialFunctionLowering<math::LogOp>>(
+      converter, SpecialFunction{"llvm.nvvm.lg2.approx.f", 1.0, ln2});
+  patterns.add<SpecialFunctionLowering<math::Log2Op>>(
+      converter, SpecialFunction{"llvm.nvvm.lg2.approx.f", 1.0, 1.0});
+  patterns.add<SpecialFunctionLowering<math::SinOp>>(
+      converter, SpecialFunction{"llvm.nvvm.sin.approx.f", 1.0, 1.0});
+  patterns.add<SpecialFunctionLowering<math::CosOp>>(
+      converter, SpecialFunction{"llvm.nvvm.cos.approx.f", 1.0, 1.0});
+  patterns.add<SpecialFunctionLowering<math::RsqrtOp>>(
+      converter, SpecialFunction{"llvm.nvvm.rsqrt.approx.f", 1.0, 1.0});
+}
+
+} // namespace tcc

@@ -1,0 +1,287 @@
+//===- MemoryLowering.cpp - loads and stores in global memory -------------===//
+//
+// Each thread accesses its registers in groups of `tile.vec` consecutive elements (the
+// width tile-mask proved legal), one vector access per group. Unpredicated accesses are
+// plain LLVM loads and stores; predicated ones are inline PTX (`@p ld.global.v4.b32`),
+// which keeps them branch-free, as Triton does. Masked-off lanes of a load take `other`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Conversion/LoweringPatterns.h"
+#include "compiler/Conversion/NVVMBuilders.h"
+#include "compiler/Conversion/ThreadIndex.h"
+
+#include "dialects/Tile/TileDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "llvm/ADT/bit.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace tcc {
+namespace {
+
+/// How a group of `count` elements of type `memType` travels: as `words` words of
+/// `wordBits` bits each.
+struct AccessShape {
+  unsigned count, elementBits, wordBits, words;
+};
+
+AccessShape accessShape(Type memType, unsigned count) {
+  unsigned elementBits = memType.getIntOrFloatBitWidth();
+  unsigned bits = elementBits * count;
+  unsigned wordBits = elementBits >= 32 ? elementBits : std::min(32u, bits);
+  // PTX has no 8-bit registers: a lone byte travels in a 16-bit one.
+  return {count, elementBits, std::max(16u, wordBits), bits / wordBits == 0 ? 1 : bits / wordBits};
+}
+
+char constraintFor(unsigned wordBits) {
+  return wordBits == 16 ? 'h' : wordBits == 32 ? 'r' : 'l';
+}
+
+std::string ptxAccessType(const AccessShape &s) {
+  std::string vec = s.words > 1 ? ".v" + std::to_string(s.words) : "";
+  if (s.elementBits == 8 && s.count == 1)
+    return vec + ".u8";
+  return vec + ".b" + std::to_string(s.wordBits);
+}
+
+/// The group of `count` memory-typed elements as words (for a predicated store).
+SmallVector<Value> toWords(OpBuilder &b, Location loc, ArrayRef<Value> elements,
+                           const AccessShape &s) {
+  Type wordType = b.getIntegerType(s.wordBits);
+  if (s.elementBits == 8 && s.count == 1)
+    return {LLVM::ZExtOp::create(b, loc, wordType, elements[0])};
+  if (s.elementBits == s.wordBits) {
+    SmallVector<Value> words;
+    for (Value e : elements)
+      words.push_back(LLVM::BitcastOp::create(b, loc, wordType, e));
+    return words;
+  }
+  auto vecType = VectorType::get({int64_t(s.count)}, elements[0].getType());
+  Value v = LLVM::PoisonOp::create(b, loc, vecType);
+  for (auto [i, e] : llvm::enumerate(elements))
+    v = LLVM::InsertElementOp::create(b, loc, v, e, i32Const(b, loc, i));
+  auto wordsType = VectorType::get({int64_t(s.words)}, wordType);
+  Value packed = LLVM::BitcastOp::create(b, loc, wordsType, v);
+  SmallVector<Value> words;
+  for (unsigned i = 0; i < s.words; ++i)
+    words.push_back(LLVM::ExtractElementOp::create(b, loc, packed, i32Const(b, loc, i)));
+  return words;
+}
+
+/// The inverse of toWords.
+SmallVector<Value> fromWords(OpBuilder &b, Location loc, ArrayRef<Value> words, Type memType,
+                             const AccessShape &s) {
+  if (s.elementBits == 8 && s.count == 1)
+    return {LLVM::TruncOp::create(b, loc, memType, words[0])};
+  SmallVector<Value> elements;
+  if (s.elementBits == s.wordBits) {
+    for (Value w : words)
+      elements.push_back(LLVM::BitcastOp::create(b, loc, memType, w));
+    return elements;
+  }
+  unsigned perWord = s.wordBits / s.elementBits;
+  auto vecType = VectorType::get({int64_t(perWord)}, memType);
+  for (Value w : words) {
+    Value v = LLVM::BitcastOp::create(b, loc, vecType, w);
+    for (unsigned i = 0; i < perWord; ++i)
+      elements.push_back(LLVM::ExtractElementOp::create(b, loc, v, i32Const(b, loc, i)));
+  }
+  return elements;
+}
+
+/// Memory type to register type: bytes back to i1.
+Value fromMemory(OpBuilder &b, Location loc, Value v, Type type) {
+  if (type.isInteger(1)) {
+    Value zero = arith::ConstantIntOp::create(b, loc, v.getType(), 0);
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, v, zero);
+  }
+  return v;
+}
+
+Value toMemory(OpBuilder &b, Location loc, Value v) {
+  if (v.getType().isInteger(1))
+    return arith::ExtUIOp::create(b, loc, b.getI8Type(), v);
+  return v;
+}
+
+SmallVector<Value> emitGlobalLoad(OpBuilder &b, Location loc, Value ptr, Value pred,
+                                  Type memType, unsigned count) {
+  unsigned bytes = memType.getIntOrFloatBitWidth() / 8 * count;
+  if (!pred) {
+    if (count == 1)
+      return {LLVM::LoadOp::create(b, loc, memType, ptr, bytes)};
+    auto vecType = VectorType::get({int64_t(count)}, memType);
+    Value v = LLVM::LoadOp::create(b, loc, vecType, ptr, bytes);
+    SmallVector<Value> elements;
+    for (unsigned i = 0; i < count; ++i)
+      elements.push_back(LLVM::ExtractElementOp::create(b, loc, v, i32Const(b, loc, i)));
+    return elements;
+  }
+  AccessShape s = accessShape(memType, count);
+  std::string asmText = "@$" + std::to_string(s.words) + " ld.global" + ptxAccessType(s) + " ";
+  std::string constraints;
+  if (s.words > 1)
+    asmText += "{";
+  for (unsigned i = 0; i < s.words; ++i) {
+    asmText += (i ? ", $" : "$") + std::to_string(i);
+    constraints += std::string(i ? "," : "") + "=" + constraintFor(s.wordBits);
+  }
+  if (s.words > 1)
+    asmText += "}";
+  asmText += ", [$" + std::to_string(s.words + 1) + "];";
+  constraints += ",b,l";
+  Type wordType = b.getIntegerType(s.wordBits);
+  Type resultType = wordType;
+  if (s.words > 1)
+    resultType = LLVM::LLVMStructType::getLiteral(b.getContext(),
+                                                  SmallVector<Type>(s.words, wordType));
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, loc, resultType, ValueRange{pred, ptr}, asmText, constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false, LLVM::TailCallKind::None,
+      LLVM::AsmDialectAttr(), ArrayAttr());
+  SmallVector<Value> words;
+  if (s.words == 1)
+    words.push_back(asmOp.getResult(0));
+  else
+    for (unsigned i = 0; i < s.words; ++i)
+      words.push_back(LLVM::ExtractValueOp::create(b, loc, asmOp.getResult(0), i));
+  return fromWords(b, loc, words, memType, s);
+}
+
+void emitGlobalStore(OpBuilder &b, Location loc, Value ptr, Value pred,
+                     ArrayRef<Value> elements) {
+  Type memType = elements[0].getType();
+  unsigned count = elements.size();
+  unsigned bytes = memType.getIntOrFloatBitWidth() / 8 * count;
+  if (!pred) {
+    if (count == 1) {
+      LLVM::StoreOp::create(b, loc, elements[0], ptr, bytes);
+      return;
+    }
+    auto vecType = VectorType::get({int64_t(count)}, memType);
+    Value v = LLVM::PoisonOp::create(b, loc, vecType);
+    for (auto [i, e] : llvm::enumerate(elements))
+      v = LLVM::InsertElementOp::create(b, loc, v, e, i32Const(b, loc, i));
+    LLVM::StoreOp::create(b, loc, v, ptr, bytes);
+    return;
+  }
+  AccessShape s = accessShape(memType, count);
+  SmallVector<Value> words = toWords(b, loc, elements, s);
+  std::string asmText = "@$0 st.global" + ptxAccessType(s) + " [$1], ";
+  std::string constraints = "b,l";
+  if (s.words > 1)
+    asmText += "{";
+  for (unsigned i = 0; i < s.words; ++i) {
+    asmText += (i ? ", $" : "$") + std::to_string(i + 2);
+    constraints += std::string(",") + constraintFor(s.wordBits);
+  }
+  if (s.words > 1)
+    asmText += "}";
+  asmText += ";";
+  SmallVector<Value> operands{pred, ptr};
+  operands.append(words.begin(), words.end());
+  LLVM::InlineAsmOp::create(b, loc, TypeRange(), operands, asmText, constraints,
+                            /*has_side_effects=*/true, /*is_align_stack=*/false,
+                            LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
+}
+
+/// The vector width for a memory op on a tile: `tile.vec`, clamped to what the
+/// registers and 128-bit accesses allow.
+unsigned vectorWidth(Operation *op, const Distribution &dist, Type memType) {
+  auto attr = op->getAttrOfType<IntegerAttr>(kVecAttr);
+  int64_t vec = attr ? attr.getInt() : 1;
+  int64_t maxByBits = std::max<int64_t>(1, 128 / memType.getIntOrFloatBitWidth());
+  vec = std::min({vec, dist.getContigRun(), maxByBits});
+  while (vec > 1 && dist.getNumRegs() % vec)
+    vec /= 2;
+  return std::max<int64_t>(1, int64_t(llvm::bit_floor(uint64_t(vec))));
+}
+
+Value conjoin(OpBuilder &b, Location loc, Value a, Value c) {
+  if (!a)
+    return c;
+  if (!c)
+    return a;
+  return arith::AndIOp::create(b, loc, a, c);
+}
+
+struct LoadLowering : OpConversionPattern<LoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(LoadOp op, OneToNOpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type type = op.getType();
+    auto tile = dyn_cast<RankedTensorType>(type);
+    Type element = tile ? tile.getElementType() : type;
+    Type memType = memoryType(element);
+    ValueRange ptrs = adaptor.getPtr(), masks = adaptor.getMask(), others = adaptor.getOther();
+    unsigned vec = 1;
+    if (tile) {
+      std::optional<Distribution> dist = getDistributionOrError(op, type);
+      if (!dist)
+        return failure();
+      vec = vectorWidth(op, *dist, memType);
+    }
+    SmallVector<Value> values;
+    for (size_t first = 0; first < ptrs.size(); first += vec) {
+      Value mask = masks.empty() ? Value() : masks[first];
+      SmallVector<Value> loaded = emitGlobalLoad(rewriter, loc, ptrs[first], mask, memType, vec);
+      for (unsigned i = 0; i < vec; ++i) {
+        Value v = fromMemory(rewriter, loc, loaded[i], element);
+        if (!others.empty())
+          v = arith::SelectOp::create(rewriter, loc, mask, v, others[first + i]);
+        values.push_back(v);
+      }
+    }
+    replaceWithRegisters(rewriter, op, values);
+    return success();
+  }
+};
+
+struct StoreLowering : OpConversionPattern<StoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(StoreOp op, OneToNOpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type type = op.getValue().getType();
+    auto tile = dyn_cast<RankedTensorType>(type);
+    Type element = tile ? tile.getElementType() : type;
+    Type memType = memoryType(element);
+    ValueRange ptrs = adaptor.getPtr(), masks = adaptor.getMask(), values = adaptor.getValue();
+    unsigned vec = 1;
+    Value owner;
+    if (tile) {
+      std::optional<Distribution> dist = getDistributionOrError(op, type);
+      if (!dist)
+        return failure();
+      vec = vectorWidth(op, *dist, memType);
+      owner = emitOwnerPredicate(rewriter, loc, *dist);
+    } else {
+      // A scalar is the same in every thread: one store suffices.
+      Value tid = nvvm::threadIdX(rewriter, loc, kernelNumThreads(op));
+      owner = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, tid,
+                                    i32Const(rewriter, loc, 0));
+    }
+    for (size_t first = 0; first < ptrs.size(); first += vec) {
+      Value pred = conjoin(rewriter, loc, masks.empty() ? Value() : masks[first], owner);
+      SmallVector<Value> elements;
+      for (unsigned i = 0; i < vec; ++i)
+        elements.push_back(toMemory(rewriter, loc, values[first + i]));
+      emitGlobalStore(rewriter, loc, ptrs[first], pred, elements);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void populateMemoryLoweringPatterns(TileTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<LoadLowering, StoreLowering>(converter, patterns.getContext());
+}
+
+} // namespace tcc

@@ -1,0 +1,204 @@
+//===- TileToNVVM.cpp - the convert-tile-to-nvvm pass ---------------------===//
+//
+// Stage 1: a 1:N dialect conversion from tiles to the scalars each thread holds (patterns
+// from the *Lowering.cpp files). Stage 2: scf to cf, then arith, math, cf and ub to the
+// LLVM dialect with the upstream patterns (after MathToNVVM's special functions).
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Conversion/LoweringPatterns.h"
+#include "compiler/Conversion/NVVMBuilders.h"
+#include "compiler/Conversion/Passes.h"
+
+#include "dialects/Tile/TileDialect.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+
+namespace tcc {
+#define GEN_PASS_DEF_CONVERTTILETONVVM
+#include "compiler/Conversion/Passes.h.inc"
+} // namespace tcc
+
+using namespace mlir;
+
+namespace tcc {
+namespace {
+
+unsigned layoutWarps(Attribute layout) {
+  while (auto slice = dyn_cast_or_null<tile::SliceEncodingAttr>(layout))
+    layout = slice.getParent();
+  if (auto blocked = dyn_cast_or_null<tile::BlockedEncodingAttr>(layout))
+    return blocked.getNumWarps();
+  return 0;
+}
+
+/// Every tile must have a layout for this kernel's warp count; f64 transcendental math
+/// has no lowering without libdevice.
+LogicalResult checkLowerable(func::FuncOp func) {
+  unsigned numWarps = kernelNumThreads(func) / 32;
+  auto checkType = [&](Operation *op, Type type) -> LogicalResult {
+    auto tile = dyn_cast<RankedTensorType>(type);
+    if (!tile)
+      return success();
+    if (!tile.getEncoding())
+      return op->emitOpError() << "has a tile without a distribution layout: " << type
+                               << " (run tile-assign-layouts before lowering)";
+    unsigned warps = layoutWarps(tile.getEncoding());
+    if (warps == 0)
+      return op->emitOpError() << "has a tile whose layout the lowering does not know: " << type;
+    if (warps != numWarps)
+      return op->emitOpError() << "has a tile laid out over " << warps
+                               << " warps in a kernel of " << numWarps << " warps: " << type;
+    return success();
+  };
+  WalkResult result = func.walk([&](Operation *op) {
+    for (Type t : op->getResultTypes())
+      if (failed(checkType(op, t)))
+        return WalkResult::interrupt();
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (failed(checkType(op, arg.getType())))
+            return WalkResult::interrupt();
+    if (isa<math::ExpOp, math::Exp2Op, math::LogOp, math::Log2Op, math::SinOp, math::CosOp>(op)) {
+      Type t = op->getResultTypes()[0];
+      if (auto tile = dyn_cast<RankedTensorType>(t))
+        t = tile.getElementType();
+      if (t.isF64()) {
+        op->emitOpError() << "on f64 needs libdevice, which tcc does not link";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+/// Sizes the scratch buffer and decides which users must wait before writing it.
+SharedMemoryPlan planSharedMemory(func::FuncOp func) {
+  SharedMemoryPlan plan;
+  bool seenUser = false;
+  func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    int64_t bytes = 0;
+    if (isa<tile::ConvertLayoutOp>(op))
+      bytes = convertLayoutScratchBytes(op);
+    else if (isa<tile::ReduceOp>(op))
+      bytes = reduceScratchBytes(op);
+    else if (isa<tile::DotOp>(op))
+      bytes = dotScratchBytes(op);
+    if (bytes == 0)
+      return;
+    bool inLoop = false;
+    for (Operation *p = op->getParentOp(); p && p != func; p = p->getParentOp())
+      inLoop |= isa<scf::ForOp, scf::WhileOp>(p);
+    plan.uses[op] = {bytes, seenUser || inLoop};
+    plan.totalBytes = std::max(plan.totalBytes, bytes);
+    seenUser = true;
+  });
+  return plan;
+}
+
+struct ConvertTileToNVVM : impl::ConvertTileToNVVMBase<ConvertTileToNVVM> {
+  using ConvertTileToNVVMBase::ConvertTileToNVVMBase;
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    nvvm::registerTargetDialects(registry);
+    registry.insert<arith::ArithDialect, math::MathDialect, scf::SCFDialect,
+                    cf::ControlFlowDialect, ub::UBDialect>();
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+
+    SharedMemoryPlan plan;
+    for (auto func : llvm::to_vector(module.getOps<func::FuncOp>())) {
+      if (failed(checkLowerable(func)))
+        return signalPassFailure();
+      SharedMemoryPlan funcPlan = planSharedMemory(func);
+      func->setAttr(kSharedBytesAttr,
+                    IntegerAttr::get(IntegerType::get(ctx, 64), funcPlan.totalBytes));
+      plan.totalBytes = std::max(plan.totalBytes, funcPlan.totalBytes);
+      for (auto &use : funcPlan.uses)
+        plan.uses.insert(use);
+    }
+    if (plan.totalBytes > 0 && !module.lookupSymbol(kSharedBufferName)) {
+      OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+      auto type = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), 0);
+      LLVM::GlobalOp::create(b, module.getLoc(), type, /*isConstant=*/false,
+                             LLVM::Linkage::External, kSharedBufferName, Attribute(),
+                             /*alignment=*/16, /*addrSpace=*/3);
+    }
+
+    // Stage 1: tiles to per-thread scalars.
+    {
+      TileTypeConverter converter(ctx);
+      RewritePatternSet patterns(ctx);
+      ConversionTarget target(*ctx);
+      target.addIllegalDialect<tile::TileDialect>();
+      target.addLegalDialect("llvm", "nvvm");
+      target.addIllegalOp<func::FuncOp, func::ReturnOp>();
+      target.markUnknownOpDynamicallyLegal([&](Operation *op) { return converter.isLegal(op); });
+      populateKernelLoweringPatterns(converter, patterns);
+      populateElementwiseLoweringPatterns(converter, patterns);
+      populateShapeLoweringPatterns(converter, patterns);
+      populateGridLoweringPatterns(converter, patterns);
+      populatePointerLoweringPatterns(converter, patterns);
+      populateMemoryLoweringPatterns(converter, patterns);
+      populateConvertLayoutLoweringPatterns(converter, patterns, plan);
+      populateReduceLoweringPatterns(converter, patterns, plan);
+      populateDotLoweringPatterns(converter, patterns, plan);
+      scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns, target);
+      if (failed(applyPartialConversion(module, target, std::move(patterns))))
+        return signalPassFailure();
+    }
+    if (perThreadOnly)
+      return;
+
+    // Stage 2a: structured control flow to branches.
+    {
+      RewritePatternSet patterns(ctx);
+      populateSCFToControlFlowConversionPatterns(patterns);
+      arith::populateCeilFloorDivExpandOpsPatterns(patterns);
+      ConversionTarget target(*ctx);
+      target.addIllegalDialect<scf::SCFDialect>();
+      target.addIllegalOp<arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp>();
+      target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+      if (failed(applyPartialConversion(module, target, std::move(patterns))))
+        return signalPassFailure();
+    }
+    // Stage 2b: everything to the LLVM dialect.
+    {
+      LLVMTypeConverter converter(ctx);
+      RewritePatternSet patterns(ctx);
+      populateMathToNVVMPatterns(converter, patterns);
+      arith::populateArithToLLVMConversionPatterns(converter, patterns);
+      populateMathToLLVMConversionPatterns(converter, patterns);
+      cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
+      ub::populateUBToLLVMConversionPatterns(converter, patterns);
+      LLVMConversionTarget target(*ctx);
+      target.addLegalDialect("nvvm");
+      target.addLegalOp<ModuleOp>();
+      if (failed(applyFullConversion(module, target, std::move(patterns))))
+        return signalPassFailure();
+    }
+  }
+};
+
+} // namespace
+} // namespace tcc
