@@ -1,0 +1,146 @@
+// The header writer: its checks, and that what it writes compiles (with warnings as errors),
+// links against tccrt and computes grids with checked arithmetic, without a GPU.
+#include "HeaderWriter.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+namespace {
+
+tcc::KernelArtifact variant(int64_t divisibility) {
+  tcc::KernelArtifact a;
+  a.name = "vector_add";
+  a.params = {{"x", "*f32", divisibility}, {"y", "*f32", divisibility},
+              {"out", "*f32", divisibility}, {"n", "i32", divisibility}};
+  a.constexprs = {{"BLOCK", 1024}};
+  a.grid = {"cdiv(n, BLOCK)", "1", "1"};
+  a.cubin = std::string("\x7f" "ELF\0\1\2", 7) + std::to_string(divisibility);
+  return a;
+}
+
+std::string generate(const std::vector<tcc::KernelArtifact>& vs, const tcc::HeaderOptions& o,
+                     std::string* error) {
+  std::string h;
+  if (!tcc::generateHeader(vs, o, &h, error))
+    return "";
+  return h;
+}
+
+TEST(HeaderWriter, TypedSignatureAndSpecialisedVariantFirst) {
+  std::string err;
+  std::string h = generate({variant(1), variant(16)}, {}, &err);
+  ASSERT_FALSE(h.empty()) << err;
+  EXPECT_NE(h.find("inline void vector_add(CUstream tcc_stream, CUdeviceptr x, CUdeviceptr y, "
+                   "CUdeviceptr out, int32_t n)"),
+            std::string::npos)
+      << h;
+  size_t special = h.find("if (x % 16u == 0 && y % 16u == 0 && out % 16u == 0 && n % 16 == 0)");
+  size_t general = h.find("// the general variant");
+  ASSERT_NE(special, std::string::npos) << h;
+  ASSERT_NE(general, std::string::npos) << h;
+  EXPECT_LT(special, general);
+  EXPECT_NE(h.find("tcc_g0.cdiv(static_cast<int64_t>(n), INT64_C(1024))"), std::string::npos) << h;
+  EXPECT_NE(h.find("#include <tcc/embedded.h>"), std::string::npos);
+}
+
+TEST(HeaderWriter, RejectsInconsistentVariants) {
+  std::string err;
+  EXPECT_EQ(generate({variant(16)}, {}, &err), "");
+  EXPECT_NE(err.find("no general variant"), std::string::npos) << err;
+  EXPECT_EQ(generate({variant(1), variant(1)}, {}, &err), "");
+  EXPECT_NE(err.find("same specialisation"), std::string::npos) << err;
+  tcc::KernelArtifact other = variant(16);
+  other.params[3].type = "i64";
+  EXPECT_EQ(generate({variant(1), other}, {}, &err), "");
+  EXPECT_NE(err.find("share the name and the parameters"), std::string::npos) << err;
+  EXPECT_EQ(generate({}, {}, &err), "");
+  tcc::HeaderOptions bad;
+  bad.cxxNamespace = "a::class";
+  EXPECT_EQ(generate({variant(1)}, bad, &err), "");
+  EXPECT_NE(err.find("namespace"), std::string::npos) << err;
+  tcc::KernelArtifact invalid = variant(1);
+  invalid.numWarps = 0;
+  EXPECT_EQ(generate({invalid}, {}, &err), "");
+  EXPECT_NE(err.find("num_warps"), std::string::npos) << err;
+}
+
+TEST(HeaderWriter, ManglesNamesThatAreNotUsableInCxx) {
+  tcc::KernelArtifact a = variant(1);
+  a.params[0].name = "new";
+  a.params[1].name = "tcc_stream";
+  a.grid[0] = "cdiv(n, 128)";
+  std::string err;
+  std::string h = generate({a}, {}, &err);
+  ASSERT_FALSE(h.empty()) << err;
+  EXPECT_NE(h.find("CUdeviceptr new_, CUdeviceptr tcc_stream_,"), std::string::npos) << h;
+}
+
+// Compiles `main` with the generated header into a program linked with tccrt and runs it;
+// returns its exit status and output.
+int compileAndRun(const std::string& header, const std::string& main, std::string* output) {
+  char tmpl[] = "/tmp/tcc-header-XXXXXX";
+  std::string dir = ::mkdtemp(tmpl);
+  std::ofstream(dir + "/kernel.h") << header;
+  std::ofstream(dir + "/main.cpp") << main;
+  std::string cmd = std::string(TCC_TEST_CXX) + " -std=c++17 -Wall -Wextra -Werror -I" + dir +
+                    " -I" TCC_TEST_RUNTIME_INCLUDE " -isystem " TCC_TEST_CUDA_INCLUDE " " + dir +
+                    "/main.cpp " TCC_TEST_TCCRT " -ldl -o " + dir + "/prog > " + dir +
+                    "/out.txt 2>&1 && " + dir + "/prog >> " + dir + "/out.txt 2>&1";
+  int status = std::system(cmd.c_str());
+  std::ifstream in(dir + "/out.txt");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  *output = ss.str();
+  std::system(("rm -rf '" + dir + "'").c_str());
+  return status;
+}
+
+TEST(HeaderWriter, GeneratedHeaderCompilesLinksAndChecksTheGrid) {
+  tcc::KernelArtifact general = variant(1), special = variant(16);
+  general.grid[1] = special.grid[1] = "1 + n // (n - 7)"; // divides by zero at n = 7
+  tcc::HeaderOptions o;
+  o.cxxNamespace = "kernels::v1";
+  o.provenance = "runtime_header_test";
+  std::string err, h = generate({general, special}, o, &err);
+  ASSERT_FALSE(h.empty()) << err;
+  const char* main = R"(
+#include "kernel.h"
+#include <cstdio>
+#include <cstring>
+int main() {
+  // Declared type of the launch function, exactly.
+  void (*f)(CUstream, CUdeviceptr, CUdeviceptr, CUdeviceptr, int32_t) = &kernels::v1::vector_add;
+  (void)f;
+  try {
+    kernels::v1::vector_add(nullptr, 16, 32, 48, 7);
+    std::puts("no error");
+    return 1;
+  } catch (const tcc::Error& e) {
+    std::printf("caught: %s\n", e.what());
+    if (!std::strstr(e.what(), "vector_add") || !std::strstr(e.what(), "divides by zero"))
+      return 2;
+  }
+  try {
+    kernels::v1::vector_add(nullptr, 16, 32, 48, 1024);  // needs the driver from here on
+    std::puts("launched");
+  } catch (const tcc::Error& e) {
+    std::printf("caught: %s\n", e.what());
+  }
+  return 0;
+}
+)";
+  std::string out;
+  int status = compileAndRun(h, main, &out);
+  EXPECT_EQ(status, 0) << out;
+  EXPECT_NE(out.find("caught: tcc: kernel 'vector_add': computing the grid: grid expression "
+                     "'1 + n // (n - 7)' divides by zero"),
+            std::string::npos)
+      << out;
+}
+
+} // namespace

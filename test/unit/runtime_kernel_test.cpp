@@ -1,0 +1,247 @@
+// Everything a launch decides before it reaches the driver, on the CPU: argument checks,
+// variant choice, grid computation, kernel lookup by name and configuration.
+#include "tcc/cubin.h"
+#include "tcc/runtime.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+
+namespace {
+
+tcc::KernelMetadata meta(int block, int warps, int divisibility, bool nDivisible = true,
+                         const std::string& name = "vector_add") {
+  std::string d = divisibility > 1 ? ", \"divisibility\": " + std::to_string(divisibility) : "";
+  std::string dn = nDivisible ? d : "";
+  std::string text = "{\"format\": \"tcc-kernel\", \"version\": 1, \"name\": \"" + name +
+                     "\", \"arch\": \"sm_90\", \"cubin\": \"k.cubin\", \"num_warps\": " +
+                     std::to_string(warps) + ", \"grid\": [\"cdiv(n, BLOCK)\", \"1\", \"1\"], " +
+                     "\"params\": [{\"name\": \"x\", \"type\": \"*f32\"" + d +
+                     "}, {\"name\": \"y\", \"type\": \"*f32\"" + d +
+                     "}, {\"name\": \"out\", \"type\": \"*f32\"" + d +
+                     "}, {\"name\": \"n\", \"type\": \"i32\"" + dn + "}], " +
+                     "\"constexprs\": {\"BLOCK\": " + std::to_string(block) + "}}";
+  return tcc::parseMetadata(text, name + "_" + std::to_string(block) + "_" +
+                                      std::to_string(warps) + "_" + std::to_string(divisibility),
+                            "");
+}
+
+std::string errorOf(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const tcc::Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+const CUdeviceptr kAligned = 0x7f0000000000ull; // 16-byte aligned addresses
+const CUdeviceptr kAligned2 = kAligned + 4096;
+
+TEST(RuntimeKernel, PicksTheMostSpecialisedVariantTheArgumentsAllow) {
+  tcc::Library lib;
+  lib.add(meta(1024, 4, 1));        // general
+  lib.add(meta(1024, 4, 16));       // everything % 16
+  lib.add(meta(1024, 4, 16, false)); // pointers % 16 only
+  tcc::Kernel& k = lib.kernel("vector_add");
+  ASSERT_EQ(k.variants().size(), 3u);
+  EXPECT_EQ(k.variants()[0].specialisationScore(), 16);
+  EXPECT_EQ(k.variants()[1].specialisationScore(), 12);
+  EXPECT_EQ(k.variants()[2].specialisationScore(), 0);
+
+  int32_t n = 1 << 20;
+  EXPECT_EQ(k.plan(kAligned, kAligned2, kAligned, n).variant->specialisationScore(), 16);
+  EXPECT_EQ(k.plan(kAligned, kAligned2, kAligned, n + 4).variant->specialisationScore(), 12);
+  EXPECT_EQ(k.plan(kAligned + 4, kAligned2, kAligned, n).variant->specialisationScore(), 0);
+  EXPECT_EQ(k.plan(kAligned, kAligned2, kAligned + 8, n).variant->specialisationScore(), 0);
+  // A negative n divisible by 16 still satisfies the assumption.
+  EXPECT_EQ(k.plan(kAligned, kAligned2, kAligned, -16).variant->specialisationScore(), 16);
+  // Device pointers may be given as T*.
+  float* p = reinterpret_cast<float*>(kAligned);
+  EXPECT_EQ(k.plan(p, p, p, n).variant->specialisationScore(), 16);
+}
+
+TEST(RuntimeKernel, ComputesTheGridFromTheArguments) {
+  tcc::Library lib;
+  lib.add(meta(1024, 4, 1));
+  tcc::Kernel& k = lib.kernel("vector_add");
+  for (auto [n, blocks] : std::vector<std::pair<int32_t, int64_t>>{
+           {0, 0}, {1, 1}, {1023, 1}, {1024, 1}, {1025, 2}, {1000003, 977}, {1 << 28, 262144}}) {
+    tcc::LaunchPlan plan = k.plan(kAligned, kAligned, kAligned, n);
+    EXPECT_EQ(plan.grid.x, blocks) << "n = " << n;
+    EXPECT_EQ(plan.grid.y, 1);
+    EXPECT_EQ(plan.grid.z, 1);
+    EXPECT_EQ(plan.blockThreads, 128u);
+    EXPECT_EQ(plan.empty(), n == 0);
+  }
+  // Smaller integer types widen; any integer type that fits is accepted.
+  EXPECT_EQ(k.plan(kAligned, kAligned, kAligned, int16_t(2048)).grid.x, 2);
+  EXPECT_EQ(k.plan(kAligned, kAligned, kAligned, size_t(4096)).grid.x, 4);
+  EXPECT_EQ(k.plan(kAligned, kAligned, kAligned, int64_t(5000)).grid.x, 5);
+}
+
+TEST(RuntimeKernel, RejectsBadArgumentsNamingTheKernel) {
+  tcc::Library lib;
+  lib.add(meta(1024, 4, 1));
+  tcc::Kernel& k = lib.kernel("vector_add");
+  std::string e = errorOf([&] { k.plan(kAligned, kAligned, int32_t(5)); });
+  EXPECT_NE(e.find("kernel 'vector_add'"), std::string::npos) << e;
+  EXPECT_NE(e.find("expects 4 arguments (x: *f32, y: *f32, out: *f32, n: i32), got 3"),
+            std::string::npos)
+      << e;
+  e = errorOf([&] { k.plan(kAligned, 2.0f, kAligned, int32_t(5)); });
+  EXPECT_NE(e.find("argument 1 ('y', *f32) must be a device pointer"), std::string::npos) << e;
+  EXPECT_NE(e.find("a float"), std::string::npos) << e;
+  e = errorOf([&] { k.plan(kAligned, kAligned, kAligned, 5.0); });
+  EXPECT_NE(e.find("'n', i32) must be an integer"), std::string::npos) << e;
+  e = errorOf([&] { k.plan(kAligned, kAligned, kAligned, int64_t(1) << 31); });
+  EXPECT_NE(e.find("out of range"), std::string::npos) << e;
+  e = errorOf([&] { k.plan(kAligned, kAligned, kAligned, uint64_t(1) << 63); });
+  EXPECT_NE(e.find("out of range"), std::string::npos) << e;
+  // An integer where a pointer goes: only CUdeviceptr and T* count as pointers.
+  e = errorOf([&] { k.plan(uint64_t(kAligned), kAligned, kAligned, 5); });
+  EXPECT_NE(e.find("'x', *f32) must be a device pointer"), std::string::npos) << e;
+  EXPECT_EQ(k.plan(tcc::Arg::pointer(kAligned), kAligned, kAligned, 5).grid.x, 1);
+}
+
+TEST(RuntimeKernel, MissingKernelListsTheAvailableOnes) {
+  tcc::Library lib;
+  lib.add(meta(1024, 4, 1));
+  lib.add(meta(1024, 4, 1, true, "vector_copy_like"));
+  std::string e = errorOf([&] { lib.kernel("vector_sub"); });
+  EXPECT_NE(e.find("kernel 'vector_sub'"), std::string::npos) << e;
+  EXPECT_NE(e.find("the kernels loaded are: vector_add vector_copy_like"), std::string::npos) << e;
+  e = errorOf([&] { tcc::Library empty; empty.kernel("k"); });
+  EXPECT_NE(e.find("no kernels are loaded"), std::string::npos) << e;
+  EXPECT_EQ(lib.kernelNames(), (std::vector<std::string>{"vector_add", "vector_copy_like"}));
+}
+
+TEST(RuntimeKernel, ConfigurationsAreChosenByConstexprsAndWarps) {
+  tcc::Library lib;
+  lib.add(meta(256, 4, 1));
+  lib.add(meta(1024, 4, 1));
+  lib.add(meta(1024, 4, 16));
+  lib.add(meta(1024, 8, 1));
+  std::string e = errorOf([&] { lib.kernel("vector_add"); });
+  EXPECT_NE(e.find("3 configurations match"), std::string::npos) << e;
+  EXPECT_NE(e.find("BLOCK=256, num_warps=4"), std::string::npos) << e;
+  EXPECT_NE(e.find("BLOCK=1024, num_warps=8"), std::string::npos) << e;
+  EXPECT_EQ(lib.kernel("vector_add", {{"BLOCK", 256}}).plan(kAligned, kAligned, kAligned, 1024).grid.x, 4);
+  e = errorOf([&] { lib.kernel("vector_add", {{"BLOCK", 1024}}); });
+  EXPECT_NE(e.find("2 configurations match BLOCK=1024"), std::string::npos) << e;
+  tcc::Kernel& k = lib.kernel("vector_add", {{"BLOCK", 1024}, {"num_warps", 4}});
+  EXPECT_EQ(k.variants().size(), 2u);
+  EXPECT_EQ(k.plan(kAligned, kAligned, kAligned, 1024).blockThreads, 128u);
+  EXPECT_EQ(lib.kernel("vector_add", {{"num_warps", 8}}).plan(kAligned, kAligned, kAligned, 1).blockThreads,
+            256u);
+  e = errorOf([&] { lib.kernel("vector_add", {{"BLOCK", 64}}); });
+  EXPECT_NE(e.find("no configuration with BLOCK=64"), std::string::npos) << e;
+  EXPECT_EQ(lib.configurations("vector_add").size(), 3u);
+  // Once a configuration is in use, its variants are fixed.
+  e = errorOf([&] { lib.add(meta(1024, 4, 16, false)); });
+  EXPECT_NE(e.find("already in use"), std::string::npos) << e;
+}
+
+TEST(RuntimeKernel, VariantSetsMustBeConsistent) {
+  {
+    tcc::Library lib;
+    lib.add(meta(1024, 4, 16));
+    std::string e = errorOf([&] { lib.kernel("vector_add"); });
+    EXPECT_NE(e.find("no general variant"), std::string::npos) << e;
+  }
+  {
+    tcc::Library lib;
+    lib.add(meta(1024, 4, 1));
+    lib.add(meta(1024, 4, 1));
+    std::string e = errorOf([&] { lib.kernel("vector_add"); });
+    EXPECT_NE(e.find("same specialisation"), std::string::npos) << e;
+  }
+  {
+    tcc::Library lib;
+    lib.add(meta(1024, 4, 1));
+    tcc::KernelMetadata other = meta(1024, 4, 16);
+    other.params[3].type = "i64";
+    lib.add(other);
+    std::string e = errorOf([&] { lib.kernel("vector_add"); });
+    EXPECT_NE(e.find("different parameters"), std::string::npos) << e;
+  }
+}
+
+TEST(RuntimeKernel, GridErrorsNameTheKernel) {
+  tcc::KernelMetadata m = meta(1024, 4, 1);
+  m.grid[1] = "n - 2000";
+  tcc::Library lib;
+  lib.add(m);
+  tcc::Kernel& k = lib.kernel("vector_add");
+  std::string e = errorOf([&] { k.plan(kAligned, kAligned, kAligned, 1000); });
+  EXPECT_NE(e.find("kernel 'vector_add': computing the grid"), std::string::npos) << e;
+  EXPECT_NE(e.find("dimension 1 is negative"), std::string::npos) << e;
+  e = errorOf([&] { k.plan(kAligned, kAligned, kAligned, 100000); });
+  EXPECT_NE(e.find("dimension 1 is above the limit of 65535"), std::string::npos) << e;
+  m.grid[1] = "1";
+  m.grid[2] = "n // (n - 5)";
+  tcc::Library lib2;
+  lib2.add(m);
+  e = errorOf([&] { lib2.kernel("vector_add").plan(kAligned, kAligned, kAligned, 5); });
+  EXPECT_NE(e.find("divides by zero"), std::string::npos) << e;
+}
+
+TEST(RuntimeKernel, LaunchWithoutADriverFailsCleanly) {
+  std::string why;
+  if (tcc::driverAvailable(&why))
+    GTEST_SKIP() << "a GPU is present; the GPU tests cover launches";
+  tcc::Library lib;
+  lib.add(meta(1024, 4, 1), std::string("not a cubin"));
+  tcc::Kernel& k = lib.kernel("vector_add");
+  // An empty grid launches nothing and so needs no driver.
+  k.launch(nullptr, kAligned, kAligned, kAligned, 0);
+  std::string e = errorOf([&] { k.launch(nullptr, kAligned, kAligned, kAligned, 10); });
+  EXPECT_NE(e.find("initialising CUDA"), std::string::npos) << e;
+  EXPECT_NE(e.find(why), std::string::npos) << e;
+}
+
+TEST(RuntimeCubin, ReadsTheArchitectureFromTheElfHeader) {
+  auto elf = [](unsigned abi, uint32_t flags, uint16_t machine = 190) {
+    std::string h(64, '\0');
+    h[0] = 0x7f;
+    h[1] = 'E';
+    h[2] = 'L';
+    h[3] = 'F';
+    h[4] = 2; // 64-bit
+    h[5] = 1; // little-endian
+    h[7] = 0x41;
+    h[8] = static_cast<char>(abi);
+    h[18] = static_cast<char>(machine & 0xff);
+    h[19] = static_cast<char>(machine >> 8);
+    for (int i = 0; i < 4; ++i)
+      h[48 + i] = static_cast<char>((flags >> (8 * i)) & 0xff);
+    return h;
+  };
+  auto arch = [](const std::string& img) { return tcc::inspectImage(img.data(), img.size()); };
+  // CUDA 13's ELF ABI version 8 (as nvcc 13.0 writes for sm_80, sm_90, sm_100, sm_120).
+  EXPECT_EQ(arch(elf(8, 0x6005004)).arch, 80);
+  EXPECT_EQ(arch(elf(8, 0x6005a04)).arch, 90);
+  EXPECT_EQ(arch(elf(8, 0x6006402)).arch, 100);
+  EXPECT_EQ(arch(elf(8, 0x6007802)).arch, 120);
+  // Earlier ABI versions keep the SM in the low byte.
+  EXPECT_EQ(arch(elf(7, 0x5a055a)).arch, 90);
+  EXPECT_EQ(arch(elf(8, 0x6005a04)).kind, tcc::ImageKind::Cubin);
+  EXPECT_EQ(arch(elf(8, 0x6005a04, 62)).kind, tcc::ImageKind::Unknown); // x86-64, not CUDA
+  EXPECT_EQ(arch("//\n// comment\n.version 8.0\n.target sm_90\n").kind, tcc::ImageKind::Ptx);
+  EXPECT_EQ(arch(std::string("\x50\xed\x55\xba\x01\x00", 6)).kind, tcc::ImageKind::Fatbin);
+  EXPECT_EQ(arch("garbage").kind, tcc::ImageKind::Unknown);
+  EXPECT_EQ(arch("").kind, tcc::ImageKind::Unknown);
+}
+
+TEST(RuntimeCubin, CompatibilityRules) {
+  EXPECT_TRUE(tcc::cubinRunsOn(90, false, 90));
+  EXPECT_FALSE(tcc::cubinRunsOn(80, false, 90));  // another major version
+  EXPECT_FALSE(tcc::cubinRunsOn(100, false, 90));
+  EXPECT_TRUE(tcc::cubinRunsOn(80, false, 86));   // same major, newer minor
+  EXPECT_FALSE(tcc::cubinRunsOn(86, false, 80));
+  EXPECT_TRUE(tcc::cubinRunsOn(90, true, 90));    // sm_90a on exactly 9.0
+  EXPECT_FALSE(tcc::cubinRunsOn(100, true, 103));
+  EXPECT_EQ(tcc::archName(90), "sm_90");
+}
+
+} // namespace

@@ -1,0 +1,225 @@
+// Reading kernel metadata, and the contract with the compiler's artifact writer: what
+// tcc::writeArtifact writes, the runtime reads back unchanged.
+#include "ArtifactWriter.h"
+
+#include "tcc/error.h"
+#include "tcc/metadata.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <unistd.h>
+
+namespace {
+
+const char* kValid = R"json({
+  "format": "tcc-kernel", "version": 1, "name": "vector_add", "arch": "sm_90",
+  "cubin": "vector_add.cubin", "num_warps": 4, "shared_bytes": 0,
+  "grid": ["cdiv(n, BLOCK)", "1", "1"],
+  "params": [{"name": "x", "type": "*f32", "divisibility": 16}, {"name": "y", "type": "*f32"},
+             {"name": "out", "type": "*f32"}, {"name": "n", "type": "i32"}],
+  "constexprs": {"BLOCK": 1024}, "future_key": [1, 2]
+})json";
+
+std::string errorOf(const std::string& text) {
+  try {
+    tcc::parseMetadata(text, "k.json", "");
+  } catch (const tcc::Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+// kValid with `from` replaced by `to`.
+std::string with(const std::string& from, const std::string& to) {
+  std::string s = kValid;
+  size_t p = s.find(from);
+  EXPECT_NE(p, std::string::npos) << from;
+  return p == std::string::npos ? s : s.replace(p, from.size(), to);
+}
+
+TEST(RuntimeMetadata, ParsesAValidFile) {
+  tcc::KernelMetadata m = tcc::parseMetadata(kValid, "k.json", "/art/cfg");
+  EXPECT_EQ(m.name, "vector_add");
+  EXPECT_EQ(m.entry, "vector_add");
+  EXPECT_EQ(m.arch, "sm_90");
+  EXPECT_EQ(m.archNumber, 90);
+  EXPECT_FALSE(m.archSpecific);
+  EXPECT_EQ(m.cubinPath, "/art/cfg/vector_add.cubin");
+  EXPECT_EQ(m.numWarps, 4);
+  EXPECT_EQ(m.threadsPerBlock(), 128);
+  ASSERT_EQ(m.params.size(), 4u);
+  EXPECT_TRUE(m.params[0].isPointer);
+  EXPECT_EQ(m.params[0].elementBits, 32);
+  EXPECT_EQ(m.params[0].divisibility, 16);
+  EXPECT_FALSE(m.params[3].isPointer);
+  EXPECT_EQ(m.params[3].elementKind, tcc::ScalarKind::Int);
+  ASSERT_EQ(m.constexprs.size(), 1u);
+  EXPECT_EQ(m.constexprs[0].second, 1024);
+  EXPECT_EQ(m.grid[0], "cdiv(n, BLOCK)");
+  EXPECT_EQ(m.specialisationScore(), 4);
+  EXPECT_EQ(m.specialisationString(), "x%16");
+  EXPECT_EQ(m.configString(), "BLOCK=1024, num_warps=4");
+}
+
+TEST(RuntimeMetadata, RejectsWhatIsWrongAndSaysWhat) {
+  EXPECT_NE(errorOf("[1]").find("not a JSON object"), std::string::npos);
+  EXPECT_NE(errorOf(with("\"tcc-kernel\"", "\"other\"")).find("not \"tcc-kernel\""), std::string::npos);
+  EXPECT_NE(errorOf(with("\"version\": 1", "\"version\": 2")).find("version 2 is not supported"),
+            std::string::npos);
+  EXPECT_NE(errorOf(with("\"name\": \"vector_add\", ", "")).find("missing \"name\""),
+            std::string::npos);
+  EXPECT_NE(errorOf(with("\"num_warps\": 4", "\"num_warps\": \"4\"")).find("should be a number"),
+            std::string::npos);
+  EXPECT_NE(errorOf(with("\"num_warps\": 4", "\"num_warps\": 64")).find("outside 1..32"),
+            std::string::npos);
+  EXPECT_NE(errorOf(with("\"num_warps\": 4", "\"num_warps\": 4.5")).find("should be an integer"),
+            std::string::npos);
+  EXPECT_NE(errorOf(with("sm_90", "compute_90")).find("not of the form sm_NN"), std::string::npos);
+  EXPECT_NE(errorOf(with("\"*f32\", \"divisibility\": 16", "\"*f32\", \"divisibility\": 12"))
+                .find("not a power of two"),
+            std::string::npos);
+  EXPECT_NE(errorOf(with("{\"name\": \"y\", \"type\": \"*f32\"}",
+                         "{\"name\": \"y\", \"type\": \"f32\", \"divisibility\": 16}"))
+                .find("cannot carry a divisibility"),
+            std::string::npos);
+  EXPECT_NE(errorOf(with("\"i32\"", "\"int\"")).find("unknown type 'int'"), std::string::npos);
+  EXPECT_NE(errorOf(with("\"name\": \"y\"", "\"name\": \"x\"")).find("'x' appears twice"),
+            std::string::npos);
+  EXPECT_NE(errorOf(with("\"1\", \"1\"]", "\"1\"]")).find("exactly three"), std::string::npos);
+  EXPECT_NE(errorOf(with("cdiv(n, BLOCK)", "cdiv(x, BLOCK)")).find("not an integer parameter"),
+            std::string::npos);
+  EXPECT_NE(errorOf(with("cdiv(n, BLOCK)", "cdiv(N, BLOCK)")).find("unknown name 'N'"),
+            std::string::npos);
+  EXPECT_NE(errorOf(with("cdiv(n, BLOCK)", "n / 2")).find("write '//'"), std::string::npos);
+  EXPECT_NE(errorOf(with("\"BLOCK\": 1024", "\"BLOCK\": \"1024\"")).find("not an integer"),
+            std::string::npos);
+  std::string e = errorOf(with("\"arch\"", "\"arch\" x"));
+  EXPECT_NE(e.find("k.json"), std::string::npos) << e;
+  EXPECT_NE(e.find("line 2"), std::string::npos) << e;
+}
+
+TEST(RuntimeMetadata, ArchSuffixes) {
+  tcc::KernelMetadata m = tcc::parseMetadata(with("sm_90", "sm_90a"), "k.json", "");
+  EXPECT_EQ(m.archNumber, 90);
+  EXPECT_TRUE(m.archSpecific);
+  m = tcc::parseMetadata(with("sm_90", "sm_100"), "k.json", "");
+  EXPECT_EQ(m.archNumber, 100);
+}
+
+class TempDir {
+public:
+  TempDir() {
+    char tmpl[] = "/tmp/tcc-unit-XXXXXX";
+    path_ = ::mkdtemp(tmpl);
+  }
+  ~TempDir() { std::system(("rm -rf '" + path_ + "'").c_str()); }
+  const std::string& path() const { return path_; }
+
+private:
+  std::string path_;
+};
+
+tcc::KernelArtifact sampleArtifact() {
+  tcc::KernelArtifact a;
+  a.name = "vector_add";
+  a.params = {{"x", "*f32", 16}, {"y", "*f32", 16}, {"out", "*f32", 16}, {"n", "i32", 16}};
+  a.constexprs = {{"BLOCK", 1024}};
+  a.numWarps = 8;
+  a.sharedBytes = 512;
+  a.grid = {"cdiv(n, BLOCK)", "1", "1"};
+  a.arch = "sm_90a";
+  a.cubin = std::string("\x7f" "ELF fake cubin \0 with a NUL", 27);
+  a.ptx = ".version 8.0\n";
+  a.source = "lang-examples/vector_add.tile";
+  a.compiler = "tcc test \"quoted\"";
+  return a;
+}
+
+TEST(ArtifactContract, WriterOutputReadsBackUnchanged) {
+  TempDir dir;
+  tcc::KernelArtifact a = sampleArtifact();
+  std::string err;
+  tcc::WrittenArtifact w;
+  std::string cubinPath = dir.path() + "/vector_add" + tcc::variantSuffix(a) + ".cubin";
+  ASSERT_TRUE(tcc::writeArtifact(a, cubinPath, &err, &w)) << err;
+  EXPECT_EQ(w.metadataPath, dir.path() + "/vector_add.d16_d16_d16_d16.json");
+  EXPECT_EQ(w.ptxPath, dir.path() + "/vector_add.d16_d16_d16_d16.ptx");
+  EXPECT_EQ(tcc::readFile(w.cubinPath, "cubin"), a.cubin);
+  EXPECT_EQ(tcc::readFile(w.ptxPath, "ptx"), a.ptx);
+
+  tcc::KernelMetadata m = tcc::loadMetadataFile(w.metadataPath);
+  EXPECT_EQ(m.name, a.name);
+  EXPECT_EQ(m.entry, a.name);
+  EXPECT_EQ(m.arch, "sm_90a");
+  EXPECT_TRUE(m.archSpecific);
+  EXPECT_EQ(m.cubinPath, w.cubinPath);
+  EXPECT_EQ(m.ptxPath, w.ptxPath);
+  EXPECT_EQ(m.numWarps, 8);
+  EXPECT_EQ(m.sharedBytes, 512);
+  ASSERT_EQ(m.params.size(), a.params.size());
+  for (size_t i = 0; i < a.params.size(); ++i) {
+    EXPECT_EQ(m.params[i].name, a.params[i].name);
+    EXPECT_EQ(m.params[i].type, a.params[i].type);
+    EXPECT_EQ(m.params[i].divisibility, a.params[i].divisibility);
+  }
+  EXPECT_EQ(m.constexprs, a.constexprs);
+  for (int d = 0; d < 3; ++d)
+    EXPECT_EQ(m.grid[d], a.grid[d]);
+  EXPECT_EQ(m.source, a.source);
+  EXPECT_EQ(m.compiler, a.compiler);
+  EXPECT_TRUE(tcc::isKernelMetadataFile(w.metadataPath));
+  EXPECT_FALSE(tcc::isKernelMetadataFile(w.cubinPath));
+}
+
+TEST(ArtifactContract, GeneralVariantHasNoSuffixAndNoPtxFile) {
+  TempDir dir;
+  tcc::KernelArtifact a = sampleArtifact();
+  for (auto& p : a.params)
+    p.divisibility = 1;
+  a.ptx.clear();
+  EXPECT_EQ(tcc::variantSuffix(a), "");
+  a.params[0].divisibility = 16;
+  EXPECT_EQ(tcc::variantSuffix(a), ".d16___");
+  a.params[0].divisibility = 1;
+  std::string err;
+  tcc::WrittenArtifact w;
+  ASSERT_TRUE(tcc::writeArtifact(a, dir.path() + "/k.cubin", &err, &w)) << err;
+  EXPECT_EQ(w.ptxPath, "");
+  tcc::KernelMetadata m = tcc::loadMetadataFile(w.metadataPath);
+  EXPECT_EQ(m.specialisationScore(), 0);
+  EXPECT_EQ(m.ptxPath, "");
+}
+
+TEST(ArtifactContract, WriterValidates) {
+  auto invalid = [](auto mutate) {
+    tcc::KernelArtifact a = sampleArtifact();
+    mutate(a);
+    return tcc::validateArtifact(a);
+  };
+  EXPECT_EQ(invalid([](tcc::KernelArtifact&) {}), "");
+  EXPECT_NE(invalid([](auto& a) { a.name = "1bad"; }).find("not an identifier"), std::string::npos);
+  EXPECT_NE(invalid([](auto& a) { a.params[1].type = "*f33"; }).find("unknown type"), std::string::npos);
+  EXPECT_NE(invalid([](auto& a) { a.params[1].divisibility = 3; }).find("power of two"), std::string::npos);
+  EXPECT_NE(invalid([](auto& a) { a.params[1].name = "x"; }).find("appears twice"), std::string::npos);
+  EXPECT_NE(invalid([](auto& a) { a.numWarps = 0; }).find("num_warps"), std::string::npos);
+  EXPECT_NE(invalid([](auto& a) { a.sharedBytes = 1 << 20; }).find("shared memory"), std::string::npos);
+  EXPECT_NE(invalid([](auto& a) { a.arch = "90"; }).find("architecture"), std::string::npos);
+  EXPECT_NE(invalid([](auto& a) { a.grid[0] = "cdiv(n, BLOCK"; }).find("grid[0]"), std::string::npos);
+  EXPECT_NE(invalid([](auto& a) { a.grid[1] = "x"; }).find("not an integer parameter"), std::string::npos);
+  EXPECT_NE(invalid([](auto& a) { a.grid[2] = "M"; }).find("unknown name 'M'"), std::string::npos);
+  EXPECT_NE(invalid([](auto& a) { a.cubin.clear(); }).find("cubin is empty"), std::string::npos);
+  EXPECT_NE(invalid([](auto& a) { a.constexprs.push_back({"n", 1}); }).find("both a parameter"),
+            std::string::npos);
+  std::string err;
+  tcc::KernelArtifact bad = sampleArtifact();
+  bad.numWarps = 99;
+  EXPECT_FALSE(tcc::writeArtifact(bad, "/tmp/never-written.cubin", &err));
+  EXPECT_NE(err.find("vector_add"), std::string::npos);
+  EXPECT_FALSE(tcc::writeArtifact(sampleArtifact(), "/nonexistent-dir/k.cubin", &err));
+  EXPECT_NE(err.find("cannot write"), std::string::npos);
+}
+
+} // namespace
