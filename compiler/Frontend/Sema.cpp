@@ -1,0 +1,1293 @@
+//===- Sema.cpp - Files, kernels, statements, control flow, helpers ------===//
+
+#include "compiler/Frontend/SemaInternal.h"
+
+#include "llvm/Support/Casting.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace tcc;
+using namespace tcc::sema;
+using llvm::cast;
+using llvm::dyn_cast;
+using llvm::isa;
+using llvm::SMRange;
+
+std::unique_ptr<typed::Program> tcc::analyze(DiagnosticEngine &diags, const ast::Module &module,
+                                             const SemaOptions &options) {
+  Sema sema(diags, module, options);
+  return sema.run();
+}
+
+Sema::Sema(DiagnosticEngine &diags, const ast::Module &module, const SemaOptions &options)
+    : diags(diags), module(module), options(options) {}
+
+//===----------------------------------------------------------------------===//
+// Syntactic name collection
+//===----------------------------------------------------------------------===//
+
+void sema::collectReads(const ast::Expr *e, NameSet &out) {
+  if (!e)
+    return;
+  switch (e->getKind()) {
+  case ast::Expr::Kind::Name:
+    out.insert(cast<ast::NameExpr>(e)->name);
+    return;
+  case ast::Expr::Kind::Tuple:
+    for (const ast::Expr *el : cast<ast::TupleExpr>(e)->elements)
+      collectReads(el, out);
+    return;
+  case ast::Expr::Kind::Unary:
+    collectReads(cast<ast::UnaryExpr>(e)->operand, out);
+    return;
+  case ast::Expr::Kind::Binary:
+    collectReads(cast<ast::BinaryExpr>(e)->lhs, out);
+    collectReads(cast<ast::BinaryExpr>(e)->rhs, out);
+    return;
+  case ast::Expr::Kind::Ternary: {
+    auto *t = cast<ast::TernaryExpr>(e);
+    collectReads(t->cond, out);
+    collectReads(t->thenValue, out);
+    collectReads(t->elseValue, out);
+    return;
+  }
+  case ast::Expr::Kind::Call: {
+    auto *c = cast<ast::CallExpr>(e);
+    collectReads(c->callee, out);
+    for (const ast::Expr *a : c->args)
+      collectReads(a, out);
+    for (const ast::KeywordArg &k : c->kwargs)
+      collectReads(k.value, out);
+    return;
+  }
+  case ast::Expr::Kind::Attribute:
+    collectReads(cast<ast::AttributeExpr>(e)->base, out);
+    return;
+  case ast::Expr::Kind::Subscript: {
+    auto *s = cast<ast::SubscriptExpr>(e);
+    collectReads(s->base, out);
+    for (const ast::Expr *i : s->indices)
+      collectReads(i, out);
+    return;
+  }
+  case ast::Expr::Kind::Slice: {
+    auto *s = cast<ast::SliceExpr>(e);
+    collectReads(s->lo, out);
+    collectReads(s->hi, out);
+    collectReads(s->step, out);
+    return;
+  }
+  default:
+    return;
+  }
+}
+
+void sema::collectReads(const ast::Stmt *s, NameSet &out) {
+  switch (s->getKind()) {
+  case ast::Stmt::Kind::Expr:
+    collectReads(cast<ast::ExprStmt>(s)->expr, out);
+    return;
+  case ast::Stmt::Kind::Assign:
+    collectReads(cast<ast::AssignStmt>(s)->value, out);
+    return;
+  case ast::Stmt::Kind::AugAssign:
+    out.insert(cast<ast::AugAssignStmt>(s)->target->name);
+    collectReads(cast<ast::AugAssignStmt>(s)->value, out);
+    return;
+  case ast::Stmt::Kind::Return:
+    collectReads(cast<ast::ReturnStmt>(s)->value, out);
+    return;
+  case ast::Stmt::Kind::If: {
+    auto *i = cast<ast::IfStmt>(s);
+    collectReads(i->cond, out);
+    collectReads(i->thenBody, out);
+    collectReads(i->elseBody, out);
+    return;
+  }
+  case ast::Stmt::Kind::For:
+    collectReads(cast<ast::ForStmt>(s)->iter, out);
+    collectReads(cast<ast::ForStmt>(s)->body, out);
+    return;
+  case ast::Stmt::Kind::While:
+    collectReads(cast<ast::WhileStmt>(s)->cond, out);
+    collectReads(cast<ast::WhileStmt>(s)->body, out);
+    return;
+  default:
+    return;
+  }
+}
+
+void sema::collectReads(const ast::Block &block, NameSet &out) {
+  for (const ast::Stmt *s : block)
+    collectReads(s, out);
+}
+
+void sema::collectAssigned(const ast::Block &block, std::vector<std::string> &out,
+                           NameSet &seen) {
+  auto add = [&](const std::string &n) {
+    if (seen.insert(n).second)
+      out.push_back(n);
+  };
+  for (const ast::Stmt *s : block) {
+    switch (s->getKind()) {
+    case ast::Stmt::Kind::Assign: {
+      const ast::Expr *t = cast<ast::AssignStmt>(s)->target;
+      if (auto *n = dyn_cast<ast::NameExpr>(t))
+        add(n->name);
+      else if (auto *tu = dyn_cast<ast::TupleExpr>(t))
+        for (const ast::Expr *el : tu->elements)
+          if (auto *n = dyn_cast<ast::NameExpr>(el))
+            add(n->name);
+      break;
+    }
+    case ast::Stmt::Kind::AugAssign:
+      add(cast<ast::AugAssignStmt>(s)->target->name);
+      break;
+    case ast::Stmt::Kind::If:
+      collectAssigned(cast<ast::IfStmt>(s)->thenBody, out, seen);
+      collectAssigned(cast<ast::IfStmt>(s)->elseBody, out, seen);
+      break;
+    case ast::Stmt::Kind::For:
+      add(cast<ast::ForStmt>(s)->target->name);
+      collectAssigned(cast<ast::ForStmt>(s)->body, out, seen);
+      break;
+    case ast::Stmt::Kind::While:
+      collectAssigned(cast<ast::WhileStmt>(s)->body, out, seen);
+      break;
+    default:
+      break;
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Values and variables
+//===----------------------------------------------------------------------===//
+
+std::string Value::describe() const {
+  switch (kind) {
+  case Kind::Error: return "an invalid value";
+  case Kind::Runtime: return expr->type.str();
+  case Kind::Int: return "the integer constant " + std::to_string(intValue);
+  case Kind::Float: return "a floating-point constant";
+  case Kind::Bool: return intValue ? "the constant True" : "the constant False";
+  case Kind::Str: return "a string";
+  case Kind::None: return "None";
+  case Kind::DType: return "the type " + scalarName(dtype).str();
+  case Kind::Tuple: return "a tuple";
+  case Kind::Function: return "the function '" + str + "'";
+  case Kind::Builtin: return "the builtin '" + str + "'";
+  case Kind::Namespace: return "the namespace '" + str + "'";
+  }
+  return "a value";
+}
+
+typed::Variable *Sema::newVariable(llvm::StringRef name, const Type &type, SMRange range) {
+  unsigned n = variableNames[name]++;
+  std::string unique = n == 0 ? name.str() : (name + "." + llvm::Twine(n)).str();
+  auto *v = make<typed::Variable>();
+  v->name = std::move(unique);
+  v->type = type;
+  v->range = range;
+  return v;
+}
+
+Value Sema::bind(llvm::StringRef name, typed::Expr *e, SMRange range) {
+  typed::Variable *var = newVariable(name, e->type, range);
+  emit(make<typed::LetStmt>(range, var, e));
+  return Value::runtime(make<typed::VarRefExpr>(var, range));
+}
+
+void Sema::assign(const std::string &name, Value v, SMRange range) {
+  if (v.isRuntime() && !isa<typed::VarRefExpr>(v.expr))
+    v = bind(name, v.expr, range);
+  Binding &b = frame->env[name];
+  b.value = std::move(v);
+  b.version = ++versionCounter;
+  b.defRange = range;
+  frame->lost.erase(name);
+}
+
+bool Sema::carriable(const Value &v) const { return v.isRuntime() || v.isNumber(); }
+
+bool Sema::chargeWork(SMRange range) {
+  if (workExhausted)
+    return false;
+  if (++work <= kMaxWork)
+    return true;
+  workExhausted = true;
+  diags.error(range, "the kernel is too large: more than " + llvm::Twine(kMaxWork) +
+                         " statements after inlining helpers and unrolling static_range loops");
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
+// The file
+//===----------------------------------------------------------------------===//
+
+static std::string dottedName(const ast::Expr *e) {
+  if (auto *n = dyn_cast<ast::NameExpr>(e))
+    return n->name;
+  if (auto *a = dyn_cast<ast::AttributeExpr>(e)) {
+    std::string base = dottedName(a->base);
+    return base.empty() ? "" : base + "." + a->name;
+  }
+  return "";
+}
+
+/// The decorator that makes `fn` a kernel, or null for a helper. `ok` turns
+/// false on a decorator tcc does not know.
+static const ast::Expr *kernelDecorator(const ast::FunctionDef &fn, DiagnosticEngine &diags,
+                                        bool &ok) {
+  const ast::Expr *found = nullptr;
+  for (const ast::Expr *d : fn.decorators) {
+    const ast::Expr *callee = d;
+    if (auto *c = dyn_cast<ast::CallExpr>(d))
+      callee = c->callee;
+    std::string name = dottedName(callee);
+    if (name == "kernel" || name == "tcc.kernel") {
+      found = d;
+    } else if (name == "jit" || name == "triton.jit") {
+      // Triton marks helpers and kernels alike; tcc inlines helpers anyway.
+    } else {
+      diags.error(d->range, "unknown decorator '" + (name.empty() ? std::string("?") : name) +
+                                "'; kernels are marked with @kernel(grid=..., num_warps=...)");
+      ok = false;
+    }
+  }
+  return found;
+}
+
+void Sema::collectFunctions() {
+  for (const ast::FunctionDef *fn : module.functions) {
+    auto [it, inserted] = functions.try_emplace(fn->name, fn);
+    if (!inserted) {
+      diags.error(fn->nameRange, "redefinition of '" + fn->name + "'");
+      diags.note(it->second->nameRange, "the previous definition is here");
+    }
+  }
+}
+
+void Sema::evaluateGlobals() {
+  Frame global;
+  typed::Block scratch;
+  frame = &global;
+  block = &scratch;
+  for (const ast::GlobalConstant &c : module.constants) {
+    const ast::Expr *valueExpr = c.value;
+    auto d = defines.find(c.name);
+    if (d != defines.end()) {
+      valueExpr = d->second;
+      usedDefines.insert(c.name);
+    }
+    Value v = expr(valueExpr);
+    if (v.isRuntime()) {
+      diags.error(valueExpr->range, "the top-level constant '" + c.name +
+                                        "' must be known at compile time");
+      v = Value::error();
+    }
+    if (functions.count(c.name)) {
+      diags.error(c.nameRange, "'" + c.name + "' is defined both as a constant and a function");
+      continue;
+    }
+    Binding &b = globals[c.name];
+    b.value = v;
+    b.version = ++versionCounter;
+    b.defRange = c.nameRange;
+  }
+  frame = nullptr;
+  block = nullptr;
+}
+
+std::unique_ptr<typed::Program> Sema::run() {
+  program = std::make_unique<typed::Program>();
+  for (const Define &d : options.defines)
+    defines[d.name] = d.value;
+  collectFunctions();
+  evaluateGlobals();
+
+  std::vector<const ast::FunctionDef *> kernels;
+  bool decoratorsOk = true;
+  for (const ast::FunctionDef *fn : module.functions)
+    if (kernelDecorator(*fn, diags, decoratorsOk)) {
+      kernels.push_back(fn);
+      kernelNames.insert(fn->name);
+    }
+  if (!decoratorsOk)
+    return nullptr;
+
+  if (!options.kernelName.empty()) {
+    auto it = std::find_if(kernels.begin(), kernels.end(), [&](const ast::FunctionDef *fn) {
+      return fn->name == options.kernelName;
+    });
+    if (it == kernels.end()) {
+      auto f = functions.find(options.kernelName);
+      if (f != functions.end()) {
+        diags.error(f->second->nameRange, "'" + options.kernelName +
+                                              "' is a helper, not a kernel: it has no @kernel "
+                                              "decorator");
+      } else {
+        std::string names;
+        for (const ast::FunctionDef *k : kernels)
+          names += (names.empty() ? "" : ", ") + k->name;
+        diags.error("no kernel named '" + options.kernelName + "' in this file");
+        if (!names.empty())
+          diags.note("the kernels are: " + names);
+      }
+      return nullptr;
+    }
+    kernels = {*it};
+  }
+  if (kernels.empty() && !diags.hasErrors()) {
+    diags.error("no kernel in this file: mark an entry point with @kernel(grid=(...), "
+                "num_warps=...)");
+    return nullptr;
+  }
+  for (const ast::FunctionDef *fn : kernels) {
+    if (diags.tooManyErrors())
+      break;
+    elaborateKernel(*fn);
+  }
+  for (const Define &d : options.defines)
+    if (!usedDefines.count(d.name)) {
+      diags.error(d.value ? d.value->range : SMRange(),
+                  "-D " + d.name + ": no kernel has a constexpr parameter named '" + d.name +
+                      "', and there is no top-level constant of that name");
+    }
+  if (diags.hasErrors())
+    return nullptr;
+  return std::move(program);
+}
+
+//===----------------------------------------------------------------------===//
+// Kernels
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A parameter annotation's meaning.
+struct ParamKind {
+  bool valid = false;
+  bool isConstexpr = false;
+  Type type;
+};
+} // namespace
+
+static ParamKind resolveAnnotation(const ast::Annotation &a, DiagnosticEngine &diags) {
+  ParamKind k;
+  llvm::StringRef name = a.name;
+  for (llvm::StringRef prefix : {"triton.language.", "tl.", "tcc."})
+    if (name.starts_with(prefix)) {
+      name = name.drop_front(prefix.size());
+      break;
+    }
+  if (name == "constexpr") {
+    if (a.pointerDepth) {
+      diags.error(a.range, "'constexpr' cannot be a pointer");
+      return k;
+    }
+    k.valid = k.isConstexpr = true;
+    return k;
+  }
+  std::optional<ScalarKind> s = parseScalarName(name);
+  if (!s) {
+    diags.error(a.range, "unknown type '" + a.name +
+                             "'; expected a scalar type (i1, i8, i16, i32, i64, f16, bf16, "
+                             "f32, f64), a pointer such as *f32, or constexpr");
+    return k;
+  }
+  if (a.pointerDepth > 1) {
+    diags.error(a.range, "pointers to pointers are not supported");
+    return k;
+  }
+  k.valid = true;
+  k.type = a.pointerDepth ? Type::pointer(*s) : Type::scalar(*s);
+  return k;
+}
+
+static bool toConstexprValue(const std::string &name, const Value &v,
+                             typed::ConstexprValue &out) {
+  out.name = name;
+  switch (v.kind) {
+  case Value::Kind::Int:
+    out.kind = typed::ConstexprValue::Kind::Int;
+    out.intValue = v.intValue;
+    return true;
+  case Value::Kind::Bool:
+    out.kind = typed::ConstexprValue::Kind::Bool;
+    out.intValue = v.intValue;
+    return true;
+  case Value::Kind::Float:
+    out.kind = typed::ConstexprValue::Kind::Float;
+    out.floatValue = v.floatValue;
+    return true;
+  case Value::Kind::DType:
+    out.kind = typed::ConstexprValue::Kind::DType;
+    out.dtype = v.dtype;
+    return true;
+  case Value::Kind::Str:
+    out.kind = typed::ConstexprValue::Kind::String;
+    out.stringValue = v.str;
+    return true;
+  default:
+    return false;
+  }
+}
+
+void Sema::elaborateKernel(const ast::FunctionDef &fn) {
+  auto k = std::make_unique<typed::Kernel>();
+  kernel = k.get();
+  k->name = fn.name;
+  k->range = fn.headerRange;
+  variableNames.clear();
+  work = 0;
+  workExhausted = false;
+  Frame f;
+  f.function = &fn;
+  f.isKernel = true;
+  frame = &f;
+  block = &k->body;
+
+  for (const ast::Param &p : fn.params) {
+    if (!p.annotation.present()) {
+      diags.error(p.nameRange, "kernel parameter '" + p.name +
+                                   "' needs a type, such as '" + p.name + ": *f32', '" +
+                                   p.name + ": i32' or '" + p.name + ": constexpr'");
+      assign(p.name, Value::error(), p.nameRange);
+      continue;
+    }
+    ParamKind kind = resolveAnnotation(p.annotation, diags);
+    if (!kind.valid) {
+      assign(p.name, Value::error(), p.nameRange);
+      continue;
+    }
+    if (!kind.isConstexpr) {
+      if (p.defaultValue)
+        diags.error(p.defaultValue->range,
+                    "only constexpr parameters can have default values; '" + p.name +
+                        "' is a runtime argument");
+      typed::Variable *var = newVariable(p.name, kind.type, p.nameRange);
+      k->arguments.push_back(var);
+      assign(p.name, Value::runtime(make<typed::VarRefExpr>(var, p.nameRange)), p.nameRange);
+      continue;
+    }
+    const ast::Expr *source = p.defaultValue;
+    auto d = defines.find(p.name);
+    if (d != defines.end()) {
+      source = d->second;
+      usedDefines.insert(p.name);
+    }
+    if (!source) {
+      diags.error(p.nameRange, "constexpr parameter '" + p.name + "' has no value: give it a "
+                               "default ('" + p.name + ": constexpr = 128') or pass -D " +
+                               p.name + "=<value>");
+      assign(p.name, Value::error(), p.nameRange);
+      continue;
+    }
+    Value v = expr(source);
+    typed::ConstexprValue cv;
+    if (v.isError()) {
+      assign(p.name, v, p.nameRange);
+      continue;
+    }
+    if (!toConstexprValue(p.name, v, cv)) {
+      diags.error(source->range, "the value of constexpr parameter '" + p.name +
+                                     "' must be a compile-time number, boolean, string or "
+                                     "type, not " + v.describe());
+      assign(p.name, Value::error(), p.nameRange);
+      continue;
+    }
+    k->constexprs.push_back(cv);
+    assign(p.name, v, p.nameRange);
+  }
+
+  bool ok = true;
+  const ast::Expr *decorator = kernelDecorator(fn, diags, ok);
+  k->grid[0] = k->grid[1] = k->grid[2] = "1";
+  if (auto *call = llvm::dyn_cast_or_null<ast::CallExpr>(decorator)) {
+    if (!call->args.empty())
+      diags.error(call->args.front()->range,
+                  "@kernel takes keyword arguments only: grid=(...), num_warps=N");
+    for (const ast::KeywordArg &kw : call->kwargs) {
+      if (kw.name == "grid") {
+        std::vector<const ast::Expr *> dims;
+        if (auto *t = dyn_cast<ast::TupleExpr>(kw.value))
+          dims.assign(t->elements.begin(), t->elements.end());
+        else
+          dims.push_back(kw.value);
+        if (dims.empty() || dims.size() > 3) {
+          diags.error(kw.value->range, "the grid has 1 to 3 dimensions, not " +
+                                           llvm::Twine(dims.size()));
+          continue;
+        }
+        for (size_t i = 0; i < dims.size(); ++i) {
+          GridTerm term;
+          if (gridTerm(dims[i], term))
+            k->grid[i] = term.text;
+        }
+      } else if (kw.name == "num_warps") {
+        Value v = expr(kw.value);
+        if (v.isError())
+          continue;
+        if (v.kind != Value::Kind::Int || !isPowerOfTwo(v.intValue) || v.intValue > 32)
+          diags.error(kw.value->range,
+                      "num_warps must be a power of two from 1 to 32, not " + v.describe());
+        else
+          k->numWarps = v.intValue;
+      } else {
+        diags.error(kw.nameRange,
+                    "unknown @kernel option '" + kw.name + "' (the options are grid and num_warps)");
+      }
+    }
+  }
+
+  NameSet none;
+  statements(fn.body, none);
+  program->kernels.push_back(std::move(k));
+  frame = nullptr;
+  block = nullptr;
+  kernel = nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+// The grid: expressions over the kernel's integer arguments, written in the
+// tiny language of docs/ir.md with constexprs substituted and constant parts
+// folded.
+//===----------------------------------------------------------------------===//
+
+namespace {
+enum GridPrec { Atom = 0, Unary = 1, Mul = 2, Add = 3 };
+}
+
+static std::string parenthesize(const GridTerm &t, int limit, bool strict) {
+  bool need = strict ? t.precedence >= limit : t.precedence > limit;
+  return need ? "(" + t.text + ")" : t.text;
+}
+
+static GridTerm gridConstant(int64_t v) {
+  GridTerm t;
+  t.value = v;
+  t.text = std::to_string(v);
+  t.precedence = v < 0 ? Unary : Atom;
+  return t;
+}
+
+bool Sema::gridTerm(const ast::Expr *e, GridTerm &out) {
+  auto unsupported = [&](const ast::Expr *at) {
+    diags.error(at->range, "the grid may only use integer constants, integer parameters, "
+                           "+ - * // %, cdiv(), min() and max()");
+    return false;
+  };
+  if (auto *n = dyn_cast<ast::NameExpr>(e)) {
+    Value v = lookup(n);
+    if (v.isError())
+      return false;
+    if (v.isIntLike()) {
+      out = gridConstant(v.intValue);
+      return true;
+    }
+    if (v.isRuntime()) {
+      auto *ref = dyn_cast<typed::VarRefExpr>(v.expr);
+      bool isArg = ref && llvm::is_contained(kernel->arguments, ref->var);
+      if (!isArg) {
+        diags.error(e->range, "the grid can only use the kernel's parameters");
+        return false;
+      }
+      if (!v.type().element().isInteger() || v.type().isTile()) {
+        diags.error(e->range, "the grid can only use integer parameters; '" + n->name +
+                                  "' is " + v.type().str());
+        return false;
+      }
+      out.text = n->name;
+      out.precedence = Atom;
+      out.value.reset();
+      return true;
+    }
+    diags.error(e->range, "'" + n->name + "' (" + v.describe() + ") cannot be used in the grid");
+    return false;
+  }
+  if (auto *lit = dyn_cast<ast::IntLitExpr>(e)) {
+    if (lit->value > uint64_t(INT64_MAX))
+      return unsupported(e);
+    out = gridConstant(int64_t(lit->value));
+    return true;
+  }
+  if (auto *u = dyn_cast<ast::UnaryExpr>(e)) {
+    if (u->op == ast::UnaryOp::Pos)
+      return gridTerm(u->operand, out);
+    if (u->op != ast::UnaryOp::Neg)
+      return unsupported(e);
+    GridTerm inner;
+    if (!gridTerm(u->operand, inner))
+      return false;
+    if (inner.value && *inner.value != INT64_MIN) {
+      out = gridConstant(-*inner.value);
+      return true;
+    }
+    out.text = "-" + parenthesize(inner, Unary, false);
+    out.precedence = Unary;
+    out.value.reset();
+    return true;
+  }
+  if (auto *b = dyn_cast<ast::BinaryExpr>(e)) {
+    const char *op = nullptr;
+    int prec = Add;
+    switch (b->op) {
+    case ast::BinaryOp::Add: op = "+"; break;
+    case ast::BinaryOp::Sub: op = "-"; break;
+    case ast::BinaryOp::Mul: op = "*"; prec = Mul; break;
+    case ast::BinaryOp::FloorDiv: op = "//"; prec = Mul; break;
+    case ast::BinaryOp::Mod: op = "%"; prec = Mul; break;
+    case ast::BinaryOp::Div:
+      diags.error(b->opRange, "use '//' or cdiv() in the grid: grid sizes are integers");
+      return false;
+    default:
+      return unsupported(e);
+    }
+    GridTerm l, r;
+    if (!gridTerm(b->lhs, l) || !gridTerm(b->rhs, r))
+      return false;
+    if (l.value && r.value) {
+      Value folded = foldBinary(b->op, Value::integer(*l.value), Value::integer(*r.value),
+                                b->opRange);
+      if (folded.kind != Value::Kind::Int)
+        return false;
+      out = gridConstant(folded.intValue);
+      return true;
+    }
+    out.text = parenthesize(l, prec, false) + " " + op + " " + parenthesize(r, prec, true);
+    out.precedence = prec;
+    out.value.reset();
+    return true;
+  }
+  if (auto *c = dyn_cast<ast::CallExpr>(e)) {
+    std::string name = dottedName(c->callee);
+    for (llvm::StringRef prefix : {"triton.language.", "triton.", "tl."})
+      if (llvm::StringRef(name).starts_with(prefix)) {
+        name = name.substr(prefix.size());
+        break;
+      }
+    if (name != "cdiv" && name != "min" && name != "max")
+      return unsupported(e);
+    if (c->args.size() != 2 || !c->kwargs.empty()) {
+      diags.error(c->range, name + "() in the grid takes exactly two arguments");
+      return false;
+    }
+    GridTerm l, r;
+    if (!gridTerm(c->args[0], l) || !gridTerm(c->args[1], r))
+      return false;
+    if (l.value && r.value) {
+      int64_t a = *l.value, bv = *r.value;
+      if (name == "cdiv") {
+        if (bv == 0) {
+          diags.error(c->range, "division by zero in the grid");
+          return false;
+        }
+        // Exact ceiling with C-style truncating division underneath.
+        int64_t q = a / bv, rem = a % bv;
+        out = gridConstant(q + ((rem != 0 && ((rem > 0) == (bv > 0))) ? 1 : 0));
+      } else {
+        out = gridConstant(name == "min" ? std::min(a, bv) : std::max(a, bv));
+      }
+      return true;
+    }
+    out.text = name + "(" + l.text + ", " + r.text + ")";
+    out.precedence = Atom;
+    out.value.reset();
+    return true;
+  }
+  return unsupported(e);
+}
+
+//===----------------------------------------------------------------------===//
+// Statements
+//===----------------------------------------------------------------------===//
+
+void Sema::statements(const ast::Block &stmts, const NameSet &liveOut) {
+  // liveAfter[i]: names some later statement (or the code after the block) reads.
+  std::vector<NameSet> liveAfter(stmts.size());
+  NameSet acc = liveOut;
+  for (size_t i = stmts.size(); i-- > 0;) {
+    liveAfter[i] = acc;
+    collectReads(stmts[i], acc);
+  }
+  for (size_t i = 0; i < stmts.size(); ++i) {
+    if (frame->returned || diags.tooManyErrors() || workExhausted)
+      return;
+    statement(stmts[i], liveAfter[i]);
+  }
+}
+
+void Sema::statement(const ast::Stmt *s, const NameSet &liveAfter) {
+  if (!chargeWork(s->range))
+    return;
+  switch (s->getKind()) {
+  case ast::Stmt::Kind::Expr:
+    (void)expr(cast<ast::ExprStmt>(s)->expr);
+    return;
+  case ast::Stmt::Kind::Assign:
+    assignStmt(cast<ast::AssignStmt>(s));
+    return;
+  case ast::Stmt::Kind::AugAssign: {
+    auto *a = cast<ast::AugAssignStmt>(s);
+    Value current = lookup(a->target);
+    Value rhs = expr(a->value);
+    Value result = binary(a->op, current, rhs, a->opRange, a->target->range, a->value->range,
+                          s->range);
+    assign(a->target->name, result, s->range);
+    return;
+  }
+  case ast::Stmt::Kind::Return:
+    returnStmt(cast<ast::ReturnStmt>(s));
+    return;
+  case ast::Stmt::Kind::Pass:
+    return;
+  case ast::Stmt::Kind::Break:
+    diags.error(s->range, "'break' is not supported: loops always run their whole range");
+    return;
+  case ast::Stmt::Kind::Continue:
+    diags.error(s->range,
+                "'continue' is not supported; guard the rest of the loop body with an 'if'");
+    return;
+  case ast::Stmt::Kind::If:
+    ifStmt(cast<ast::IfStmt>(s), liveAfter);
+    return;
+  case ast::Stmt::Kind::For:
+    forStmt(cast<ast::ForStmt>(s), liveAfter);
+    return;
+  case ast::Stmt::Kind::While:
+    diags.error(s->range, "while loops are not supported; use 'for i in range(...)'");
+    return;
+  }
+}
+
+void Sema::assignStmt(const ast::AssignStmt *s) {
+  Value v = expr(s->value);
+  if (auto *name = dyn_cast<ast::NameExpr>(s->target)) {
+    assign(name->name, v, name->range);
+    return;
+  }
+  auto *targets = cast<ast::TupleExpr>(s->target);
+  size_t n = targets->elements.size();
+  if (!v.isError() && (v.kind != Value::Kind::Tuple || v.elements.size() != n)) {
+    diags.error(s->value->range,
+                "cannot unpack " + v.describe() + " into " + llvm::Twine(n) + " names" +
+                    (v.kind == Value::Kind::Tuple
+                         ? " (it has " + llvm::Twine(v.elements.size()) + " elements)"
+                         : llvm::Twine("")));
+    v = Value::error();
+  }
+  for (size_t i = 0; i < n; ++i) {
+    auto *name = cast<ast::NameExpr>(targets->elements[i]);
+    assign(name->name, v.isError() ? Value::error() : v.elements[i], name->range);
+  }
+}
+
+void Sema::returnStmt(const ast::ReturnStmt *s) {
+  if (frame->runtimeControlDepth > 0) {
+    diags.error(s->range, "'return' inside a loop or an 'if' whose condition is only known at "
+                          "run time is not supported; assign the result to a variable and "
+                          "return it at the end");
+    return;
+  }
+  Value v = s->value ? expr(s->value) : Value::none();
+  if (frame->isKernel && v.kind != Value::Kind::None && !v.isError()) {
+    diags.error(s->value->range,
+                "a kernel cannot return a value; write results through pointers with store()");
+    v = Value::none();
+  }
+  frame->returned = true;
+  frame->returnValue = v;
+}
+
+static bool sameConstant(const Value &a, const Value &b) {
+  if (a.kind != b.kind)
+    return false;
+  switch (a.kind) {
+  case Value::Kind::Int:
+  case Value::Kind::Bool:
+    return a.intValue == b.intValue;
+  case Value::Kind::Float:
+    return a.floatValue == b.floatValue ||
+           (std::isnan(a.floatValue) && std::isnan(b.floatValue));
+  case Value::Kind::Str:
+    return a.str == b.str;
+  case Value::Kind::DType:
+    return a.dtype == b.dtype;
+  case Value::Kind::None:
+    return true;
+  case Value::Kind::Runtime:
+    return a.expr == b.expr;
+  default:
+    return false;
+  }
+}
+
+void Sema::ifStmt(const ast::IfStmt *s, const NameSet &liveAfter) {
+  Value c = expr(s->cond);
+  if (c.isError()) {
+    statements(s->thenBody, liveAfter); // still look for errors in it
+    return;
+  }
+  if (!c.isRuntime()) {
+    bool taken = false;
+    if (!truthy(c, taken, s->cond->range, "the condition of 'if'"))
+      return;
+    statements(taken ? s->thenBody : s->elseBody, liveAfter);
+    return;
+  }
+  const Type &ct = c.type();
+  if (ct.isTile()) {
+    diags.error(s->cond->range, "the condition of an 'if' must be a scalar, not " + ct.str() +
+                                    "; use where(condition, a, b) to choose element by element");
+    noteDefinition(c);
+    return;
+  }
+  if (ct.element().isPointer) {
+    diags.error(s->cond->range, "the condition of an 'if' cannot be a pointer");
+    return;
+  }
+  typed::Expr *cond = c.expr;
+  if (!ct.element().isBool()) {
+    Value zero = Value::integer(0);
+    cond = make<typed::CompareExpr>(Type::scalar(ScalarKind::I1), s->cond->range,
+                                    typed::CompareOp::Ne, c.expr,
+                                    constant(zero, ct, s->cond->range));
+  }
+
+  auto *node = make<typed::IfStmt>(s->range, cond);
+  llvm::StringMap<Binding> saved = frame->env;
+  typed::Block *outer = block;
+  ++frame->runtimeControlDepth;
+  block = &node->thenBody;
+  statements(s->thenBody, liveAfter);
+  llvm::StringMap<Binding> thenEnv = std::move(frame->env);
+  frame->env = saved;
+  block = &node->elseBody;
+  statements(s->elseBody, liveAfter);
+  llvm::StringMap<Binding> elseEnv = std::move(frame->env);
+  frame->env = saved;
+  --frame->runtimeControlDepth;
+  block = outer;
+
+  std::vector<std::string> names;
+  NameSet seen;
+  collectAssigned(s->thenBody, names, seen);
+  collectAssigned(s->elseBody, names, seen);
+  for (const std::string &name : names) {
+    auto t = thenEnv.find(name), e = elseEnv.find(name), before = saved.find(name);
+    bool inThen = t != thenEnv.end(), inElse = e != elseEnv.end();
+    bool changed = (inThen && (before == saved.end() || t->second.version != before->second.version)) ||
+                   (inElse && (before == saved.end() || e->second.version != before->second.version));
+    if (!changed || !liveAfter.count(name))
+      continue;
+    if (!inThen || !inElse) {
+      const Binding &b = inThen ? t->second : e->second;
+      frame->lost[name] = {b.defRange, "it is assigned in only one branch of an 'if' whose "
+                                       "condition is only known at run time"};
+      frame->env.erase(name);
+      continue;
+    }
+    const Value &tv = t->second.value, &ev = e->second.value;
+    if (tv.isError() || ev.isError()) {
+      assign(name, Value::error(), s->range);
+      continue;
+    }
+    if (!tv.isRuntime() && !ev.isRuntime() && sameConstant(tv, ev)) {
+      Binding &b = frame->env[name];
+      b = t->second;
+      continue;
+    }
+    if (!carriable(tv) || !carriable(ev)) {
+      const Value &bad = carriable(tv) ? ev : tv;
+      diags.error(s->cond->range, "'" + name + "' is " + bad.describe() +
+                                      " in one branch of this 'if', but the condition is only "
+                                      "known at run time; make the condition constexpr");
+      diags.note((carriable(tv) ? e : t)->second.defRange, "assigned here");
+      assign(name, Value::error(), s->range);
+      continue;
+    }
+    Type type;
+    if (tv.isRuntime() && ev.isRuntime()) {
+      if (tv.type() != ev.type()) {
+        diags.error(s->range, "'" + name + "' has type " + tv.type().str() +
+                                  " at the end of the 'if' branch but " + ev.type().str() +
+                                  " at the end of the 'else' branch");
+        diags.note(t->second.defRange, "assigned " + tv.type().str() + " here");
+        diags.note(e->second.defRange, "assigned " + ev.type().str() + " here");
+        assign(name, Value::error(), s->range);
+        continue;
+      }
+      type = tv.type();
+    } else if (tv.isRuntime()) {
+      type = tv.type();
+    } else if (ev.isRuntime()) {
+      type = ev.type();
+    } else {
+      type = Type(promote(literalElement(tv), literalElement(ev)));
+    }
+    typed::Expr *thenValue = coerce(tv, type, t->second.defRange);
+    typed::Expr *elseValue = coerce(ev, type, e->second.defRange);
+    if (!thenValue || !elseValue) {
+      assign(name, Value::error(), s->range);
+      continue;
+    }
+    typed::Variable *result = newVariable(name, type, s->range);
+    node->results.push_back({result, thenValue, elseValue});
+    assign(name, Value::runtime(make<typed::VarRefExpr>(result, s->range)), s->range);
+  }
+  emit(node);
+}
+
+static const ast::CallExpr *rangeCall(const ast::Expr *iter) {
+  return dyn_cast<ast::CallExpr>(iter);
+}
+
+void Sema::forStmt(const ast::ForStmt *s, const NameSet &liveAfter) {
+  const ast::CallExpr *call = rangeCall(s->iter);
+  Value callee = call ? expr(call->callee) : Value::error();
+  if (callee.isError() && call)
+    return;
+  if (!call || callee.kind != Value::Kind::Builtin ||
+      (callee.builtin != Builtin::Range && callee.builtin != Builtin::StaticRange)) {
+    diags.error(s->iter->range, "a for loop must iterate over range(...) or static_range(...)");
+    return;
+  }
+  if (callee.builtin == Builtin::StaticRange) {
+    staticFor(s, call, liveAfter);
+    return;
+  }
+
+  // range(end) / range(start, end) / range(start, end, step)
+  std::vector<Value> args;
+  std::vector<SMRange> ranges;
+  if (call->args.empty() || call->args.size() > 3) {
+    diags.error(call->range, "range() takes 1 to 3 arguments, not " +
+                                 llvm::Twine(call->args.size()));
+    return;
+  }
+  for (const ast::KeywordArg &kw : call->kwargs)
+    if (kw.name != "num_stages" && kw.name != "loop_unroll_factor") {
+      diags.error(kw.nameRange, "range() has no keyword argument '" + kw.name + "'");
+      return;
+    }
+  for (const ast::Expr *a : call->args) {
+    args.push_back(expr(a));
+    ranges.push_back(a->range);
+  }
+  if (args.size() == 1) {
+    args.insert(args.begin(), Value::integer(0));
+    ranges.insert(ranges.begin(), call->range);
+  }
+  if (args.size() == 2) {
+    args.push_back(Value::integer(1));
+    ranges.push_back(call->range);
+  }
+  bool ok = true;
+  typed::Expr *bounds[3] = {nullptr, nullptr, nullptr};
+  const char *what[3] = {"start", "end", "step"};
+  for (int i = 0; i < 3; ++i) {
+    const Value &v = args[i];
+    if (v.isError()) {
+      ok = false;
+      continue;
+    }
+    if (v.isIntLike()) {
+      if (v.intValue < INT32_MIN || v.intValue > INT32_MAX) {
+        diags.error(ranges[i], "the loop " + llvm::Twine(what[i]) + " " +
+                                   llvm::Twine(v.intValue) + " does not fit in i32");
+        ok = false;
+        continue;
+      }
+      if (i == 2 && v.intValue <= 0) {
+        diags.error(ranges[i], "the step of range() must be positive, not " +
+                                   llvm::Twine(v.intValue) + " (loops count upwards)");
+        ok = false;
+        continue;
+      }
+      bounds[i] = constant(v, Type::scalar(ScalarKind::I32), ranges[i]);
+      continue;
+    }
+    if (!v.isRuntime() || v.type().isTile() || !v.type().element().isInteger()) {
+      diags.error(ranges[i], "the loop " + llvm::Twine(what[i]) +
+                                 " must be an integer scalar, not " + v.describe());
+      noteDefinition(v);
+      ok = false;
+      continue;
+    }
+    if (v.type().element().scalar == ScalarKind::I64) {
+      diags.error(ranges[i], "loop bounds are i32; convert this i64 with .to(i32)");
+      ok = false;
+      continue;
+    }
+    bounds[i] = convertElement(v.expr, ElementType::number(ScalarKind::I32), ranges[i]);
+  }
+  if (!ok)
+    return;
+
+  auto *node = make<typed::ForStmt>(s->range);
+  node->lower = bounds[0];
+  node->upper = bounds[1];
+  node->step = bounds[2];
+  node->inductionVar = newVariable(s->target->name, Type::scalar(ScalarKind::I32),
+                                   s->target->range);
+
+  std::vector<std::string> assigned;
+  NameSet seen;
+  collectAssigned(s->body, assigned, seen);
+  NameSet live = liveAfter;
+  collectReads(s->body, live);
+
+  llvm::StringMap<Binding> saved = frame->env;
+  std::vector<std::string> carriedNames;
+  for (const std::string &name : assigned) {
+    if (name == s->target->name || !live.count(name))
+      continue;
+    auto it = frame->env.find(name);
+    if (it == frame->env.end() || it->second.value.isError())
+      continue;
+    const Value &init = it->second.value;
+    if (!carriable(init)) {
+      diags.error(s->range, "'" + name + "' is " + init.describe() +
+                                " and cannot change from one iteration of this loop to the next");
+      diags.note(it->second.defRange, "'" + name + "' is defined here");
+      continue;
+    }
+    typed::Expr *initExpr = init.isRuntime() ? init.expr : toRuntime(init, it->second.defRange);
+    typed::Variable *arg = newVariable(name, initExpr->type, it->second.defRange);
+    typed::Variable *result = newVariable(name, initExpr->type, s->range);
+    node->carried.push_back({arg, initExpr, nullptr, result});
+    carriedNames.push_back(name);
+    Binding &b = frame->env[name];
+    b.value = Value::runtime(make<typed::VarRefExpr>(arg, it->second.defRange));
+    b.version = ++versionCounter;
+  }
+  assign(s->target->name,
+         Value::runtime(make<typed::VarRefExpr>(node->inductionVar, s->target->range)),
+         s->target->range);
+
+  typed::Block *outer = block;
+  block = &node->body;
+  ++frame->runtimeControlDepth;
+  statements(s->body, live);
+  --frame->runtimeControlDepth;
+
+  for (size_t i = 0; i < node->carried.size(); ++i) {
+    typed::LoopCarried &c = node->carried[i];
+    const Binding &b = frame->env[carriedNames[i]];
+    const Value &v = b.value;
+    c.next = make<typed::VarRefExpr>(c.arg, s->range);
+    if (v.isError())
+      continue;
+    if (v.isRuntime() && v.type() == c.arg->type) {
+      c.next = v.expr;
+      continue;
+    }
+    if (v.isNumber()) {
+      if (typed::Expr *e = coerce(v, c.arg->type, b.defRange))
+        c.next = e;
+      continue;
+    }
+    diags.error(b.defRange, "'" + carriedNames[i] + "' must keep its type in the loop: it is " +
+                                c.arg->type.str() + " before the loop but " + v.describe() +
+                                " here");
+    const Binding &before = saved[carriedNames[i]];
+    if (before.value.isRuntime())
+      diags.note(before.defRange, "'" + carriedNames[i] + "' gets its type here");
+    else
+      diags.note(before.defRange, "'" + carriedNames[i] + "' is initialised with " +
+                                      before.value.describe() + ", which makes it " +
+                                      c.arg->type.str() + "; initialise it with the type it "
+                                      "has in the loop");
+  }
+  block = outer;
+
+  // After the loop: the carried names hold the loop's results; names first
+  // assigned in the body (and the loop variable) are gone.
+  unsigned line = diags.lineAndColumn(s->range.Start).first;
+  for (const std::string &name : assigned)
+    if (!saved.count(name)) {
+      auto it = frame->env.find(name);
+      frame->lost[name] = {it != frame->env.end() ? it->second.defRange : s->range,
+                           "it is only defined inside the loop at line " +
+                               std::to_string(line)};
+    }
+  frame->env = std::move(saved);
+  for (size_t i = 0; i < node->carried.size(); ++i) {
+    Binding &b = frame->env[carriedNames[i]];
+    b.value = Value::runtime(make<typed::VarRefExpr>(node->carried[i].result, s->range));
+    b.version = ++versionCounter;
+  }
+  if (!frame->env.count(s->target->name))
+    frame->lost[s->target->name] = {s->target->range,
+                                    "loop variables exist only inside their loop"};
+  emit(node);
+}
+
+void Sema::staticFor(const ast::ForStmt *s, const ast::CallExpr *call, const NameSet &liveAfter) {
+  std::vector<int64_t> b;
+  if (call->args.empty() || call->args.size() > 3 || !call->kwargs.empty()) {
+    diags.error(call->range, "static_range() takes 1 to 3 positional arguments");
+    return;
+  }
+  for (const ast::Expr *a : call->args) {
+    Value v = expr(a);
+    if (v.isError())
+      return;
+    std::optional<int64_t> i = constantInt(v, a->range, "a static_range() bound");
+    if (!i)
+      return;
+    b.push_back(*i);
+  }
+  int64_t start = b.size() == 1 ? 0 : b[0];
+  int64_t end = b.size() == 1 ? b[0] : b[1];
+  int64_t step = b.size() == 3 ? b[2] : 1;
+  if (step == 0) {
+    diags.error(call->range, "the step of static_range() cannot be zero");
+    return;
+  }
+  int64_t count = step > 0 ? (end > start ? (end - start + step - 1) / step : 0)
+                           : (start > end ? (start - end - step - 1) / -step : 0);
+  if (count > int64_t(kMaxStaticIterations)) {
+    diags.error(call->range, "static_range() unrolls " + llvm::Twine(count) +
+                                 " iterations; the limit is " +
+                                 llvm::Twine(kMaxStaticIterations) + " (use range())");
+    return;
+  }
+  NameSet live = liveAfter;
+  collectReads(s->body, live);
+  for (int64_t i = 0; i < count; ++i) {
+    assign(s->target->name, Value::integer(start + i * step), s->target->range);
+    statements(s->body, live);
+    if (frame->returned || diags.tooManyErrors() || workExhausted)
+      return;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+Value Sema::callHelper(const ast::FunctionDef &fn, const ast::CallExpr *call) {
+  if (inlineDepth >= kMaxInlineDepth) {
+    diags.error(call->range, "helper calls nest more than " + llvm::Twine(kMaxInlineDepth) +
+                                 " deep; is '" + fn.name + "' recursive?");
+    diags.note(fn.headerRange, "'" + fn.name + "' is defined here");
+    return Value::error();
+  }
+  size_t n = fn.params.size();
+  std::vector<std::optional<Value>> args(n);
+  std::vector<SMRange> argRanges(n, call->range);
+  if (call->args.size() > n) {
+    diags.error(call->args[n]->range, "'" + fn.name + "' takes " + llvm::Twine(n) +
+                                          " argument" + (n == 1 ? "" : "s") + " but " +
+                                          llvm::Twine(call->args.size()) + " were given");
+    diags.note(fn.headerRange, "'" + fn.name + "' is defined here");
+    return Value::error();
+  }
+  bool failed = false;
+  for (size_t i = 0; i < call->args.size(); ++i) {
+    args[i] = expr(call->args[i]);
+    argRanges[i] = call->args[i]->range;
+    failed |= args[i]->isError();
+  }
+  for (const ast::KeywordArg &kw : call->kwargs) {
+    auto it = std::find_if(fn.params.begin(), fn.params.end(),
+                           [&](const ast::Param &p) { return p.name == kw.name; });
+    if (it == fn.params.end()) {
+      diags.error(kw.nameRange, "'" + fn.name + "' has no parameter named '" + kw.name + "'");
+      diags.note(fn.headerRange, "'" + fn.name + "' is defined here");
+      return Value::error();
+    }
+    size_t i = it - fn.params.begin();
+    if (args[i]) {
+      diags.error(kw.nameRange, "argument '" + kw.name + "' of '" + fn.name + "' given twice");
+      return Value::error();
+    }
+    args[i] = expr(kw.value);
+    argRanges[i] = kw.value->range;
+    failed |= args[i]->isError();
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (args[i])
+      continue;
+    const ast::Param &p = fn.params[i];
+    if (!p.defaultValue) {
+      diags.error(call->range, "missing argument '" + p.name + "' in the call to '" + fn.name + "'");
+      diags.note(fn.headerRange, "'" + fn.name + "' is defined here");
+      return Value::error();
+    }
+    Frame defaults;
+    Frame *caller = frame;
+    frame = &defaults;
+    args[i] = expr(p.defaultValue);
+    frame = caller;
+    argRanges[i] = p.defaultValue->range;
+    failed |= args[i]->isError();
+  }
+  if (failed)
+    return Value::error();
+
+  // Parameter annotations are checks (constexpr) or conversions (scalars).
+  for (size_t i = 0; i < n; ++i) {
+    const ast::Param &p = fn.params[i];
+    if (!p.annotation.present())
+      continue;
+    ParamKind kind = resolveAnnotation(p.annotation, diags);
+    if (!kind.valid)
+      return Value::error();
+    Value &v = *args[i];
+    if (kind.isConstexpr) {
+      if (v.isRuntime()) {
+        diags.error(argRanges[i], "argument '" + p.name + "' of '" + fn.name +
+                                      "' must be known at compile time (the parameter is "
+                                      "constexpr), but it is " + v.describe());
+        diags.note(p.nameRange, "'" + p.name + "' is declared constexpr here");
+        return Value::error();
+      }
+      continue;
+    }
+    bool fits = v.isNumber() ? !kind.type.element().isPointer
+                             : v.isRuntime() && !v.type().isTile() &&
+                                   v.type().element().isPointer ==
+                                       kind.type.element().isPointer &&
+                                   (!kind.type.element().isPointer ||
+                                    v.type().element() == kind.type.element());
+    if (!fits) {
+      diags.error(argRanges[i], "argument '" + p.name + "' of '" + fn.name + "' is " +
+                                    v.describe() + ", but the parameter is declared " +
+                                    kind.type.str());
+      diags.note(p.annotation.range, "declared here");
+      return Value::error();
+    }
+    if (v.isNumber() || v.type() != kind.type)
+      v = Value::runtime(coerce(v, kind.type, argRanges[i]));
+  }
+
+  auto *inl = make<typed::InlineStmt>(call->range, fn.name, fn.headerRange);
+  Frame callee;
+  callee.function = &fn;
+  Frame *caller = frame;
+  typed::Block *outer = block;
+  frame = &callee;
+  block = &inl->body;
+  ++inlineDepth;
+  for (size_t i = 0; i < n; ++i)
+    assign(fn.params[i].name, *args[i], argRanges[i]);
+  NameSet none;
+  statements(fn.body, none);
+  Value result = callee.returnValue;
+  auto bindResult = [&](Value &v) {
+    if (v.isRuntime() && !isa<typed::VarRefExpr>(v.expr))
+      v = bind(fn.name + ".result", v.expr, call->range);
+  };
+  bindResult(result);
+  if (result.kind == Value::Kind::Tuple)
+    for (Value &el : result.elements)
+      bindResult(el);
+  --inlineDepth;
+  frame = caller;
+  block = outer;
+  emit(inl);
+  return result;
+}

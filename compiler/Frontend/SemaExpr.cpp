@@ -1,0 +1,1161 @@
+//===- SemaExpr.cpp - Expressions, promotion, broadcasting ---------------===//
+//
+// The rules (docs/language.md has the user-facing version):
+//  * Compile-time numbers fold (integers with C's truncating `//` and `%`,
+//    overflow is an error).
+//  * A literal next to a runtime value adopts its type: an int literal takes
+//    the other operand's integer or float type (widened if it does not fit),
+//    a float literal takes a float type or makes an integer operand f32.
+//  * Two runtime operands promote to the wider type; int with float gives the
+//    float type; f16 with bf16 gives f32. `/` on integers divides in f32.
+//  * Shapes broadcast like NumPy: scalars splat, lower ranks gain leading
+//    axes, size-1 dimensions stretch.
+//  * pointer + integer is pointer arithmetic (in elements).
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Frontend/SemaInternal.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Casting.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace tcc;
+using namespace tcc::sema;
+using llvm::cast;
+using llvm::dyn_cast;
+using llvm::isa;
+using llvm::SMRange;
+
+/// The source name of a variable (`acc.2` was written `acc`).
+static llvm::StringRef sourceName(const typed::Variable *v) {
+  llvm::StringRef n = v->name;
+  size_t dot = n.find('.');
+  return dot == llvm::StringRef::npos ? n : n.take_front(dot);
+}
+
+void Sema::noteDefinition(const Value &v) {
+  if (!v.isRuntime())
+    return;
+  if (auto *ref = dyn_cast<typed::VarRefExpr>(v.expr))
+    diags.note(ref->var->range, "'" + sourceName(ref->var) + "' is defined here as " +
+                                    ref->var->type.str());
+}
+
+void Sema::noteOperand(const Value &v, SMRange range, llvm::StringRef which) {
+  if (v.isRuntime()) {
+    if (auto *ref = dyn_cast<typed::VarRefExpr>(v.expr)) {
+      diags.note(ref->var->range, which + " '" + sourceName(ref->var) + "' is " +
+                                      ref->var->type.str() + ", defined here");
+      return;
+    }
+  }
+  diags.note(range, which + " is " + v.describe());
+}
+
+//===----------------------------------------------------------------------===//
+// Names
+//===----------------------------------------------------------------------===//
+
+static const char *const kBuiltinNames[] = {
+    "program_id", "num_programs", "arange", "cdiv", "zeros", "zeros_like", "full", "load",
+    "store", "where", "minimum", "maximum", "exp", "exp2", "log", "log2", "sqrt", "rsqrt",
+    "abs", "sin", "cos", "sigmoid", "sum", "max", "min", "argmax", "argmin", "dot",
+    "multiple_of", "max_contiguous", "static_assert", "static_print", "print",
+    "device_print", "range", "static_range", "float", "int", "cast", "inf", "nan",
+};
+
+/// Triton names tcc knows but does not implement, for a better message than
+/// "undefined name".
+static bool isUnsupportedTritonName(llvm::StringRef name) {
+  return llvm::StringSwitch<bool>(name)
+      .Cases({"atomic_add", "atomic_max", "atomic_min", "atomic_cas", "atomic_xchg",
+              "atomic_and", "atomic_or", "atomic_xor"},
+             true)
+      .Cases({"trans", "permute", "reshape", "view", "broadcast_to", "expand_dims", "split",
+              "join", "cat", "ravel"},
+             true)
+      .Cases({"cumsum", "cumprod", "reduce", "associative_scan", "sort", "histogram",
+              "xor_sum"},
+             true)
+      .Cases({"make_block_ptr", "advance", "make_tensor_descriptor", "device_assert",
+              "debug_barrier", "inline_asm_elementwise", "umulhi", "fma", "fdiv", "erf",
+              "floor", "ceil", "tanh", "clamp", "softmax", "swizzle2d", "randn", "rand",
+              "randint"},
+             true)
+      .Default(false);
+}
+
+Value Sema::lookupBuiltin(llvm::StringRef name) const {
+  if (std::optional<ScalarKind> k = parseScalarName(name))
+    return Value::dtypeOf(*k);
+  if (name == "inf")
+    return Value::floating(std::numeric_limits<double>::infinity());
+  if (name == "nan")
+    return Value::floating(std::numeric_limits<double>::quiet_NaN());
+  if (name == "tl" || name == "triton" || name == "language") {
+    Value v;
+    v.kind = Value::Kind::Namespace;
+    v.str = name.str();
+    return v;
+  }
+  std::optional<Builtin> b = llvm::StringSwitch<std::optional<Builtin>>(name)
+      .Case("program_id", Builtin::ProgramId)
+      .Case("num_programs", Builtin::NumPrograms)
+      .Case("arange", Builtin::Arange)
+      .Case("cdiv", Builtin::Cdiv)
+      .Case("zeros", Builtin::Zeros)
+      .Case("zeros_like", Builtin::ZerosLike)
+      .Case("full", Builtin::Full)
+      .Case("load", Builtin::Load)
+      .Case("store", Builtin::Store)
+      .Case("where", Builtin::Where)
+      .Case("minimum", Builtin::Minimum)
+      .Case("maximum", Builtin::Maximum)
+      .Case("exp", Builtin::Exp)
+      .Case("exp2", Builtin::Exp2)
+      .Case("log", Builtin::Log)
+      .Case("log2", Builtin::Log2)
+      .Case("sqrt", Builtin::Sqrt)
+      .Case("rsqrt", Builtin::Rsqrt)
+      .Case("abs", Builtin::Abs)
+      .Case("sin", Builtin::Sin)
+      .Case("cos", Builtin::Cos)
+      .Case("sigmoid", Builtin::Sigmoid)
+      .Case("sum", Builtin::Sum)
+      .Case("max", Builtin::Max)
+      .Case("min", Builtin::Min)
+      .Case("argmax", Builtin::ArgMax)
+      .Case("argmin", Builtin::ArgMin)
+      .Case("dot", Builtin::Dot)
+      .Case("multiple_of", Builtin::MultipleOf)
+      .Case("max_contiguous", Builtin::MaxContiguous)
+      .Case("static_assert", Builtin::StaticAssert)
+      .Case("static_print", Builtin::StaticPrint)
+      .Cases({"print", "device_print"}, Builtin::Print)
+      .Case("range", Builtin::Range)
+      .Case("static_range", Builtin::StaticRange)
+      .Case("float", Builtin::Float)
+      .Case("int", Builtin::Int)
+      .Case("cast", Builtin::Cast)
+      .Default(std::nullopt);
+  if (!b)
+    return Value::error();
+  Value v;
+  v.kind = Value::Kind::Builtin;
+  v.builtin = *b;
+  v.str = name.str();
+  return v;
+}
+
+Value Sema::lookup(const ast::NameExpr *e) {
+  auto it = frame->env.find(e->name);
+  if (it != frame->env.end())
+    return it->second.value;
+  auto lost = frame->lost.find(e->name);
+  if (lost != frame->lost.end()) {
+    diags.error(e->range, "'" + e->name + "' is not defined here: " + lost->second.why);
+    diags.note(lost->second.defRange, "'" + e->name + "' is assigned here");
+    return Value::error();
+  }
+  auto g = globals.find(e->name);
+  if (g != globals.end())
+    return g->second.value;
+  auto f = functions.find(e->name);
+  if (f != functions.end()) {
+    Value v;
+    v.kind = Value::Kind::Function;
+    v.function = f->second;
+    v.str = e->name;
+    return v;
+  }
+  Value b = lookupBuiltin(e->name);
+  if (!b.isError())
+    return b;
+  if (isUnsupportedTritonName(e->name)) {
+    diags.error(e->range, "'" + e->name + "' is not supported by tcc");
+    return Value::error();
+  }
+  diags.error(e->range, "undefined name '" + e->name + "'");
+  // Suggest the closest known name.
+  std::string best;
+  unsigned bestDistance = 3;
+  auto consider = [&](llvm::StringRef candidate) {
+    unsigned d = llvm::StringRef(e->name).edit_distance(candidate, true, bestDistance);
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = candidate.str();
+    }
+  };
+  for (const auto &entry : frame->env)
+    consider(entry.getKey());
+  for (const auto &entry : globals)
+    consider(entry.getKey());
+  for (const auto &entry : functions)
+    consider(entry.getKey());
+  for (const char *n : kBuiltinNames)
+    consider(n);
+  if (!best.empty() && e->name.size() > 1)
+    diags.note("did you mean '" + best + "'?");
+  return Value::error();
+}
+
+//===----------------------------------------------------------------------===//
+// Expressions
+//===----------------------------------------------------------------------===//
+
+Value Sema::expr(const ast::Expr *e) {
+  switch (e->getKind()) {
+  case ast::Expr::Kind::Name:
+    return lookup(cast<ast::NameExpr>(e));
+  case ast::Expr::Kind::IntLit: {
+    uint64_t v = cast<ast::IntLitExpr>(e)->value;
+    if (v > uint64_t(std::numeric_limits<int64_t>::max())) {
+      diags.error(e->range, "integer literal " + llvm::Twine(v) + " does not fit in 64 bits");
+      return Value::error();
+    }
+    return Value::integer(int64_t(v));
+  }
+  case ast::Expr::Kind::FloatLit:
+    return Value::floating(cast<ast::FloatLitExpr>(e)->value);
+  case ast::Expr::Kind::BoolLit:
+    return Value::boolean(cast<ast::BoolLitExpr>(e)->value);
+  case ast::Expr::Kind::NoneLit:
+    return Value::none();
+  case ast::Expr::Kind::StringLit:
+    return Value::string(cast<ast::StringLitExpr>(e)->value);
+  case ast::Expr::Kind::Tuple: {
+    std::vector<Value> elems;
+    bool bad = false;
+    for (const ast::Expr *el : cast<ast::TupleExpr>(e)->elements) {
+      elems.push_back(expr(el));
+      bad |= elems.back().isError();
+    }
+    return bad ? Value::error() : Value::tuple(std::move(elems));
+  }
+  case ast::Expr::Kind::Unary:
+    return unary(cast<ast::UnaryExpr>(e));
+  case ast::Expr::Kind::Binary: {
+    auto *b = cast<ast::BinaryExpr>(e);
+    if (b->op == ast::BinaryOp::And || b->op == ast::BinaryOp::Or)
+      return logical(b);
+    Value l = expr(b->lhs);
+    Value r = expr(b->rhs);
+    return binary(b->op, l, r, b->opRange, b->lhs->range, b->rhs->range, b->range);
+  }
+  case ast::Expr::Kind::Ternary:
+    return ternary(cast<ast::TernaryExpr>(e));
+  case ast::Expr::Kind::Call:
+    return call(cast<ast::CallExpr>(e));
+  case ast::Expr::Kind::Attribute:
+    return attribute(cast<ast::AttributeExpr>(e));
+  case ast::Expr::Kind::Subscript:
+    return subscript(cast<ast::SubscriptExpr>(e));
+  case ast::Expr::Kind::Slice:
+    diags.error(e->range, "a slice ('a:b') can only appear inside '[...]'");
+    return Value::error();
+  }
+  return Value::error();
+}
+
+bool Sema::truthy(const Value &v, bool &result, SMRange range, llvm::StringRef what) {
+  switch (v.kind) {
+  case Value::Kind::Int:
+  case Value::Kind::Bool:
+    result = v.intValue != 0;
+    return true;
+  case Value::Kind::Float:
+    result = v.floatValue != 0.0;
+    return true;
+  case Value::Kind::None:
+    result = false;
+    return true;
+  case Value::Kind::Str:
+    result = !v.str.empty();
+    return true;
+  case Value::Kind::Tuple:
+    result = !v.elements.empty();
+    return true;
+  case Value::Kind::DType:
+  case Value::Kind::Function:
+  case Value::Kind::Builtin:
+  case Value::Kind::Namespace:
+    result = true;
+    return true;
+  case Value::Kind::Runtime:
+    diags.error(range, what + " must be known at compile time here, but it is a runtime " +
+                           v.type().str());
+    noteDefinition(v);
+    return false;
+  case Value::Kind::Error:
+    return false;
+  }
+  return false;
+}
+
+Value Sema::ternary(const ast::TernaryExpr *e) {
+  Value c = expr(e->cond);
+  if (c.isError())
+    return c;
+  if (c.isRuntime()) {
+    diags.error(e->cond->range, "the condition of 'a if c else b' must be known at compile "
+                                "time; use where(c, a, b) to choose at run time");
+    noteDefinition(c);
+    return Value::error();
+  }
+  bool taken = false;
+  if (!truthy(c, taken, e->cond->range, "the condition"))
+    return Value::error();
+  return expr(taken ? e->thenValue : e->elseValue);
+}
+
+Value Sema::unary(const ast::UnaryExpr *e) {
+  Value v = expr(e->operand);
+  if (v.isError())
+    return v;
+  SMRange r = e->range;
+  if (e->op == ast::UnaryOp::Not) {
+    if (!v.isRuntime()) {
+      bool t = false;
+      if (!truthy(v, t, e->operand->range, "the operand of 'not'"))
+        return Value::error();
+      return Value::boolean(!t);
+    }
+    const Type &t = v.type();
+    if (t.element().isPointer) {
+      diags.error(r, "'not' cannot be applied to pointers");
+      return Value::error();
+    }
+    Type i1 = t.withElement(ElementType::number(ScalarKind::I1));
+    if (t.element().isBool())
+      return Value::runtime(make<typed::BinaryExpr>(i1, r, typed::BinaryOp::Xor, v.expr,
+                                                    constant(Value::boolean(true), i1, r)));
+    return Value::runtime(make<typed::CompareExpr>(i1, r, typed::CompareOp::Eq, v.expr,
+                                                   constant(Value::integer(0), t, r)));
+  }
+  if (!v.isRuntime()) {
+    if (!v.isNumber()) {
+      diags.error(r, "bad operand for unary '" + ast::spelling(e->op) + "': " + v.describe());
+      return Value::error();
+    }
+    switch (e->op) {
+    case ast::UnaryOp::Pos:
+      return v.kind == Value::Kind::Bool ? Value::integer(v.intValue) : v;
+    case ast::UnaryOp::Neg:
+      if (v.kind == Value::Kind::Float)
+        return Value::floating(-v.floatValue);
+      if (v.intValue == std::numeric_limits<int64_t>::min()) {
+        diags.error(r, "integer overflow in a constant expression");
+        return Value::error();
+      }
+      return Value::integer(-v.intValue);
+    case ast::UnaryOp::Invert:
+      if (v.kind == Value::Kind::Float) {
+        diags.error(r, "'~' needs an integer operand, not a floating-point constant");
+        return Value::error();
+      }
+      return Value::integer(~v.intValue);
+    case ast::UnaryOp::Not:
+      break;
+    }
+    return Value::error();
+  }
+  const Type &t = v.type();
+  if (t.element().isPointer) {
+    diags.error(r, "unary '" + ast::spelling(e->op) + "' cannot be applied to pointers (" +
+                       t.str() + ")");
+    return Value::error();
+  }
+  switch (e->op) {
+  case ast::UnaryOp::Pos:
+    return v;
+  case ast::UnaryOp::Neg: {
+    typed::Expr *x = v.expr;
+    if (t.element().isBool())
+      x = convertElement(x, ElementType::number(ScalarKind::I32), r);
+    return Value::runtime(make<typed::UnaryExpr>(x->type, r, typed::UnaryOp::Neg, x));
+  }
+  case ast::UnaryOp::Invert:
+    if (t.element().isFloat()) {
+      diags.error(r, "'~' needs an integer operand, not " + t.str());
+      noteDefinition(v);
+      return Value::error();
+    }
+    return Value::runtime(make<typed::UnaryExpr>(t, r, typed::UnaryOp::BitNot, v.expr));
+  case ast::UnaryOp::Not:
+    break;
+  }
+  return Value::error();
+}
+
+Value Sema::logical(const ast::BinaryExpr *e) {
+  bool isAnd = e->op == ast::BinaryOp::And;
+  Value l = expr(e->lhs);
+  if (l.isError())
+    return l;
+  if (!l.isRuntime()) {
+    bool t = false;
+    if (!truthy(l, t, e->lhs->range, "the operand"))
+      return Value::error();
+    // Python's short circuit: the right side is not even elaborated.
+    if (isAnd ? !t : t)
+      return l;
+    return expr(e->rhs);
+  }
+  Value r = expr(e->rhs);
+  if (r.isError())
+    return r;
+  for (const Value *v : {&l, &r}) {
+    bool ok = v->isRuntime() ? v->type().element().isBool() : v->isNumber();
+    if (!ok) {
+      const ast::Expr *side = v == &l ? e->lhs : e->rhs;
+      diags.error(side->range, "'" + ast::spelling(e->op) +
+                                   "' with a runtime operand needs boolean (i1) operands, not " +
+                                   v->describe() + "; compare first, or use '&' / '|'");
+      noteDefinition(*v);
+      return Value::error();
+    }
+  }
+  if (!r.isRuntime()) {
+    bool t = false;
+    truthy(r, t, e->rhs->range, "the operand");
+    r = Value::boolean(t);
+  }
+  return binary(isAnd ? ast::BinaryOp::BitAnd : ast::BinaryOp::BitOr, l, r, e->opRange,
+                e->lhs->range, e->rhs->range, e->range);
+}
+
+//===----------------------------------------------------------------------===//
+// Compile-time arithmetic
+//===----------------------------------------------------------------------===//
+
+Value Sema::foldBinary(ast::BinaryOp op, const Value &l, const Value &r, SMRange opRange) {
+  auto overflow = [&]() {
+    diags.error(opRange, "integer overflow in a constant expression");
+    return Value::error();
+  };
+  auto divByZero = [&]() {
+    diags.error(opRange, "division by zero in a constant expression");
+    return Value::error();
+  };
+  bool anyFloat = l.kind == Value::Kind::Float || r.kind == Value::Kind::Float;
+  if (anyFloat) {
+    double a = l.kind == Value::Kind::Float ? l.floatValue : double(l.intValue);
+    double b = r.kind == Value::Kind::Float ? r.floatValue : double(r.intValue);
+    switch (op) {
+    case ast::BinaryOp::Add: return Value::floating(a + b);
+    case ast::BinaryOp::Sub: return Value::floating(a - b);
+    case ast::BinaryOp::Mul: return Value::floating(a * b);
+    case ast::BinaryOp::Div:
+      if (b == 0.0)
+        return divByZero();
+      return Value::floating(a / b);
+    case ast::BinaryOp::Mod:
+      if (b == 0.0)
+        return divByZero();
+      return Value::floating(std::fmod(a, b));
+    case ast::BinaryOp::Pow: return Value::floating(std::pow(a, b));
+    case ast::BinaryOp::Lt: return Value::boolean(a < b);
+    case ast::BinaryOp::Le: return Value::boolean(a <= b);
+    case ast::BinaryOp::Gt: return Value::boolean(a > b);
+    case ast::BinaryOp::Ge: return Value::boolean(a >= b);
+    case ast::BinaryOp::Eq: return Value::boolean(a == b);
+    case ast::BinaryOp::Ne: return Value::boolean(a != b);
+    case ast::BinaryOp::FloorDiv:
+      diags.error(opRange, "'//' needs integer operands; use '/' for floating-point division");
+      return Value::error();
+    default:
+      diags.error(opRange, "operator '" + ast::spelling(op) +
+                               "' needs integer operands, not floating-point constants");
+      return Value::error();
+    }
+  }
+  int64_t a = l.intValue, b = r.intValue, res = 0;
+  bool bothBool = l.kind == Value::Kind::Bool && r.kind == Value::Kind::Bool;
+  switch (op) {
+  case ast::BinaryOp::Add:
+    if (__builtin_add_overflow(a, b, &res))
+      return overflow();
+    return Value::integer(res);
+  case ast::BinaryOp::Sub:
+    if (__builtin_sub_overflow(a, b, &res))
+      return overflow();
+    return Value::integer(res);
+  case ast::BinaryOp::Mul:
+    if (__builtin_mul_overflow(a, b, &res))
+      return overflow();
+    return Value::integer(res);
+  case ast::BinaryOp::Div:
+    if (b == 0)
+      return divByZero();
+    return Value::floating(double(a) / double(b));
+  case ast::BinaryOp::FloorDiv:
+    if (b == 0)
+      return divByZero();
+    if (a == std::numeric_limits<int64_t>::min() && b == -1)
+      return overflow();
+    return Value::integer(a / b);
+  case ast::BinaryOp::Mod:
+    if (b == 0)
+      return divByZero();
+    if (b == -1)
+      return Value::integer(0);
+    return Value::integer(a % b);
+  case ast::BinaryOp::Pow: {
+    if (b < 0)
+      return Value::floating(std::pow(double(a), double(b)));
+    int64_t acc = 1;
+    for (int64_t i = 0; i < b; ++i) {
+      if (__builtin_mul_overflow(acc, a, &acc))
+        return overflow();
+      if (acc == 0 || acc == 1)
+        break;
+    }
+    return Value::integer(acc);
+  }
+  case ast::BinaryOp::Shl:
+    if (b < 0 || b > 63) {
+      diags.error(opRange, "shift amount " + llvm::Twine(b) + " is out of range (0 to 63)");
+      return Value::error();
+    }
+    res = int64_t(uint64_t(a) << b);
+    if ((res >> b) != a)
+      return overflow();
+    return Value::integer(res);
+  case ast::BinaryOp::Shr:
+    if (b < 0 || b > 63) {
+      diags.error(opRange, "shift amount " + llvm::Twine(b) + " is out of range (0 to 63)");
+      return Value::error();
+    }
+    return Value::integer(a >> b);
+  case ast::BinaryOp::BitAnd:
+    return bothBool ? Value::boolean(a & b) : Value::integer(a & b);
+  case ast::BinaryOp::BitOr:
+    return bothBool ? Value::boolean(a | b) : Value::integer(a | b);
+  case ast::BinaryOp::BitXor:
+    return bothBool ? Value::boolean(a ^ b) : Value::integer(a ^ b);
+  case ast::BinaryOp::Lt: return Value::boolean(a < b);
+  case ast::BinaryOp::Le: return Value::boolean(a <= b);
+  case ast::BinaryOp::Gt: return Value::boolean(a > b);
+  case ast::BinaryOp::Ge: return Value::boolean(a >= b);
+  case ast::BinaryOp::Eq: return Value::boolean(a == b);
+  case ast::BinaryOp::Ne: return Value::boolean(a != b);
+  case ast::BinaryOp::MatMul:
+    diags.error(opRange, "'@' is not supported; use dot(a, b)");
+    return Value::error();
+  case ast::BinaryOp::And:
+  case ast::BinaryOp::Or:
+    break;
+  }
+  return Value::error();
+}
+
+//===----------------------------------------------------------------------===//
+// Types of operands
+//===----------------------------------------------------------------------===//
+
+static bool fitsIn(int64_t v, ScalarKind k) {
+  switch (k) {
+  case ScalarKind::I1: return v == 0 || v == 1;
+  case ScalarKind::I8: return v >= INT8_MIN && v <= INT8_MAX;
+  case ScalarKind::I16: return v >= INT16_MIN && v <= INT16_MAX;
+  case ScalarKind::I32: return v >= INT32_MIN && v <= INT32_MAX;
+  default: return true;
+  }
+}
+
+ElementType Sema::literalElement(const Value &c) const {
+  switch (c.kind) {
+  case Value::Kind::Float:
+    return ElementType::number(ScalarKind::F32);
+  case Value::Kind::Bool:
+    return ElementType::number(ScalarKind::I1);
+  default:
+    return ElementType::number(fitsIn(c.intValue, ScalarKind::I32) ? ScalarKind::I32
+                                                                   : ScalarKind::I64);
+  }
+}
+
+ElementType Sema::promote(ElementType a, ElementType b) const {
+  if (a == b)
+    return a;
+  if (a.isFloat() || b.isFloat()) {
+    if (a.isFloat() && b.isFloat()) {
+      unsigned wa = bitWidth(a.scalar), wb = bitWidth(b.scalar);
+      if (wa == wb) // f16 with bf16
+        return ElementType::number(ScalarKind::F32);
+      return wa > wb ? a : b;
+    }
+    return a.isFloat() ? a : b;
+  }
+  return bitWidth(a.scalar) >= bitWidth(b.scalar) ? a : b;
+}
+
+std::optional<ElementType> Sema::operandElement(const Value &lit, ElementType other) const {
+  if (other.isPointer)
+    return std::nullopt;
+  switch (lit.kind) {
+  case Value::Kind::Float:
+    return other.isFloat() ? other : ElementType::number(ScalarKind::F32);
+  case Value::Kind::Bool:
+    return other;
+  case Value::Kind::Int:
+    if (other.isFloat())
+      return other;
+    if (!other.isBool() && fitsIn(lit.intValue, other.scalar))
+      return other;
+    return literalElement(lit);
+  default:
+    return std::nullopt;
+  }
+}
+
+ElementType Sema::commonElement(const Value &l, const Value &r) const {
+  if (l.isRuntime() && r.isRuntime())
+    return promote(l.type().element(), r.type().element());
+  if (l.isRuntime())
+    return promote(*operandElement(r, l.type().element()), l.type().element());
+  if (r.isRuntime())
+    return promote(*operandElement(l, r.type().element()), r.type().element());
+  return promote(literalElement(l), literalElement(r));
+}
+
+//===----------------------------------------------------------------------===//
+// Building typed expressions
+//===----------------------------------------------------------------------===//
+
+typed::Expr *Sema::constant(const Value &c, const Type &type, SMRange range) {
+  int64_t i = 0;
+  double f = 0.0;
+  if (c.kind == Value::Kind::Float) {
+    f = c.floatValue;
+    if (std::isfinite(f) && std::fabs(f) < 9.2e18)
+      i = int64_t(f);
+  } else {
+    i = c.intValue;
+    f = double(c.intValue);
+  }
+  if (type.element().isBool())
+    i = (c.kind == Value::Kind::Float ? f != 0.0 : i != 0) ? 1 : 0;
+  return make<typed::ConstantExpr>(type, range, i, f);
+}
+
+typed::Expr *Sema::toRuntime(const Value &v, SMRange range) {
+  if (v.isRuntime())
+    return v.expr;
+  if (v.isNumber())
+    return constant(v, Type(literalElement(v)), range);
+  diags.error(range, v.describe() + " cannot be used as a runtime value");
+  return nullptr;
+}
+
+typed::Expr *Sema::convertElement(typed::Expr *e, ElementType to, SMRange range) {
+  ElementType from = e->type.element();
+  if (from == to || from.isPointer || to.isPointer)
+    return e;
+  if (auto *c = dyn_cast<typed::ConstantExpr>(e)) {
+    // Fold conversions of constants so that the IR shows the final value.
+    Value v = from.isFloat() ? Value::floating(c->floatValue) : Value::integer(c->intValue);
+    if (to.isInteger() && !to.isBool() && from.isFloat() && !std::isfinite(c->floatValue))
+      return make<typed::CastExpr>(e->type.withElement(to), range, e);
+    return constant(v, e->type.withElement(to), range);
+  }
+  bool halfSwap = (from.scalar == ScalarKind::F16 && to.scalar == ScalarKind::BF16) ||
+                  (from.scalar == ScalarKind::BF16 && to.scalar == ScalarKind::F16);
+  if (halfSwap)
+    e = make<typed::CastExpr>(e->type.withElement(ElementType::number(ScalarKind::F32)), range, e);
+  return make<typed::CastExpr>(e->type.withElement(to), range, e);
+}
+
+bool Sema::broadcastShapes(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b,
+                           llvm::SmallVectorImpl<int64_t> &out) const {
+  size_t rank = std::max(a.size(), b.size());
+  out.assign(rank, 1);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+    int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+    if (da != db && da != 1 && db != 1)
+      return false;
+    out[i] = da == 1 ? db : da;
+  }
+  return true;
+}
+
+typed::Expr *Sema::broadcastTo(typed::Expr *e, llvm::ArrayRef<int64_t> shape, SMRange range) {
+  llvm::ArrayRef<int64_t> src = e->type.shape();
+  if (src == shape)
+    return e;
+  if (src.empty()) {
+    if (auto *c = dyn_cast<typed::ConstantExpr>(e))
+      return make<typed::ConstantExpr>(e->type.withShape(shape), range, c->intValue,
+                                       c->floatValue);
+    return make<typed::SplatExpr>(e->type.withShape(shape), range, e);
+  }
+  while (e->type.rank() < shape.size()) {
+    llvm::SmallVector<int64_t, 4> s{1};
+    s.append(e->type.shape().begin(), e->type.shape().end());
+    e = make<typed::ExpandDimsExpr>(e->type.withShape(s), range, e, 0);
+  }
+  if (e->type.shape() != shape)
+    e = make<typed::BroadcastExpr>(e->type.withShape(shape), range, e);
+  return e;
+}
+
+bool Sema::checkTileSize(llvm::ArrayRef<int64_t> shape, SMRange range) {
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    if (d > kMaxTileElements || n * d > kMaxTileElements) {
+      diags.error(range, "a tile of shape " + shapeStr(shape) +
+                             " is too large: tiles hold at most 1048576 (2^20) elements");
+      return false;
+    }
+    n *= d;
+  }
+  return true;
+}
+
+typed::Expr *Sema::coerce(const Value &v, const Type &target, SMRange range) {
+  if (v.isError())
+    return nullptr;
+  if (v.isNumber()) {
+    if (target.element().isPointer) {
+      diags.error(range, "expected " + target.str() + ", not " + v.describe());
+      return nullptr;
+    }
+    return constant(v, target, range);
+  }
+  if (!v.isRuntime()) {
+    diags.error(range, "expected a value of type " + target.str() + ", not " + v.describe());
+    return nullptr;
+  }
+  const Type &src = v.type();
+  ElementType se = src.element(), te = target.element();
+  if (se.isPointer != te.isPointer || (se.isPointer && se != te)) {
+    diags.error(range, "expected " + target.str() + ", not " + src.str());
+    noteDefinition(v);
+    return nullptr;
+  }
+  llvm::SmallVector<int64_t, 4> shape;
+  if (!broadcastShapes(src.shape(), target.shape(), shape) ||
+      llvm::ArrayRef<int64_t>(shape) != target.shape()) {
+    diags.error(range, "cannot broadcast " + src.str() + " to the shape " +
+                           shapeStr(target.shape()));
+    noteDefinition(v);
+    return nullptr;
+  }
+  typed::Expr *e = convertElement(v.expr, te, range);
+  return broadcastTo(e, target.shape(), range);
+}
+
+bool Sema::numericOperands(const Value &l, const Value &r, llvm::StringRef opName,
+                           SMRange opRange, SMRange lRange, SMRange rRange, ElementType common,
+                           typed::Expr *&le, typed::Expr *&re,
+                           llvm::SmallVectorImpl<int64_t> &shape) {
+  llvm::ArrayRef<int64_t> ls, rs;
+  if (l.isRuntime())
+    ls = l.type().shape();
+  if (r.isRuntime())
+    rs = r.type().shape();
+  if (!broadcastShapes(ls, rs, shape)) {
+    diags.error(opRange, "incompatible shapes " + shapeStr(ls) + " and " + shapeStr(rs) +
+                             " for '" + opName + "'");
+    noteOperand(l, lRange, "the left operand");
+    noteOperand(r, rRange, "the right operand");
+    return false;
+  }
+  if (!checkTileSize(shape, opRange))
+    return false;
+  Type t(common, shape);
+  le = l.isRuntime() ? broadcastTo(convertElement(l.expr, common, lRange), shape, lRange)
+                     : constant(l, t, lRange);
+  re = r.isRuntime() ? broadcastTo(convertElement(r.expr, common, rRange), shape, rRange)
+                     : constant(r, t, rRange);
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Binary operators
+//===----------------------------------------------------------------------===//
+
+Value Sema::pointerArithmetic(ast::BinaryOp op, const Value &l, const Value &r,
+                              SMRange opRange, SMRange lRange, SMRange rRange, SMRange whole) {
+  bool lPtr = l.isRuntime() && l.type().element().isPointer;
+  bool rPtr = r.isRuntime() && r.type().element().isPointer;
+  auto invalid = [&]() {
+    diags.error(opRange, "invalid operands to '" + ast::spelling(op) + "': " + l.describe() +
+                             " and " + r.describe() +
+                             " (pointers support only '+' and '-' with an integer offset)");
+    noteDefinition(lPtr ? l : r);
+    return Value::error();
+  };
+  if (lPtr && rPtr)
+    return invalid();
+  if (!(op == ast::BinaryOp::Add || (op == ast::BinaryOp::Sub && lPtr)))
+    return invalid();
+  const Value &ptr = lPtr ? l : r;
+  const Value &off = lPtr ? r : l;
+  SMRange offRange = lPtr ? rRange : lRange;
+  typed::Expr *offset = nullptr;
+  if (off.kind == Value::Kind::Int) {
+    Value o = off;
+    if (op == ast::BinaryOp::Sub) {
+      if (o.intValue == std::numeric_limits<int64_t>::min()) {
+        diags.error(offRange, "integer overflow in a constant expression");
+        return Value::error();
+      }
+      o.intValue = -o.intValue;
+    }
+    offset = constant(o, Type(literalElement(o)), offRange);
+  } else if (off.isRuntime() && off.type().element().isInteger() &&
+             !off.type().element().isBool()) {
+    offset = off.expr;
+    if (bitWidth(off.type().element().scalar) < 32)
+      offset = convertElement(offset, ElementType::number(ScalarKind::I32), offRange);
+    if (op == ast::BinaryOp::Sub)
+      offset = make<typed::UnaryExpr>(offset->type, offRange, typed::UnaryOp::Neg, offset);
+  } else {
+    diags.error(offRange, "pointer offsets must be integers (wider than i1), not " +
+                              off.describe());
+    noteDefinition(off);
+    return Value::error();
+  }
+  llvm::SmallVector<int64_t, 4> shape;
+  if (!broadcastShapes(ptr.type().shape(), offset->type.shape(), shape)) {
+    diags.error(opRange, "incompatible shapes " + shapeStr(ptr.type().shape()) + " and " +
+                             shapeStr(offset->type.shape()) + " for '" + ast::spelling(op) +
+                             "'");
+    noteOperand(l, lRange, "the left operand");
+    noteOperand(r, rRange, "the right operand");
+    return Value::error();
+  }
+  if (!checkTileSize(shape, opRange))
+    return Value::error();
+  typed::Expr *p = broadcastTo(ptr.expr, shape, lPtr ? lRange : rRange);
+  offset = broadcastTo(offset, shape, offRange);
+  return Value::runtime(make<typed::AddPtrExpr>(Type(ptr.type().element(), shape), whole, p, offset));
+}
+
+Value Sema::binary(ast::BinaryOp op, Value l, Value r, SMRange opRange, SMRange lRange,
+                   SMRange rRange, SMRange whole) {
+  if (l.isError() || r.isError())
+    return Value::error();
+  llvm::StringRef opName = ast::spelling(op);
+  if (!l.isRuntime() && !r.isRuntime()) {
+    if (l.isNumber() && r.isNumber())
+      return foldBinary(op, l, r, opRange);
+    if (op == ast::BinaryOp::Eq || op == ast::BinaryOp::Ne) {
+      bool same = false;
+      if (l.kind == r.kind) {
+        switch (l.kind) {
+        case Value::Kind::Str: same = l.str == r.str; break;
+        case Value::Kind::DType: same = l.dtype == r.dtype; break;
+        case Value::Kind::None: same = true; break;
+        default: same = false; break;
+        }
+      }
+      return Value::boolean(op == ast::BinaryOp::Eq ? same : !same);
+    }
+    if (op == ast::BinaryOp::Add && l.kind == Value::Kind::Str && r.kind == Value::Kind::Str)
+      return Value::string(l.str + r.str);
+    diags.error(opRange, "unsupported operands for '" + opName + "': " + l.describe() +
+                             " and " + r.describe());
+    return Value::error();
+  }
+  for (const Value *v : {&l, &r})
+    if (!v->isRuntime() && !v->isNumber()) {
+      diags.error(opRange, "unsupported operands for '" + opName + "': " + l.describe() +
+                               " and " + r.describe());
+      return Value::error();
+    }
+  if (op == ast::BinaryOp::Pow) {
+    diags.error(opRange, "'**' works only on compile-time constants; use exp/log or "
+                         "multiplication at run time");
+    return Value::error();
+  }
+  if (op == ast::BinaryOp::MatMul) {
+    diags.error(opRange, "'@' is not supported; use dot(a, b)");
+    return Value::error();
+  }
+  if ((l.isRuntime() && l.type().element().isPointer) ||
+      (r.isRuntime() && r.type().element().isPointer)) {
+    if (op != ast::BinaryOp::Add && op != ast::BinaryOp::Sub) {
+      diags.error(opRange, "invalid operands to '" + opName + "': " + l.describe() + " and " +
+                               r.describe() +
+                               " (pointers support only '+' and '-' with an integer offset)");
+      return Value::error();
+    }
+    return pointerArithmetic(op, l, r, opRange, lRange, rRange, whole);
+  }
+
+  ElementType common = commonElement(l, r);
+  bool isArith = op == ast::BinaryOp::Add || op == ast::BinaryOp::Sub ||
+                 op == ast::BinaryOp::Mul || op == ast::BinaryOp::Div ||
+                 op == ast::BinaryOp::FloorDiv || op == ast::BinaryOp::Mod;
+  if (isArith && common.isBool())
+    common = ElementType::number(ScalarKind::I32);
+  switch (op) {
+  case ast::BinaryOp::Div:
+    if (common.isInteger())
+      common = ElementType::number(ScalarKind::F32);
+    break;
+  case ast::BinaryOp::FloorDiv:
+    if (common.isFloat()) {
+      diags.error(opRange, "'//' needs integer operands, not " + Type(common).str() +
+                               "; use '/' for floating-point division");
+      return Value::error();
+    }
+    break;
+  case ast::BinaryOp::BitAnd:
+  case ast::BinaryOp::BitOr:
+  case ast::BinaryOp::BitXor:
+  case ast::BinaryOp::Shl:
+  case ast::BinaryOp::Shr:
+    if (common.isFloat()) {
+      diags.error(opRange, "operator '" + opName + "' needs integer or boolean operands, not " +
+                               (l.isRuntime() && l.type().element().isFloat() ? l : r)
+                                   .describe());
+      noteDefinition(l.isRuntime() && l.type().element().isFloat() ? l : r);
+      return Value::error();
+    }
+    break;
+  default:
+    break;
+  }
+
+  typed::Expr *le = nullptr, *re = nullptr;
+  llvm::SmallVector<int64_t, 4> shape;
+  if (!numericOperands(l, r, opName, opRange, lRange, rRange, common, le, re, shape))
+    return Value::error();
+
+  std::optional<typed::CompareOp> cmp;
+  typed::BinaryOp bop = typed::BinaryOp::Add;
+  switch (op) {
+  case ast::BinaryOp::Add: bop = typed::BinaryOp::Add; break;
+  case ast::BinaryOp::Sub: bop = typed::BinaryOp::Sub; break;
+  case ast::BinaryOp::Mul: bop = typed::BinaryOp::Mul; break;
+  case ast::BinaryOp::Div:
+  case ast::BinaryOp::FloorDiv: bop = typed::BinaryOp::Div; break;
+  case ast::BinaryOp::Mod: bop = typed::BinaryOp::Rem; break;
+  case ast::BinaryOp::BitAnd: bop = typed::BinaryOp::And; break;
+  case ast::BinaryOp::BitOr: bop = typed::BinaryOp::Or; break;
+  case ast::BinaryOp::BitXor: bop = typed::BinaryOp::Xor; break;
+  case ast::BinaryOp::Shl: bop = typed::BinaryOp::Shl; break;
+  case ast::BinaryOp::Shr: bop = typed::BinaryOp::Shr; break;
+  case ast::BinaryOp::Lt: cmp = typed::CompareOp::Lt; break;
+  case ast::BinaryOp::Le: cmp = typed::CompareOp::Le; break;
+  case ast::BinaryOp::Gt: cmp = typed::CompareOp::Gt; break;
+  case ast::BinaryOp::Ge: cmp = typed::CompareOp::Ge; break;
+  case ast::BinaryOp::Eq: cmp = typed::CompareOp::Eq; break;
+  case ast::BinaryOp::Ne: cmp = typed::CompareOp::Ne; break;
+  default:
+    return Value::error();
+  }
+  if (cmp)
+    return Value::runtime(make<typed::CompareExpr>(
+        Type(ElementType::number(ScalarKind::I1), shape), whole, *cmp, le, re));
+  return Value::runtime(make<typed::BinaryExpr>(Type(common, shape), whole, bop, le, re));
+}
+
+//===----------------------------------------------------------------------===//
+// Calls, attributes, subscripts
+//===----------------------------------------------------------------------===//
+
+Value Sema::castTo(const Value &v, const Value &dtype, SMRange range, SMRange dtypeRange) {
+  if (v.isError() || dtype.isError())
+    return Value::error();
+  if (dtype.kind != Value::Kind::DType) {
+    diags.error(dtypeRange, "expected a type such as f16 or i32, not " + dtype.describe());
+    return Value::error();
+  }
+  Type scalar = Type::scalar(dtype.dtype);
+  if (v.isNumber())
+    return Value::runtime(constant(v, scalar, range));
+  if (!v.isRuntime()) {
+    diags.error(range, "cannot convert " + v.describe() + " to " + scalar.str());
+    return Value::error();
+  }
+  if (v.type().element().isPointer) {
+    diags.error(range, "cannot convert pointers with .to(); only numbers convert");
+    noteDefinition(v);
+    return Value::error();
+  }
+  return Value::runtime(convertElement(v.expr, scalar.element(), range));
+}
+
+Value Sema::call(const ast::CallExpr *e) {
+  if (auto *attr = dyn_cast<ast::AttributeExpr>(e->callee)) {
+    Value base = expr(attr->base);
+    if (base.isError())
+      return base;
+    if (base.kind != Value::Kind::Namespace) {
+      if (attr->name != "to") {
+        diags.error(attr->nameRange, base.describe() + " has no method '" + attr->name + "'");
+        return Value::error();
+      }
+      const ast::Expr *dtypeExpr = nullptr;
+      if (e->args.size() == 1 && e->kwargs.empty())
+        dtypeExpr = e->args[0];
+      else if (e->args.empty() && e->kwargs.size() == 1 && e->kwargs[0].name == "dtype")
+        dtypeExpr = e->kwargs[0].value;
+      if (!dtypeExpr) {
+        diags.error(e->range, ".to() takes exactly one argument, the type: x.to(f16)");
+        return Value::error();
+      }
+      return castTo(base, expr(dtypeExpr), e->range, dtypeExpr->range);
+    }
+  }
+  Value callee = expr(e->callee);
+  switch (callee.kind) {
+  case Value::Kind::Error:
+    return callee;
+  case Value::Kind::Builtin:
+    return builtinCall(callee.builtin, callee.str, e);
+  case Value::Kind::Function:
+    if (kernelNames.count(callee.str)) {
+      diags.error(e->callee->range, "cannot call the kernel '" + callee.str +
+                                        "' from device code; kernels are launched from the "
+                                        "host (call a helper without @kernel instead)");
+      return Value::error();
+    }
+    return callHelper(*callee.function, e);
+  case Value::Kind::DType:
+    diags.error(e->callee->range, "types are not callable; convert with x.to(" +
+                                      scalarName(callee.dtype) + ")");
+    return Value::error();
+  default:
+    diags.error(e->callee->range, callee.describe() + " is not callable");
+    return Value::error();
+  }
+}
+
+Value Sema::attribute(const ast::AttributeExpr *e) {
+  Value base = expr(e->base);
+  if (base.isError())
+    return base;
+  if (base.kind == Value::Kind::Namespace) {
+    if (base.str == "triton" && e->name == "language") {
+      Value ns = base;
+      ns.str = "tl";
+      return ns;
+    }
+    Value b = lookupBuiltin(e->name);
+    if (b.isError() || b.kind == Value::Kind::Namespace) {
+      if (isUnsupportedTritonName(e->name))
+        diags.error(e->nameRange, "'" + base.str + "." + e->name + "' is not supported by tcc");
+      else
+        diags.error(e->nameRange, "'" + base.str + "' has no member '" + e->name + "'");
+      return Value::error();
+    }
+    return b;
+  }
+  if (base.isRuntime()) {
+    const Type &t = base.type();
+    if (e->name == "shape") {
+      std::vector<Value> dims;
+      for (int64_t d : t.shape())
+        dims.push_back(Value::integer(d));
+      return Value::tuple(std::move(dims));
+    }
+    if (e->name == "dtype") {
+      if (t.element().isPointer) {
+        diags.error(e->nameRange, ".dtype of pointers is not supported");
+        return Value::error();
+      }
+      return Value::dtypeOf(t.element().scalar);
+    }
+    if (e->name == "to") {
+      diags.error(e->range, "'.to' must be called with a type: x.to(f16)");
+      return Value::error();
+    }
+    if (e->name == "T") {
+      diags.error(e->nameRange, "transposing with '.T' is not supported; load the tile "
+                                "transposed by swapping the index axes");
+      return Value::error();
+    }
+  }
+  diags.error(e->nameRange, base.describe() + " has no attribute '" + e->name + "'");
+  return Value::error();
+}
+
+Value Sema::subscript(const ast::SubscriptExpr *e) {
+  Value base = expr(e->base);
+  if (base.isError())
+    return base;
+  if (base.kind == Value::Kind::Tuple) {
+    if (e->indices.size() != 1 || isa<ast::SliceExpr>(e->indices[0])) {
+      diags.error(e->range, "a tuple is indexed with a single integer");
+      return Value::error();
+    }
+    Value i = expr(e->indices[0]);
+    if (i.isError())
+      return i;
+    std::optional<int64_t> idx = constantInt(i, e->indices[0]->range, "a tuple index");
+    if (!idx)
+      return Value::error();
+    int64_t n = base.elements.size();
+    int64_t k = *idx < 0 ? *idx + n : *idx;
+    if (k < 0 || k >= n) {
+      diags.error(e->indices[0]->range, "tuple index " + llvm::Twine(*idx) +
+                                            " is out of range (the tuple has " +
+                                            llvm::Twine(n) + " elements)");
+      return Value::error();
+    }
+    return base.elements[k];
+  }
+  if (!base.isRuntime() || !base.type().isTile()) {
+    diags.error(e->range, "cannot subscript " + base.describe() +
+                              " (only tiles, with ':' and None, and tuples)");
+    noteDefinition(base);
+    return Value::error();
+  }
+  unsigned rank = base.type().rank();
+  unsigned kept = 0;
+  std::vector<bool> isNewAxis;
+  for (const ast::Expr *idx : e->indices) {
+    if (isa<ast::NoneLitExpr>(idx)) {
+      isNewAxis.push_back(true);
+      continue;
+    }
+    if (auto *s = dyn_cast<ast::SliceExpr>(idx)) {
+      if (s->lo || s->hi || s->step) {
+        diags.error(idx->range, "slicing a tile with bounds is not supported; subscripts take "
+                                "only ':' (keep an axis) and None (add an axis)");
+        return Value::error();
+      }
+      isNewAxis.push_back(false);
+      ++kept;
+      continue;
+    }
+    Value v = expr(idx);
+    if (v.isError())
+      return v;
+    if (v.kind == Value::Kind::None) {
+      isNewAxis.push_back(true);
+      continue;
+    }
+    diags.error(idx->range, "tiles cannot be indexed element by element; subscripts take only "
+                            "':' (keep an axis) and None (add an axis)");
+    return Value::error();
+  }
+  if (kept > rank) {
+    diags.error(e->range, "too many ':' in the subscript: " + base.type().str() + " has rank " +
+                              llvm::Twine(rank));
+    noteDefinition(base);
+    return Value::error();
+  }
+  while (kept < rank) {
+    isNewAxis.push_back(false);
+    ++kept;
+  }
+  typed::Expr *x = base.expr;
+  for (unsigned axis = 0; axis < isNewAxis.size(); ++axis) {
+    if (!isNewAxis[axis])
+      continue;
+    llvm::SmallVector<int64_t, 4> shape(x->type.shape().begin(), x->type.shape().end());
+    shape.insert(shape.begin() + axis, 1);
+    x = make<typed::ExpandDimsExpr>(x->type.withShape(shape), e->range, x, axis);
+  }
+  return Value::runtime(x);
+}

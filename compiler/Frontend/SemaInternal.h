@@ -1,0 +1,259 @@
+//===- SemaInternal.h - Sema's state, shared by its source files ---------===//
+//
+// Sema.cpp: files, kernels, statements, control flow, helpers.
+// SemaExpr.cpp: expressions, promotion, broadcasting, conversions.
+// SemaBuiltins.cpp: the builtin functions.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TCC_FRONTEND_SEMAINTERNAL_H
+#define TCC_FRONTEND_SEMAINTERNAL_H
+
+#include "compiler/Frontend/Diagnostics.h"
+#include "compiler/Frontend/Sema.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <optional>
+
+namespace tcc {
+namespace sema {
+
+enum class Builtin {
+  ProgramId, NumPrograms, Arange, Cdiv, Zeros, ZerosLike, Full, Load, Store, Where,
+  Minimum, Maximum, Exp, Exp2, Log, Log2, Sqrt, Rsqrt, Abs, Sin, Cos, Sigmoid,
+  Sum, Max, Min, ArgMax, ArgMin, Dot, MultipleOf, MaxContiguous,
+  StaticAssert, StaticPrint, Print, Range, StaticRange, Float, Int, Cast,
+};
+
+/// What an expression denotes while Sema elaborates it: a runtime value
+/// (a typed expression), a compile-time constant, or something that only
+/// exists at compile time (a dtype, a tuple, a function, the `tl` namespace).
+struct Value {
+  enum class Kind {
+    Error, Runtime, Int, Float, Bool, Str, None, DType, Tuple, Function, Builtin, Namespace,
+  };
+  Kind kind = Kind::Error;
+  typed::Expr *expr = nullptr;         // Runtime
+  int64_t intValue = 0;                // Int, Bool
+  double floatValue = 0.0;             // Float
+  std::string str;                     // Str; Builtin/Function/Namespace: the name
+  ScalarKind dtype = ScalarKind::I32;  // DType
+  std::vector<Value> elements;         // Tuple
+  const ast::FunctionDef *function = nullptr;
+  sema::Builtin builtin = sema::Builtin::Range;
+
+  static Value error() { return Value(); }
+  static Value runtime(typed::Expr *e) {
+    Value v;
+    v.kind = Kind::Runtime;
+    v.expr = e;
+    return v;
+  }
+  static Value integer(int64_t i) {
+    Value v;
+    v.kind = Kind::Int;
+    v.intValue = i;
+    return v;
+  }
+  static Value floating(double f) {
+    Value v;
+    v.kind = Kind::Float;
+    v.floatValue = f;
+    return v;
+  }
+  static Value boolean(bool b) {
+    Value v;
+    v.kind = Kind::Bool;
+    v.intValue = b;
+    return v;
+  }
+  static Value string(std::string s) {
+    Value v;
+    v.kind = Kind::Str;
+    v.str = std::move(s);
+    return v;
+  }
+  static Value none() {
+    Value v;
+    v.kind = Kind::None;
+    return v;
+  }
+  static Value dtypeOf(ScalarKind k) {
+    Value v;
+    v.kind = Kind::DType;
+    v.dtype = k;
+    return v;
+  }
+  static Value tuple(std::vector<Value> elems) {
+    Value v;
+    v.kind = Kind::Tuple;
+    v.elements = std::move(elems);
+    return v;
+  }
+
+  bool isError() const { return kind == Kind::Error; }
+  bool isRuntime() const { return kind == Kind::Runtime; }
+  /// A number known at compile time (bools count as numbers, as in Python).
+  bool isNumber() const { return kind == Kind::Int || kind == Kind::Float || kind == Kind::Bool; }
+  bool isIntLike() const { return kind == Kind::Int || kind == Kind::Bool; }
+  const Type &type() const { return expr->type; }
+  /// For messages: "tile<128xf32>", "the constant 4", "a tuple", ...
+  std::string describe() const;
+};
+
+/// A name's current meaning in a function; `version` changes on every
+/// assignment so that control flow can tell which names a block redefined.
+struct Binding {
+  Value value;
+  unsigned version = 0;
+  llvm::SMRange defRange;
+};
+
+/// Why a name is not visible although the source defines it somewhere.
+struct LostName {
+  llvm::SMRange defRange;
+  std::string why;
+};
+
+/// One function being elaborated: the kernel, or one inlined call of a helper.
+struct Frame {
+  const ast::FunctionDef *function = nullptr;
+  bool isKernel = false;
+  llvm::StringMap<Binding> env;
+  llvm::StringMap<LostName> lost;
+  bool returned = false;
+  Value returnValue = Value::none();
+  unsigned runtimeControlDepth = 0; // enclosing runtime `if`s and loops
+};
+
+using NameSet = llvm::StringSet<>;
+
+/// A grid expression being rebuilt as text (docs/ir.md's grid language).
+struct GridTerm {
+  std::string text;
+  int precedence = 0; // 0 atom, 1 unary, 2 multiplicative, 3 additive
+  std::optional<int64_t> value; // when the whole term is a constant
+};
+
+class Sema {
+public:
+  Sema(DiagnosticEngine &diags, const ast::Module &module, const SemaOptions &options);
+  std::unique_ptr<typed::Program> run();
+
+  // Sema.cpp ---------------------------------------------------------------
+  void collectFunctions();
+  void evaluateGlobals();
+  void elaborateKernel(const ast::FunctionDef &fn);
+  bool gridTerm(const ast::Expr *e, GridTerm &out);
+  void statements(const ast::Block &stmts, const NameSet &liveOut);
+  void statement(const ast::Stmt *s, const NameSet &liveAfter);
+  void assignStmt(const ast::AssignStmt *s);
+  void ifStmt(const ast::IfStmt *s, const NameSet &liveAfter);
+  void forStmt(const ast::ForStmt *s, const NameSet &liveAfter);
+  void staticFor(const ast::ForStmt *s, const ast::CallExpr *range, const NameSet &liveAfter);
+  void returnStmt(const ast::ReturnStmt *s);
+  Value callHelper(const ast::FunctionDef &fn, const ast::CallExpr *call);
+  void assign(const std::string &name, Value v, llvm::SMRange range);
+  bool carriable(const Value &v) const;
+  bool chargeWork(llvm::SMRange range);
+
+  // SemaExpr.cpp -----------------------------------------------------------
+  Value expr(const ast::Expr *e);
+  Value lookup(const ast::NameExpr *e);
+  Value lookupBuiltin(llvm::StringRef name) const;
+  Value unary(const ast::UnaryExpr *e);
+  Value binary(ast::BinaryOp op, Value lhs, Value rhs, llvm::SMRange opRange,
+               llvm::SMRange lhsRange, llvm::SMRange rhsRange, llvm::SMRange whole);
+  Value foldBinary(ast::BinaryOp op, const Value &lhs, const Value &rhs, llvm::SMRange opRange);
+  Value logical(const ast::BinaryExpr *e);
+  Value ternary(const ast::TernaryExpr *e);
+  Value call(const ast::CallExpr *e);
+  Value attribute(const ast::AttributeExpr *e);
+  Value subscript(const ast::SubscriptExpr *e);
+  Value castTo(const Value &v, const Value &dtype, llvm::SMRange range, llvm::SMRange dtypeRange);
+  bool truthy(const Value &v, bool &result, llvm::SMRange range, llvm::StringRef what);
+
+  ElementType literalElement(const Value &c) const;
+  ElementType commonElement(const Value &l, const Value &r) const;
+  bool numericOperands(const Value &l, const Value &r, llvm::StringRef opName,
+                       llvm::SMRange opRange, llvm::SMRange lRange, llvm::SMRange rRange,
+                       ElementType common, typed::Expr *&le, typed::Expr *&re,
+                       llvm::SmallVectorImpl<int64_t> &shape);
+  Value pointerArithmetic(ast::BinaryOp op, const Value &l, const Value &r,
+                          llvm::SMRange opRange, llvm::SMRange lRange, llvm::SMRange rRange,
+                          llvm::SMRange whole);
+  ElementType promote(ElementType a, ElementType b) const;
+  std::optional<ElementType> operandElement(const Value &lit, ElementType other) const;
+  typed::Expr *constant(const Value &c, const Type &type, llvm::SMRange range);
+  typed::Expr *toRuntime(const Value &v, llvm::SMRange range);
+  typed::Expr *convertElement(typed::Expr *e, ElementType to, llvm::SMRange range);
+  typed::Expr *broadcastTo(typed::Expr *e, llvm::ArrayRef<int64_t> shape, llvm::SMRange range);
+  bool broadcastShapes(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b,
+                       llvm::SmallVectorImpl<int64_t> &out) const;
+  typed::Expr *coerce(const Value &v, const Type &target, llvm::SMRange range);
+  bool checkTileSize(llvm::ArrayRef<int64_t> shape, llvm::SMRange range);
+  void noteOperand(const Value &v, llvm::SMRange range, llvm::StringRef which);
+  void noteDefinition(const Value &v);
+
+  // SemaBuiltins.cpp -------------------------------------------------------
+  Value builtinCall(Builtin b, llvm::StringRef name, const ast::CallExpr *call);
+  bool bindArguments(const ast::CallExpr *call, llvm::StringRef name,
+                     llvm::ArrayRef<const char *> params, unsigned required,
+                     std::vector<Value> &out, std::vector<llvm::SMRange> &ranges,
+                     llvm::ArrayRef<const char *> ignored = {});
+  std::optional<int64_t> constantInt(const Value &v, llvm::SMRange range, llvm::StringRef what);
+  bool shapeArgument(const Value &v, llvm::SMRange range, llvm::SmallVectorImpl<int64_t> &shape);
+  std::optional<ScalarKind> dtypeArgument(const Value &v, llvm::SMRange range);
+  Value reduce(Builtin b, llvm::StringRef name, const ast::CallExpr *call);
+  Value mathFn(Builtin b, llvm::StringRef name, const ast::CallExpr *call);
+  Value hint(Builtin b, llvm::StringRef name, const ast::CallExpr *call);
+  Value loadCall(const ast::CallExpr *call);
+  Value storeCall(const ast::CallExpr *call);
+  Value dotCall(const ast::CallExpr *call);
+  Value printCall(const ast::CallExpr *call, bool compileTime);
+
+  // Helpers ------------------------------------------------------------------
+  template <typename T, typename... Args> T *make(Args &&...args) {
+    return program->make<T>(std::forward<Args>(args)...);
+  }
+  typed::Variable *newVariable(llvm::StringRef name, const Type &type, llvm::SMRange range);
+  /// Emits `let name = e` and returns a reference to it.
+  Value bind(llvm::StringRef name, typed::Expr *e, llvm::SMRange range);
+  void emit(typed::Stmt *s) { block->push_back(s); }
+
+  DiagnosticEngine &diags;
+  const ast::Module &module;
+  const SemaOptions &options;
+  std::unique_ptr<typed::Program> program;
+
+  llvm::StringMap<const ast::FunctionDef *> functions;
+  llvm::StringSet<> kernelNames;
+  llvm::StringMap<Binding> globals;
+  llvm::StringMap<const ast::Expr *> defines;
+  llvm::StringSet<> usedDefines;
+
+  Frame *frame = nullptr;
+  typed::Block *block = nullptr;
+  typed::Kernel *kernel = nullptr;
+  llvm::StringMap<unsigned> variableNames; // per kernel, for unique names
+  unsigned inlineDepth = 0;
+  unsigned versionCounter = 0;
+  uint64_t work = 0;
+  bool workExhausted = false;
+
+  static constexpr unsigned kMaxInlineDepth = 32;
+  static constexpr unsigned kMaxStaticIterations = 4096;
+  static constexpr uint64_t kMaxWork = 200000;
+};
+
+/// Names read / assigned anywhere in a statement list (syntactically).
+void collectReads(const ast::Block &block, NameSet &out);
+void collectReads(const ast::Stmt *s, NameSet &out);
+void collectReads(const ast::Expr *e, NameSet &out);
+void collectAssigned(const ast::Block &block, std::vector<std::string> &out, NameSet &seen);
+
+} // namespace sema
+} // namespace tcc
+
+#endif // TCC_FRONTEND_SEMAINTERNAL_H
