@@ -1,0 +1,200 @@
+//===- EmitMemory.cpp - checked loads and stores --------------------------===//
+//
+// The memory checker: every active lane of a load or store must point inside the buffer
+// its pointer was derived from, aligned to the element size; loads must read elements
+// something has written. Lanes a mask turns off are never checked (and a load gives them
+// `other`, or zero). The first violation stops the run with a located diagnostic.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Interpreter/Elementwise.h"
+
+#include "dialects/Tile/TileDialect.h"
+
+using namespace mlir;
+
+namespace tcc::interp {
+namespace {
+
+/// What a diagnostic needs to know about one access op.
+struct Access {
+  OpSite *site;
+  bool isStore;
+  std::vector<int64_t> shape;
+  const PtrVal *ptrs;
+  const uint8_t *mask; // null: unmasked
+  int64_t numel;
+  int64_t elementSize;
+};
+
+std::string laneString(const std::vector<int64_t> &shape, int64_t lane) {
+  if (shape.empty())
+    return "the scalar access";
+  std::string coords;
+  int64_t rest = lane;
+  for (size_t i = shape.size(); i-- > 0;) {
+    coords = std::to_string(rest % shape[i]) + (coords.empty() ? "" : ", ") + coords;
+    rest /= shape[i];
+  }
+  return "lane [" + coords + "] of the " + shapeString(shape) + " tile";
+}
+
+bool inBounds(const ExecState &st, const PtrVal &p, int64_t es) {
+  if (p.buffer < 0 || p.buffer >= int64_t(st.buffers.size()))
+    return false;
+  const BufferView &b = st.buffers[size_t(p.buffer)];
+  return p.offset >= 0 && p.offset <= b.bytes - es && p.offset % es == 0;
+}
+
+/// Reports the first bad lane of `a` (lane `first`), counting all of them.
+[[gnu::cold]] void reportOutOfBounds(ExecState &st, const Access &a, int64_t first) {
+  int64_t bad = 0;
+  for (int64_t i = 0; i < a.numel; ++i)
+    if ((!a.mask || a.mask[i]) && !inBounds(st, a.ptrs[i], a.elementSize))
+      ++bad;
+  const PtrVal &p = a.ptrs[first];
+  const char *what = a.isStore ? "store" : "load";
+  std::string msg;
+  std::vector<std::string> notes;
+  if (p.buffer < 0 || p.buffer >= int64_t(st.buffers.size())) {
+    msg = std::string(what) + " through a pointer into no buffer";
+  } else {
+    const BufferView &b = st.buffers[size_t(p.buffer)];
+    int64_t elems = b.bytes / a.elementSize;
+    const std::string &name = *b.name;
+    if (p.offset % a.elementSize) {
+      msg = std::string("misaligned ") + what + " " + (a.isStore ? "to" : "from") + " '" + name +
+            "': byte offset " + std::to_string(p.offset) + " is not a multiple of " +
+            std::to_string(a.elementSize);
+    } else {
+      int64_t e = p.offset / a.elementSize;
+      msg = std::string("out-of-bounds ") + what + " " + (a.isStore ? "to" : "from") + " '" +
+            name + "': element " + std::to_string(e) + " is " +
+            (e < 0 ? "before the start of" : "past the end of") + " the buffer (" +
+            std::to_string(elems) + " elements, valid offsets 0.." + std::to_string(elems - 1) +
+            ")";
+    }
+  }
+  notes.push_back("at " + laneString(a.shape, first) +
+                  (a.shape.empty() ? ""
+                                   : "; " + std::to_string(bad) + " of its " +
+                                         std::to_string(a.numel) + " lanes are out of bounds"));
+  notes.push_back(a.mask ? std::string("the ") + what +
+                               "'s mask is true on these lanes: does the mask test the bound?"
+                         : std::string("the ") + what +
+                               " has no mask: lanes past the end need `mask=`");
+  st.fail(a.site, msg, notes);
+}
+
+[[gnu::cold]] void reportUninitialised(ExecState &st, const Access &a, int64_t lane) {
+  const PtrVal &p = a.ptrs[lane];
+  const BufferView &b = st.buffers[size_t(p.buffer)];
+  std::string msg = "load reads uninitialised memory: element " +
+                    std::to_string(p.offset / a.elementSize) + " of '" + *b.name +
+                    "' was never written";
+  if (st.options->uninitReads == UninitPolicy::Warn) {
+    st.warn(a.site, msg + " (at " + laneString(a.shape, lane) + ")");
+    return;
+  }
+  st.fail(a.site, msg,
+          {"at " + laneString(a.shape, lane),
+           "outputs created with 'empty:' start uninitialised; use --allow-uninit to "
+           "warn instead"});
+}
+
+template <typename E>
+Inst loadInst(const Access &a, E *pd, const E *pother) {
+  return [a, pd, pother](ExecState &st) {
+    const int64_t es = a.elementSize;
+    const bool checkInit = st.options->uninitReads != UninitPolicy::Ignore;
+    const BufferView *bufs = st.buffers.data();
+    const int64_t nbufs = int64_t(st.buffers.size());
+    for (int64_t i = 0; i < a.numel; ++i) {
+      if (a.mask && !a.mask[i]) {
+        pd[i] = pother ? pother[i] : E{};
+        continue;
+      }
+      const PtrVal p = a.ptrs[i];
+      if (p.buffer < 0 || p.buffer >= nbufs || p.offset < 0 ||
+          p.offset > bufs[p.buffer].bytes - es || p.offset % es) {
+        reportOutOfBounds(st, a, i);
+        return;
+      }
+      const BufferView &b = bufs[p.buffer];
+      if (checkInit && !b.init[p.offset / es]) {
+        reportUninitialised(st, a, i);
+        if (st.failed)
+          return;
+      }
+      std::memcpy(&pd[i], b.data + p.offset, sizeof(E));
+    }
+  };
+}
+
+template <typename E>
+Inst storeInst(const Access &a, const E *pv) {
+  return [a, pv](ExecState &st) {
+    const int64_t es = a.elementSize;
+    const BufferView *bufs = st.buffers.data();
+    const int64_t nbufs = int64_t(st.buffers.size());
+    // Check every lane first, so that a failing store writes nothing.
+    for (int64_t i = 0; i < a.numel; ++i) {
+      if (a.mask && !a.mask[i])
+        continue;
+      const PtrVal p = a.ptrs[i];
+      if (p.buffer < 0 || p.buffer >= nbufs || p.offset < 0 ||
+          p.offset > bufs[p.buffer].bytes - es || p.offset % es) {
+        reportOutOfBounds(st, a, i);
+        return;
+      }
+    }
+    for (int64_t i = 0; i < a.numel; ++i) {
+      if (a.mask && !a.mask[i])
+        continue;
+      const PtrVal p = a.ptrs[i];
+      const BufferView &b = bufs[p.buffer];
+      std::memcpy(b.data + p.offset, &pv[i], sizeof(E));
+      b.init[p.offset / es] = 1;
+    }
+  };
+}
+
+} // namespace
+
+Emitted emitMemory(Compiler &c, Operation *op, InstList &out) {
+  auto load = dyn_cast<tile::LoadOp>(op);
+  auto store = dyn_cast<tile::StoreOp>(op);
+  if (!load && !store)
+    return Emitted::NotMine;
+  Value ptr = load ? load.getPtr() : store.getPtr();
+  Value mask = load ? load.getMask() : store.getMask();
+  const Slot &p = c.slot(ptr);
+  if (p.dtype != DType::Ptr)
+    return c.fail(op, "expects pointers");
+  Access a{c.site(op),
+           bool(store),
+           p.shape,
+           p.as<PtrVal>(),
+           mask ? c.slot(mask).as<uint8_t>() : nullptr,
+           p.numel,
+           int64_t(dtypeSize(p.pointee))};
+  if (load) {
+    const Slot &d = c.slot(load.getResult());
+    const Slot *other = load.getOther() ? &c.slot(load.getOther()) : nullptr;
+    if (other && other->numel != d.numel)
+      return c.fail(op, "'other' must have the result's shape");
+    out.push_back(visitBytes(d.dtype, [&](auto tag) -> Inst {
+      using E = decltype(tag);
+      return loadInst<E>(a, d.as<E>(), other ? other->as<E>() : nullptr);
+    }));
+    return Emitted::Done;
+  }
+  const Slot &v = c.slot(store.getValue());
+  out.push_back(visitBytes(v.dtype, [&](auto tag) -> Inst {
+    using E = decltype(tag);
+    return storeInst<E>(a, v.as<E>());
+  }));
+  return Emitted::Done;
+}
+
+} // namespace tcc::interp

@@ -1,0 +1,48 @@
+//===- Memory.cpp - host buffers ------------------------------------------===//
+
+#include "compiler/Interpreter/Memory.h"
+
+namespace tcc::interp {
+
+double Buffer::get(int64_t i) const {
+  return elementAsDouble(dtype, bytes.data() + size_t(i) * elementSize());
+}
+
+void Buffer::set(int64_t i, double v) {
+  elementFromDouble(dtype, v, bytes.data() + size_t(i) * elementSize());
+  init[size_t(i)] = 1;
+}
+
+Buffer makeBuffer(std::string name, DType dtype, std::vector<int64_t> shape, bool initialised) {
+  Buffer b;
+  b.name = std::move(name);
+  b.dtype = dtype;
+  b.shape = std::move(shape);
+  int64_t n = 1;
+  for (int64_t d : b.shape)
+    n *= d;
+  b.bytes.assign(size_t(n) * dtypeSize(dtype), initialised ? 0 : 0xff);
+  b.init.assign(size_t(n), initialised ? 1 : 0);
+  return b;
+}
+
+std::string shapeString(const std::vector<int64_t> &shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    s += (i ? "x" : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+int64_t Memory::add(Buffer buffer) {
+  buffers.push_back(std::move(buffer));
+  return int64_t(buffers.size()) - 1;
+}
+
+int64_t Memory::find(const std::string &name) const {
+  for (size_t i = 0; i < buffers.size(); ++i)
+    if (buffers[i].name == name)
+      return int64_t(i);
+  return -1;
+}
+
+} // namespace tcc::interp
