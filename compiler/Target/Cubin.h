@@ -1,0 +1,31 @@
+//===- Cubin.h - PTX to cubin through ptxas ----------------------*- C++ -*-===//
+//
+// ptxas is NVIDIA's assembler; tcc runs it as a child process. It is looked up in
+// $CUDA_HOME/bin, /usr/local/cuda/bin and PATH. No LLVM/MLIR types in this interface.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCC_COMPILER_TARGET_CUBIN_H
+#define TCC_COMPILER_TARGET_CUBIN_H
+
+#include <string>
+
+namespace tcc {
+
+/// The ptxas to use, or "" when none is installed.
+std::string findPtxas();
+
+struct CubinOptions {
+  std::string arch = "sm_90";
+  unsigned optLevel = 3; // ptxas -O level
+  bool verbose = false;  // ptxas -v: registers, spills, shared memory into *log
+};
+
+/// Assembles `ptx` into a cubin. On failure returns false with *error saying why
+/// (ptxas missing, or its diagnostics). *log receives ptxas's messages when non-null.
+bool assembleCubin(const std::string &ptx, const CubinOptions &options, std::string *cubin,
+                   std::string *error, std::string *log = nullptr);
+
+} // namespace tcc
+
+#endif // TCC_COMPILER_TARGET_CUBIN_H

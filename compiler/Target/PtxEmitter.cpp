@@ -1,0 +1,170 @@
+//===- PtxEmitter.cpp - LLVM dialect to PTX --------------------------------===//
+
+#include "PtxEmitter.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <mutex>
+
+extern "C" {
+void LLVMInitializeNVPTXTargetInfo();
+void LLVMInitializeNVPTXTarget();
+void LLVMInitializeNVPTXTargetMC();
+void LLVMInitializeNVPTXAsmPrinter();
+}
+
+namespace tcc {
+
+static constexpr const char *kTriple = "nvptx64-nvidia-cuda";
+
+static void initializeNVPTX() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+    // Shared-memory pointers in 32 bits: cheaper address arithmetic for ld/st.shared.
+    auto &options = llvm::cl::getRegisteredOptions();
+    auto it = options.find("nvptx-short-ptr");
+    if (it != options.end())
+      if (auto *flag = static_cast<llvm::cl::opt<bool> *>(it->second))
+        flag->setValue(true);
+  });
+}
+
+bool isSupportedArch(const std::string &arch) {
+  if (arch.size() < 5 || arch.compare(0, 3, "sm_") != 0)
+    return false;
+  size_t i = 3;
+  int number = 0;
+  while (i < arch.size() && isdigit(static_cast<unsigned char>(arch[i])))
+    number = number * 10 + (arch[i++] - '0');
+  if (i == 3 || number < 70)
+    return false;
+  return i == arch.size() || (i + 1 == arch.size() && arch[i] == 'a');
+}
+
+static std::unique_ptr<llvm::TargetMachine> createTargetMachine(const PtxOptions &options,
+                                                                std::string *error) {
+  initializeNVPTX();
+  if (!isSupportedArch(options.arch)) {
+    *error = "unsupported GPU architecture '" + options.arch + "' (expected sm_80, sm_90, ...)";
+    return nullptr;
+  }
+  llvm::Triple triple(kTriple);
+  std::string lookupError;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, lookupError);
+  if (!target) {
+    *error = "LLVM has no NVPTX target: " + lookupError;
+    return nullptr;
+  }
+  llvm::CodeGenOptLevel level = options.optLevel == 0   ? llvm::CodeGenOptLevel::None
+                                : options.optLevel == 1 ? llvm::CodeGenOptLevel::Less
+                                : options.optLevel == 2 ? llvm::CodeGenOptLevel::Default
+                                                        : llvm::CodeGenOptLevel::Aggressive;
+  llvm::TargetOptions targetOptions;
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      triple, options.arch, /*Features=*/"", targetOptions, std::nullopt, std::nullopt, level));
+  if (!machine)
+    *error = "could not create an NVPTX target machine for " + options.arch;
+  return machine;
+}
+
+std::unique_ptr<llvm::Module> translateToLLVMIR(mlir::ModuleOp module, llvm::LLVMContext &context,
+                                                const PtxOptions &options, std::string *error) {
+  mlir::DialectRegistry registry;
+  mlir::registerBuiltinDialectTranslation(registry);
+  mlir::registerLLVMDialectTranslation(registry);
+  mlir::registerNVVMDialectTranslation(registry);
+  module->getContext()->appendDialectRegistry(registry);
+
+  std::unique_ptr<llvm::Module> llvmModule =
+      mlir::translateModuleToLLVMIR(module, context, "tcc");
+  if (!llvmModule) {
+    *error = "translation of the lowered module to LLVM IR failed";
+    return nullptr;
+  }
+  std::unique_ptr<llvm::TargetMachine> machine = createTargetMachine(options, error);
+  if (!machine)
+    return nullptr;
+  llvmModule->setTargetTriple(llvm::Triple(kTriple));
+  llvmModule->setDataLayout(machine->createDataLayout());
+  std::string verifyMessage;
+  llvm::raw_string_ostream verifyStream(verifyMessage);
+  if (llvm::verifyModule(*llvmModule, &verifyStream)) {
+    *error = "the LLVM IR is invalid: " + verifyMessage;
+    return nullptr;
+  }
+  return llvmModule;
+}
+
+bool optimizeLLVMIR(llvm::Module &module, const PtxOptions &options, std::string *error) {
+  std::unique_ptr<llvm::TargetMachine> machine = createTargetMachine(options, error);
+  if (!machine)
+    return false;
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder builder(machine.get());
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::OptimizationLevel level = options.optLevel == 0   ? llvm::OptimizationLevel::O0
+                                  : options.optLevel == 1 ? llvm::OptimizationLevel::O1
+                                  : options.optLevel == 2 ? llvm::OptimizationLevel::O2
+                                                          : llvm::OptimizationLevel::O3;
+  llvm::ModulePassManager pipeline = options.optLevel == 0
+                                         ? builder.buildO0DefaultPipeline(level)
+                                         : builder.buildPerModuleDefaultPipeline(level);
+  pipeline.run(module, mam);
+  return true;
+}
+
+bool emitPtx(llvm::Module &module, const PtxOptions &options, std::string *ptx,
+             std::string *error) {
+  std::unique_ptr<llvm::TargetMachine> machine = createTargetMachine(options, error);
+  if (!machine)
+    return false;
+  module.setDataLayout(machine->createDataLayout());
+  llvm::SmallString<0> buffer;
+  llvm::raw_svector_ostream stream(buffer);
+  llvm::legacy::PassManager passes;
+  if (machine->addPassesToEmitFile(passes, stream, nullptr, llvm::CodeGenFileType::AssemblyFile)) {
+    *error = "the NVPTX target cannot emit assembly";
+    return false;
+  }
+  passes.run(module);
+  *ptx = std::string(buffer.str());
+  return true;
+}
+
+std::string printLLVMIR(const llvm::Module &module) {
+  std::string text;
+  llvm::raw_string_ostream stream(text);
+  module.print(stream, nullptr);
+  return text;
+}
+
+} // namespace tcc

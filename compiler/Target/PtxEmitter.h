@@ -1,0 +1,52 @@
+//===- PtxEmitter.h - LLVM dialect to PTX ------------------------*- C++ -*-===//
+//
+// The back half of the compiler: a module in the LLVM and NVVM dialects (what
+// convert-tile-to-nvvm leaves) is translated to LLVM IR, optimised with LLVM's
+// pipeline for the -O level, and emitted as PTX by an in-process NVPTX TargetMachine.
+// No exceptions: failures come back as messages.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCC_COMPILER_TARGET_PTXEMITTER_H
+#define TCC_COMPILER_TARGET_PTXEMITTER_H
+
+#include <memory>
+#include <string>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+} // namespace llvm
+
+namespace mlir {
+class ModuleOp;
+} // namespace mlir
+
+namespace tcc {
+
+struct PtxOptions {
+  std::string arch = "sm_90"; // sm_80, sm_90, sm_90a, ...
+  unsigned optLevel = 3;      // 0..3, for LLVM's pipeline and its code generator
+};
+
+/// True for the architectures tcc targets ("sm_NN" or "sm_NNa", NN >= 70).
+bool isSupportedArch(const std::string &arch);
+
+/// The LLVM IR of an LLVM-dialect module, with the NVPTX triple and data layout set.
+/// Null with *error set on failure.
+std::unique_ptr<llvm::Module> translateToLLVMIR(mlir::ModuleOp module, llvm::LLVMContext &context,
+                                                const PtxOptions &options, std::string *error);
+
+/// Runs LLVM's default pipeline for options.optLevel on `module`.
+bool optimizeLLVMIR(llvm::Module &module, const PtxOptions &options, std::string *error);
+
+/// Emits `module` as PTX text.
+bool emitPtx(llvm::Module &module, const PtxOptions &options, std::string *ptx,
+             std::string *error);
+
+/// The LLVM IR as text (for --emit=llvm).
+std::string printLLVMIR(const llvm::Module &module);
+
+} // namespace tcc
+
+#endif // TCC_COMPILER_TARGET_PTXEMITTER_H
