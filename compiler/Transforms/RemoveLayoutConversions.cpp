@@ -303,10 +303,26 @@ private:
     return false;
   }
 
+  void linkFor(Plan &plan, scf::ForOp forOp, unsigned i, Attribute layout) {
+    plan.links.insert({forOp, i});
+    plan.set(forOp.getRegionIterArgs()[i], layout);
+    plan.set(forOp.getResult(i), layout);
+  }
+
   void grow(Plan &plan) {
     for (size_t next = 0; next < plan.order.size() && !plan.failed; ++next) {
       Value value = plan.order[next];
       Attribute layout = plan.layouts.lookup(value);
+      // A loop-carried value and an scf.if result change with their partners.
+      if (auto arg = dyn_cast<BlockArgument>(value)) {
+        if (auto forOp = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()))
+          if (arg.getArgNumber() >= forOp.getNumInductionVars())
+            linkFor(plan, forOp, arg.getArgNumber() - forOp.getNumInductionVars(), layout);
+      } else if (auto forOp = value.getDefiningOp<scf::ForOp>()) {
+        linkFor(plan, forOp, cast<OpResult>(value).getResultNumber(), layout);
+      } else if (auto ifOp = value.getDefiningOp<scf::IfOp>()) {
+        plan.links.insert({ifOp, cast<OpResult>(value).getResultNumber()});
+      }
       for (OpOperand &use : value.getUses()) {
         Operation *owner = use.getOwner();
         if (isLayoutSink(owner)) {
@@ -324,9 +340,7 @@ private:
         if (auto yield = dyn_cast<scf::YieldOp>(owner)) {
           Operation *parent = yield->getParentOp();
           if (auto forOp = dyn_cast<scf::ForOp>(parent)) {
-            plan.links.insert({parent, index});
-            plan.set(forOp.getRegionIterArgs()[index], layout);
-            plan.set(forOp.getResult(index), layout);
+            linkFor(plan, forOp, index, layout);
           } else if (isa<scf::IfOp>(parent)) {
             plan.links.insert({parent, index});
             plan.set(parent->getResult(index), layout);
@@ -336,20 +350,36 @@ private:
         if (auto forOp = dyn_cast<scf::ForOp>(owner)) {
           if (index < forOp.getNumControlOperands())
             continue;
-          unsigned i = index - forOp.getNumControlOperands();
-          plan.links.insert({owner, i});
-          plan.set(forOp.getRegionIterArgs()[i], layout);
-          plan.set(forOp.getResult(i), layout);
+          linkFor(plan, forOp, index - forOp.getNumControlOperands(), layout);
         }
         // Anything else keeps its layout: a conversion back (or the user's own).
       }
     }
   }
 
-  bool propagate(tile::ConvertLayoutOp seed, DenseSet<Operation *> &erased) {
-    Value src = seed.getSrc();
-    Plan plan;
-    plan.set(seed.getResult(), getLayout(src.getType()));
+  /// Forward: the users of `cvt` take its source's layout. Backward, for a conversion
+  /// of a loop-carried value or an scf.if result: that value takes the conversion's
+  /// layout (the loop's pointers follow the load's layout).
+  bool propagate(tile::ConvertLayoutOp cvt, DenseSet<Operation *> &erased) {
+    Plan forward;
+    forward.set(cvt.getResult(), getLayout(cvt.getSrc().getType()));
+    if (tryPlan(forward, cvt, erased))
+      return true;
+    Value src = cvt.getSrc();
+    Operation *owner = isa<BlockArgument>(src)
+                           ? cast<BlockArgument>(src).getOwner()->getParentOp()
+                           : src.getDefiningOp();
+    if (!isa<scf::ForOp, scf::IfOp>(owner))
+      return false;
+    Plan backward;
+    backward.set(src, getLayout(cvt.getType()));
+    return tryPlan(backward, nullptr, erased);
+  }
+
+  /// Grows `plan`, weighs it and applies it if it leaves fewer conversions. `seed`, if
+  /// given, is the conversion whose result the plan starts from: its users that follow
+  /// take its source, the others keep it.
+  bool tryPlan(Plan &plan, tile::ConvertLayoutOp seed, DenseSet<Operation *> &erased) {
     grow(plan);
     if (plan.failed)
       return false;
@@ -359,7 +389,7 @@ private:
 
     // What it removes: the seed, conversions it feeds that become identities, and
     // conversions feeding it whose every use it takes over.
-    int64_t benefit = costAt(seed), cost = 0;
+    int64_t benefit = seed ? costAt(seed) : 0, cost = 0;
     DenseSet<Value> countedNeeded, countedBack;
     DenseSet<Operation *> dying;
     for (auto [operand, layout] : needed) {
@@ -383,13 +413,14 @@ private:
         if (isCovered(plan, use))
           continue;
         if (auto user = dyn_cast<tile::ConvertLayoutOp>(use.getOwner())) {
-          if (getLayout(user.getType()) == layout && user != seed && dying.insert(user).second)
+          if (getLayout(user.getType()) == layout && user != seed &&
+              dying.insert(user).second)
             benefit += costAt(user);
           continue;
         }
         back.push_back({&use, value.getType()});
         if (countedBack.insert(value).second)
-          cost += value == seed.getResult() ? costAt(seed) : costOfConverting(value);
+          cost += isSeed(seed, value) ? costAt(seed) : costOfConverting(value);
       }
     }
     if (cost >= benefit)
@@ -410,7 +441,7 @@ private:
     DenseMap<Value, Value> backs;
     for (auto [use, oldType] : back) {
       Value value = use->get();
-      if (value == seed.getResult())
+      if (isSeed(seed, value))
         continue;
       Value &b = backs[value];
       if (!b) {
@@ -425,11 +456,12 @@ private:
     }
     // Now the layouts change.
     for (Value value : plan.order)
-      if (value != seed.getResult())
+      if (!isSeed(seed, value))
         value.setType(withLayout(value.getType(), plan.layouts.lookup(value)));
-    for (OpOperand &use : llvm::make_early_inc_range(seed.getResult().getUses()))
-      if (isCovered(plan, use) || isa<tile::ConvertLayoutOp>(use.getOwner()))
-        use.set(src);
+    if (seed)
+      for (OpOperand &use : llvm::make_early_inc_range(seed.getResult().getUses()))
+        if (isCovered(plan, use) || isa<tile::ConvertLayoutOp>(use.getOwner()))
+          use.set(seed.getSrc());
     // Conversions fed by the plan that became identities.
     for (Operation *op : dying) {
       auto cvt = cast<tile::ConvertLayoutOp>(op);
@@ -439,11 +471,15 @@ private:
         cvt.erase();
       }
     }
-    if (seed.getResult().use_empty()) {
+    if (seed && seed.getResult().use_empty()) {
       erased.insert(seed);
       seed.erase();
     }
     return true;
+  }
+
+  static bool isSeed(tile::ConvertLayoutOp seed, Value value) {
+    return seed && value == seed.getResult();
   }
 
   /// Tile ops left without users (the originals of what was re-created elsewhere).
