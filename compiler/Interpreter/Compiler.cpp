@@ -8,6 +8,7 @@
 #include "mlir/IR/Location.h"
 
 #include <cstring>
+#include <functional>
 
 using namespace mlir;
 
@@ -119,15 +120,42 @@ OpSite *Compiler::site(Operation *op) {
   OpSite &s = sites.back();
   s.opName = op->getName().getStringRef().str();
   s.kernel = kernelName;
-  op->getLoc()->walk([&](Location loc) {
-    if (auto file = dyn_cast<FileLineColLoc>(loc)) {
-      s.file = file.getFilename().str();
-      s.line = file.getLine();
-      s.col = file.getColumn();
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
+  // The first file location names the op; call-site locations (MLIRGen's inlined
+  // helpers) add where the helper was called from.
+  auto firstFile = [](Location loc) {
+    FileLineColLoc found;
+    loc->walk([&](Location l) {
+      if (auto file = dyn_cast<FileLineColLoc>(l)) {
+        found = file;
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    return found;
+  };
+  // A caller may itself be a call site of an outer helper: innermost first.
+  std::function<void(Location, std::vector<std::string> &)> callers =
+      [&](Location l, std::vector<std::string> &out) {
+        if (auto call = dyn_cast<CallSiteLoc>(l)) {
+          callers(call.getCallee(), out);
+          callers(call.getCaller(), out);
+        } else if (FileLineColLoc f = firstFile(l)) {
+          out.push_back(f.getFilename().str() + ":" + std::to_string(f.getLine()) + ":" +
+                        std::to_string(f.getColumn()));
+        }
+      };
+  Location loc = op->getLoc();
+  while (auto call = dyn_cast<CallSiteLoc>(loc)) {
+    std::vector<std::string> level;
+    callers(call.getCaller(), level);
+    s.calledFrom.insert(s.calledFrom.begin(), level.begin(), level.end());
+    loc = call.getCallee();
+  }
+  if (FileLineColLoc file = firstFile(loc)) {
+    s.file = file.getFilename().str();
+    s.line = file.getLine();
+    s.col = file.getColumn();
+  }
   siteOf[op] = &s;
   return &s;
 }

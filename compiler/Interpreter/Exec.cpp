@@ -55,6 +55,8 @@ void ExecState::fail(const OpSite *site, const std::string &message,
            std::to_string(nprog[2]) + ")\n";
   for (const std::string &n : notes)
     error += site->where() + ": note: " + n + "\n";
+  for (const std::string &call : site->calledFrom)
+    error += call + ": note: called from here\n";
 }
 
 void ExecState::warn(OpSite *site, const std::string &message) {

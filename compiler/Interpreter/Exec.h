@@ -26,6 +26,8 @@ struct OpSite {
   unsigned line = 0, col = 0;
   std::string opName; // "tile.store"
   std::string kernel;
+  /// For ops of inlined helpers: the call sites, innermost first ("file:line:col").
+  std::vector<std::string> calledFrom;
   bool warned = false; // a warning about this op was already given
   /// "file:line:col" or "<unknown location>".
   std::string where() const;

@@ -632,3 +632,31 @@ func.func @k(%x: i32) attributes {tile.kernel} {
 }
 
 } // namespace
+
+namespace {
+
+// MLIRGen locates the ops of an inlined helper with call-site locations.
+TEST(InterpreterKernel, ErrorsInInlinedHelpersNameTheCallSites) {
+  Compiled c = compileIR(R"IR(
+func.func @k(%x: !tile.ptr<f32>) attributes {tile.kernel, tile.arg_names = ["x"]} {
+  %c9 = arith.constant 9 : i32
+  %p = tile.addptr %x, %c9 : !tile.ptr<f32>, i32
+  %v = tile.load %p : !tile.ptr<f32> loc(callsite("lib.tile":3:12 at callsite("k.tile":8:5 at "k.tile":20:3)))
+  return
+}
+)IR");
+  ASSERT_TRUE(c.kernel) << c.error;
+  Memory mem;
+  RunOutput r = run(*c.kernel, {ArgValue::ofBuffer(addF32(mem, "x", {1, 2}))}, mem);
+  ASSERT_FALSE(r.result.ok);
+  const std::string &e = r.result.error;
+  EXPECT_EQ(e.find("lib.tile:3:12: error: out-of-bounds load from 'x': element 9"), 0u) << e;
+  EXPECT_NE(e.find("the scalar access"), std::string::npos) << e;
+  size_t inner = e.find("k.tile:8:5: note: called from here");
+  size_t outer = e.find("k.tile:20:3: note: called from here");
+  EXPECT_NE(inner, std::string::npos) << e;
+  EXPECT_NE(outer, std::string::npos) << e;
+  EXPECT_LT(inner, outer) << e;
+}
+
+} // namespace
