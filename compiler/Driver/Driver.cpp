@@ -1,0 +1,230 @@
+//===- Driver.cpp - The one place that strings the stages together -------===//
+
+#include "compiler/Driver/Driver.h"
+
+#include "compiler/Frontend/Diagnostics.h"
+#include "compiler/Frontend/Lexer.h"
+#include "compiler/Frontend/MLIRGen.h"
+#include "compiler/Frontend/Parser.h"
+#include "compiler/Frontend/Sema.h"
+#include "compiler/Frontend/TypedAST.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OperationSupport.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/thread.h"
+
+using namespace tcc;
+
+namespace {
+struct StageName {
+  EmitStage stage;
+  const char *name;
+};
+// In pipeline order; later layers append theirs (llvm, ptx, cubin, header).
+const StageName kStages[] = {
+    {EmitStage::AST, "ast"},
+    {EmitStage::Tile, "tile"},
+};
+
+/// Everything runs on a thread with a large stack: recursion in the front end
+/// is bounded by explicit limits, and this makes those limits comfortably safe.
+constexpr unsigned kCompilerStackBytes = 256u << 20;
+} // namespace
+
+std::optional<EmitStage> tcc::parseEmitStage(llvm::StringRef name) {
+  for (const StageName &s : kStages)
+    if (name == s.name)
+      return s.stage;
+  return std::nullopt;
+}
+
+llvm::StringRef tcc::emitStageName(EmitStage stage) {
+  for (const StageName &s : kStages)
+    if (s.stage == stage)
+      return s.name;
+  return "?";
+}
+
+std::vector<std::string> tcc::emitStageNames() {
+  std::vector<std::string> names;
+  for (const StageName &s : kStages)
+    names.push_back(s.name);
+  return names;
+}
+
+struct Driver::Impl {
+  Impl(DriverOptions options, llvm::raw_ostream &errs)
+      : options(std::move(options)), errs(errs), diags(sourceMgr, errs) {}
+
+  DriverOptions options;
+  llvm::raw_ostream &errs;
+  llvm::SourceMgr sourceMgr;
+  DiagnosticEngine diags;
+  unsigned mainBuffer = 0;
+  std::unique_ptr<ast::Module> module;
+  std::vector<std::unique_ptr<ast::Module>> defineModules;
+  std::unique_ptr<typed::Program> program;
+  std::unique_ptr<mlir::MLIRContext> context;
+  mlir::OwningOpRef<mlir::ModuleOp> tile;
+  bool loaded = false, loadFailed = false;
+  bool analyzed = false;
+  bool built = false;
+};
+
+Driver::Driver(DriverOptions options) : Driver(std::move(options), llvm::errs()) {}
+
+Driver::Driver(DriverOptions options, llvm::raw_ostream &diagnosticStream)
+    : impl(std::make_unique<Impl>(std::move(options), diagnosticStream)) {}
+
+Driver::~Driver() = default;
+
+const DriverOptions &Driver::options() const { return impl->options; }
+DiagnosticEngine &Driver::diagnostics() { return impl->diags; }
+
+mlir::MLIRContext &Driver::context() {
+  if (!impl->context)
+    impl->context = std::make_unique<mlir::MLIRContext>();
+  return *impl->context;
+}
+
+bool Driver::loadInput() {
+  if (impl->loaded)
+    return !impl->loadFailed;
+  impl->loaded = true;
+  const std::string &path = impl->options.inputPath;
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buf =
+      path == "-" ? llvm::MemoryBuffer::getSTDIN()
+                  : llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                                /*RequiresNullTerminator=*/false);
+  if (!buf) {
+    impl->diags.error("cannot read '" + path + "': " + buf.getError().message());
+    impl->loadFailed = true;
+    return false;
+  }
+  std::unique_ptr<llvm::MemoryBuffer> contents = std::move(*buf);
+  if (path == "-")
+    contents = llvm::MemoryBuffer::getMemBufferCopy(contents->getBuffer(), "<stdin>");
+  impl->mainBuffer = impl->sourceMgr.AddNewSourceBuffer(std::move(contents), llvm::SMLoc());
+  return true;
+}
+
+const typed::Program *Driver::analyze() {
+  if (impl->analyzed)
+    return impl->program.get();
+  impl->analyzed = true;
+  if (!loadInput())
+    return nullptr;
+  DiagnosticEngine &diags = impl->diags;
+
+  Lexer lexer(diags, impl->mainBuffer);
+  Parser parser(diags, lexer.lexAll());
+  impl->module = parser.parseModule();
+
+  // -D NAME=VALUE: VALUE is an expression in a buffer of its own, so that a
+  // mistake in it is reported against the command line.
+  SemaOptions semaOptions;
+  semaOptions.kernelName = impl->options.kernelName;
+  for (const std::string &d : impl->options.defines) {
+    llvm::StringRef text(d);
+    auto [name, value] = text.split('=');
+    name = name.trim();
+    bool validName = !name.empty() && (llvm::isAlpha(name[0]) || name[0] == '_') &&
+                     llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+    if (!validName) {
+      diags.error("invalid -D '" + d + "': expected NAME=VALUE, such as -D BLOCK=512");
+      continue;
+    }
+    if (!text.contains('='))
+      value = "1";
+    auto buffer = llvm::MemoryBuffer::getMemBufferCopy(value, "<-D " + name.str() + ">");
+    unsigned id = impl->sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+    Lexer defineLexer(diags, id);
+    Parser defineParser(diags, defineLexer.lexAll());
+    auto holder = std::make_unique<ast::Module>();
+    const ast::Expr *expr = defineParser.parseStandaloneExpression(*holder);
+    impl->defineModules.push_back(std::move(holder));
+    if (!expr)
+      continue;
+    semaOptions.defines.push_back({name.str(), expr});
+  }
+  if (diags.hasErrors())
+    return nullptr;
+  impl->program = tcc::analyze(diags, *impl->module, semaOptions);
+  return impl->program.get();
+}
+
+mlir::ModuleOp Driver::buildTileModule() {
+  if (impl->built)
+    return impl->tile ? *impl->tile : mlir::ModuleOp();
+  impl->built = true;
+  const typed::Program *program = analyze();
+  if (!program)
+    return mlir::ModuleOp();
+  impl->tile = generateTileModule(context(), *program, impl->diags);
+  return impl->tile ? *impl->tile : mlir::ModuleOp();
+}
+
+bool Driver::writeOutput(llvm::StringRef text) {
+  const std::string &path = impl->options.outputPath;
+  if (path == "-") {
+    llvm::outs() << text;
+    llvm::outs().flush();
+    return true;
+  }
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
+  if (ec) {
+    impl->diags.error("cannot write '" + path + "': " + ec.message());
+    return false;
+  }
+  os << text;
+  os.close();
+  if (os.has_error()) {
+    impl->diags.error("cannot write '" + path + "': " + os.error().message());
+    os.clear_error();
+    return false;
+  }
+  return true;
+}
+
+int Driver::runOnCurrentThread() {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  switch (impl->options.emit) {
+  case EmitStage::AST: {
+    const typed::Program *program = analyze();
+    if (!program)
+      return 1;
+    typed::print(*program, impl->sourceMgr, os);
+    break;
+  }
+  case EmitStage::Tile: {
+    mlir::ModuleOp module = buildTileModule();
+    if (!module)
+      return 1;
+    mlir::OpPrintingFlags flags;
+    if (impl->options.debugLocations)
+      flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false);
+    module.print(os, flags);
+    os << "\n";
+    break;
+  }
+  }
+  os.flush();
+  return writeOutput(text) ? 0 : 1;
+}
+
+int Driver::run() {
+  int code = 1;
+  llvm::thread worker(std::optional<unsigned>(kCompilerStackBytes), [&] { code = runOnCurrentThread(); });
+  worker.join();
+  impl->errs.flush();
+  return code;
+}

@@ -1,0 +1,102 @@
+//===- Driver.h - The one place that strings the stages together ---------===//
+//
+// tcc's pipeline as a small API: read the input, parse and check it, generate
+// tile IR, and (as later layers land) lower it to LLVM IR, PTX, a cubin or a
+// C++ header. `tools/tcc` only turns command-line options into DriverOptions
+// and returns Driver::run()'s exit code. The header is free of MLIR so that the
+// command-line tool compiles quickly.
+//
+// Extending: add a stage to EmitStage (in pipeline order) and to the name
+// table in Driver.cpp, then a branch in Driver::run(); stages reuse the
+// earlier steps through analyze() and buildTileModule().
+//
+//===----------------------------------------------------------------------===//
+#ifndef TCC_DRIVER_DRIVER_H
+#define TCC_DRIVER_DRIVER_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
+
+namespace mlir {
+class MLIRContext;
+class ModuleOp;
+} // namespace mlir
+
+namespace tcc {
+
+class DiagnosticEngine;
+namespace typed {
+class Program;
+} // namespace typed
+
+/// How far the pipeline runs, in pipeline order.
+enum class EmitStage {
+  AST,  // the typed AST after Sema (--emit=ast)
+  Tile, // verified tile IR after MLIRGen (--emit=tile)
+};
+
+/// "ast" -> EmitStage::AST, ...; nullopt for an unknown name.
+std::optional<EmitStage> parseEmitStage(llvm::StringRef name);
+llvm::StringRef emitStageName(EmitStage stage);
+/// Every stage name, in pipeline order (for --help and option checking).
+std::vector<std::string> emitStageNames();
+
+struct DriverOptions {
+  /// The .tile file; "-" reads standard input.
+  std::string inputPath = "-";
+  /// Where the result goes; "-" writes standard output. Nothing is written on error.
+  std::string outputPath = "-";
+  EmitStage emit = EmitStage::Tile;
+  /// `-D NAME=VALUE` (VALUE is an expression: 128, 2*64, True, f16, 0.5); `-D NAME` means 1.
+  std::vector<std::string> defines;
+  /// Compile only this kernel (empty: every kernel of the file).
+  std::string kernelName;
+  /// Print IR with source locations (like -mlir-print-debuginfo).
+  bool debugLocations = false;
+};
+
+class Driver {
+public:
+  explicit Driver(DriverOptions options);
+  Driver(DriverOptions options, llvm::raw_ostream &diagnosticStream);
+  ~Driver();
+  Driver(const Driver &) = delete;
+  Driver &operator=(const Driver &) = delete;
+
+  /// Runs the pipeline up to options.emit and writes the result. Returns the
+  /// process exit code: 0 on success, 1 after errors (all of them reported).
+  int run();
+
+  // The steps run() is made of, for other entry points (the interpreter,
+  // tests). Each runs the steps before it once, and reports its own errors.
+
+  /// Reads the input into the source manager.
+  bool loadInput();
+  /// Parses and checks the input; null after errors.
+  const typed::Program *analyze();
+  /// Generates and verifies tile IR; null after errors. Owned by the Driver.
+  mlir::ModuleOp buildTileModule();
+
+  mlir::MLIRContext &context();
+  DiagnosticEngine &diagnostics();
+  const DriverOptions &options() const;
+
+private:
+  int runOnCurrentThread();
+  bool writeOutput(llvm::StringRef text);
+
+  struct Impl;
+  std::unique_ptr<Impl> impl;
+};
+
+} // namespace tcc
+
+#endif // TCC_DRIVER_DRIVER_H
