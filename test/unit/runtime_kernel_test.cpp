@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <functional>
 
 namespace {
@@ -242,6 +243,29 @@ TEST(RuntimeCubin, CompatibilityRules) {
   EXPECT_TRUE(tcc::cubinRunsOn(90, true, 90));    // sm_90a on exactly 9.0
   EXPECT_FALSE(tcc::cubinRunsOn(100, true, 103));
   EXPECT_EQ(tcc::archName(90), "sm_90");
+}
+
+} // namespace
+
+namespace {
+
+// Without a driver (CI), or with the CUDA toolkit's stub libcuda (a ctest entry sets
+// TCC_LIBCUDA to it: every entry point must resolve in it, and cuInit then fails), the
+// runtime says why it cannot run anything instead of crashing.
+TEST(RuntimeDriver, SaysWhyThereIsNoGpu) {
+  std::string why;
+  bool ok = tcc::driverAvailable(&why);
+  if (std::getenv("TCC_EXPECT_STUB")) {
+    EXPECT_FALSE(ok);
+    EXPECT_NE(why.find("cuInit failed"), std::string::npos) << why;
+    EXPECT_NE(why.find("stub"), std::string::npos) << why;
+  } else if (ok) {
+    GTEST_SKIP() << "a GPU is present";
+  }
+  EXPECT_FALSE(why.empty());
+  std::string e = errorOf([] { tcc::ensureContext(); });
+  EXPECT_NE(e.find("initialising CUDA"), std::string::npos) << e;
+  EXPECT_NE(e.find(why), std::string::npos) << e;
 }
 
 } // namespace
