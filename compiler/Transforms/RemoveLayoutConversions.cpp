@@ -112,21 +112,25 @@ public:
 
   void run() {
     for (int round = 0; round < 100; ++round) {
+      // Cheap rewrites everywhere first, so that copies made for one conversion are
+      // shared by the next; then the rewrites that change layouts in place.
       bool changed = false;
-      SmallVector<tile::ConvertLayoutOp> conversions;
-      func.walk([&](tile::ConvertLayoutOp op) { conversions.push_back(op); });
       DenseSet<Operation *> erased;
-      for (tile::ConvertLayoutOp op : conversions) {
-        if (erased.contains(op))
-          continue;
-        remat.clear();
+      for (tile::ConvertLayoutOp op : collect()) {
         if (fold(op) || rematerialize(op)) {
           erased.insert(op);
           changed = true;
-          continue;
         }
-        changed |= propagate(op, erased);
       }
+      remat.clear();
+      for (tile::ConvertLayoutOp op : collect()) {
+        if (erased.contains(op) || !propagate(op, erased))
+          continue;
+        // Layouts changed in place: copies made so far may no longer be what they were.
+        remat.clear();
+        changed = true;
+      }
+      remat.clear();
       eraseDeadOps();
       if (!changed)
         break;
@@ -136,8 +140,15 @@ public:
 private:
   func::FuncOp func;
   OpBuilder builder;
-  /// Values already re-created in a layout during the current rewrite.
+  /// Values already re-created in a layout during this round (keys are never
+  /// conversions, the only ops erased before the round ends).
   DenseMap<std::pair<Value, Attribute>, Value> remat;
+
+  SmallVector<tile::ConvertLayoutOp> collect() {
+    SmallVector<tile::ConvertLayoutOp> conversions;
+    func.walk([&](tile::ConvertLayoutOp op) { conversions.push_back(op); });
+    return conversions;
+  }
 
   //===--------------------------------------------------------------------===//
   // fold
@@ -206,7 +217,7 @@ private:
       return known;
     Operation *def = value.getDefiningOp();
     if (auto cvt = dyn_cast<tile::ConvertLayoutOp>(def))
-      return remat[key] = doRemat(cvt.getSrc(), layout);
+      return doRemat(cvt.getSrc(), layout);
     IRMapping mapping;
     Attribute need = operandLayoutFor(def, layout);
     for (Value operand : def->getOperands())

@@ -1,0 +1,217 @@
+// RUN: tile-opt %s -split-input-file -tile-remove-layout-conversions | FileCheck %s
+
+#L = #tile.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#V = #tile.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+
+// What tile-coalesce leaves for vector add: pointers, masks and `other` are re-created
+// in the memory ops' layout, the addition follows the loads' layout, and the stored
+// value needs no conversion: none is left, and the originals are gone.
+// CHECK-LABEL: func.func @vector_add
+// CHECK-NOT: tile.convert_layout
+// CHECK-NOT: #tile.blocked<{sizePerThread = [1]
+// CHECK: %[[R:.*]] = tile.make_range 0 to 1024 : tensor<1024xi32, #[[V:.*]]>
+// CHECK: %[[M:.*]] = arith.cmpi slt, %{{.*}}, %{{.*}} : tensor<1024xi32, #[[V]]>
+// CHECK: %[[A:.*]] = tile.load %{{.*}}, mask %[[M]] : tensor<1024x!tile.ptr<f32>, #[[V]]>
+// CHECK: %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<1024xf32, #[[V]]>
+// CHECK: %[[B:.*]] = tile.load %{{.*}}, mask %[[M]], other %[[Z]] : tensor<1024x!tile.ptr<f32>, #[[V]]>
+// CHECK: %[[S:.*]] = arith.addf %[[A]], %[[B]] : tensor<1024xf32, #[[V]]>
+// CHECK: tile.store %{{.*}}, %[[S]], mask %[[M]] : tensor<1024x!tile.ptr<f32>, #[[V]]>
+// CHECK-NOT: tile.convert_layout
+func.func @vector_add(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %out: !tile.ptr<f32>, %n: i32) attributes {tile.kernel} {
+  %r = tile.make_range 0 to 1024 : tensor<1024xi32, #L>
+  %ns = tile.splat %n : i32 -> tensor<1024xi32, #L>
+  %m = arith.cmpi slt, %r, %ns : tensor<1024xi32, #L>
+  %xs = tile.splat %x : !tile.ptr<f32> -> tensor<1024x!tile.ptr<f32>, #L>
+  %xp = tile.addptr %xs, %r : tensor<1024x!tile.ptr<f32>, #L>, tensor<1024xi32, #L>
+  %xpv = tile.convert_layout %xp : tensor<1024x!tile.ptr<f32>, #L> -> tensor<1024x!tile.ptr<f32>, #V>
+  %mv = tile.convert_layout %m : tensor<1024xi1, #L> -> tensor<1024xi1, #V>
+  %av = tile.load %xpv, mask %mv : tensor<1024x!tile.ptr<f32>, #V>
+  %a = tile.convert_layout %av : tensor<1024xf32, #V> -> tensor<1024xf32, #L>
+  %ys = tile.splat %y : !tile.ptr<f32> -> tensor<1024x!tile.ptr<f32>, #L>
+  %yp = tile.addptr %ys, %r : tensor<1024x!tile.ptr<f32>, #L>, tensor<1024xi32, #L>
+  %zero = arith.constant dense<0.0> : tensor<1024xf32, #L>
+  %ypv = tile.convert_layout %yp : tensor<1024x!tile.ptr<f32>, #L> -> tensor<1024x!tile.ptr<f32>, #V>
+  %mv2 = tile.convert_layout %m : tensor<1024xi1, #L> -> tensor<1024xi1, #V>
+  %zv = tile.convert_layout %zero : tensor<1024xf32, #L> -> tensor<1024xf32, #V>
+  %bv = tile.load %ypv, mask %mv2, other %zv : tensor<1024x!tile.ptr<f32>, #V>
+  %b = tile.convert_layout %bv : tensor<1024xf32, #V> -> tensor<1024xf32, #L>
+  %s = arith.addf %a, %b : tensor<1024xf32, #L>
+  %os = tile.splat %out : !tile.ptr<f32> -> tensor<1024x!tile.ptr<f32>, #L>
+  %op = tile.addptr %os, %r : tensor<1024x!tile.ptr<f32>, #L>, tensor<1024xi32, #L>
+  %opv = tile.convert_layout %op : tensor<1024x!tile.ptr<f32>, #L> -> tensor<1024x!tile.ptr<f32>, #V>
+  %sv = tile.convert_layout %s : tensor<1024xf32, #L> -> tensor<1024xf32, #V>
+  %mv3 = tile.convert_layout %m : tensor<1024xi1, #L> -> tensor<1024xi1, #V>
+  tile.store %opv, %sv, mask %mv3 : tensor<1024x!tile.ptr<f32>, #V>
+  return
+}
+
+// -----
+
+#A = #tile.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#B = #tile.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+#C = #tile.blocked<{sizePerThread = [4, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>
+
+// Conversions of conversions fold into one; a conversion to the layout a value has
+// disappears. Loaded data cannot be re-created: a transpose keeps exactly one.
+// CHECK-DAG: #[[A:.*]] = #tile.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-DAG: #[[C:.*]] = #tile.blocked<{sizePerThread = [4, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>
+// CHECK-LABEL: func.func @fold
+// CHECK: %[[X:.*]] = tile.load %{{.*}} : tensor<64x64x!tile.ptr<f32>, #[[A]]>
+// CHECK: %[[XC:.*]] = tile.convert_layout %[[X]] : tensor<64x64xf32, #[[A]]> -> tensor<64x64xf32, #[[C]]>
+// CHECK-NOT: tile.convert_layout
+// CHECK: tile.store %{{.*}}, %[[XC]] : tensor<64x64x!tile.ptr<f32>, #[[C]]>
+func.func @fold(%pa: tensor<64x64x!tile.ptr<f32>, #A>, %pc: tensor<64x64x!tile.ptr<f32>, #C>) {
+  %x = tile.load %pa : tensor<64x64x!tile.ptr<f32>, #A>
+  %xb = tile.convert_layout %x : tensor<64x64xf32, #A> -> tensor<64x64xf32, #B>
+  %xc = tile.convert_layout %xb : tensor<64x64xf32, #B> -> tensor<64x64xf32, #C>
+  %xcc = tile.convert_layout %xc : tensor<64x64xf32, #C> -> tensor<64x64xf32, #C>
+  tile.store %pc, %xcc : tensor<64x64x!tile.ptr<f32>, #C>
+  return
+}
+
+// -----
+
+#L = #tile.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+#V = #tile.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#S = #tile.slice<{dim = 1, parent = #L}>
+
+// Softmax rows: the loaded tile's layout flows through the reduction (its result
+// becomes a slice of the new layout), expand_dims, broadcast, the arithmetic and the
+// store; the 1-D division by a splat follows the slice.
+// CHECK-DAG: #[[V:.*]] = #tile.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-DAG: #[[SV:.*]] = #tile.slice<{dim = 1, parent = #[[V]]}>
+// CHECK-LABEL: func.func @rows
+// CHECK-NOT: tile.convert_layout
+// CHECK: %[[X:.*]] = tile.load %{{.*}} : tensor<4x128x!tile.ptr<f32>, #[[V]]>
+// CHECK: %[[M:.*]] = tile.reduce max %[[X]], axis 1 : tensor<4x128xf32, #[[V]]> -> tensor<4xf32, #[[SV]]>
+// CHECK: %[[H:.*]] = arith.divf %[[M]], %{{.*}} : tensor<4xf32, #[[SV]]>
+// CHECK: %[[E:.*]] = tile.expand_dims %[[H]], 1 : tensor<4xf32, #[[SV]]> -> tensor<4x1xf32, #[[V]]>
+// CHECK: %[[B:.*]] = tile.broadcast %[[E]] : tensor<4x1xf32, #[[V]]> -> tensor<4x128xf32, #[[V]]>
+// CHECK: %[[D:.*]] = arith.subf %[[X]], %[[B]] : tensor<4x128xf32, #[[V]]>
+// CHECK: tile.store %{{.*}}, %[[D]] : tensor<4x128x!tile.ptr<f32>, #[[V]]>
+// CHECK-NOT: tile.convert_layout
+func.func @rows(%p: tensor<4x128x!tile.ptr<f32>, #V>, %two: f32) {
+  %xv = tile.load %p : tensor<4x128x!tile.ptr<f32>, #V>
+  %x = tile.convert_layout %xv : tensor<4x128xf32, #V> -> tensor<4x128xf32, #L>
+  %m = tile.reduce max %x, axis 1 : tensor<4x128xf32, #L> -> tensor<4xf32, #S>
+  %twos = tile.splat %two : f32 -> tensor<4xf32, #S>
+  %h = arith.divf %m, %twos : tensor<4xf32, #S>
+  %e = tile.expand_dims %h, 1 : tensor<4xf32, #S> -> tensor<4x1xf32, #L>
+  %b = tile.broadcast %e : tensor<4x1xf32, #L> -> tensor<4x128xf32, #L>
+  %d = arith.subf %x, %b : tensor<4x128xf32, #L>
+  %dv = tile.convert_layout %d : tensor<4x128xf32, #L> -> tensor<4x128xf32, #V>
+  tile.store %p, %dv : tensor<4x128x!tile.ptr<f32>, #V>
+  return
+}
+
+// -----
+
+#L = #tile.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#V = #tile.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+
+// A loop-carried accumulator follows the load in the loop: the conversion inside the
+// loop goes, the initial value is re-created in the new layout, and the result after
+// the loop needs no conversion either (the reduction takes any layout).
+// CHECK-DAG: #[[V:.*]] = #tile.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: func.func @accumulate
+// CHECK-NOT: tile.convert_layout
+// CHECK: %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<512xf32, #[[V]]>
+// CHECK: %[[ACC:.*]] = scf.for {{.*}} iter_args(%[[A:.*]] = %[[Z]]) -> (tensor<512xf32, #[[V]]>)
+// CHECK:   %[[X:.*]] = tile.load %{{.*}} : tensor<512x!tile.ptr<f32>, #[[V]]>
+// CHECK:   %[[S:.*]] = arith.addf %[[A]], %[[X]] : tensor<512xf32, #[[V]]>
+// CHECK:   scf.yield %[[S]] : tensor<512xf32, #[[V]]>
+// CHECK: tile.reduce sum %[[ACC]], axis 0 : tensor<512xf32, #[[V]]> -> f32
+// CHECK-NOT: tile.convert_layout
+func.func @accumulate(%p: tensor<512x!tile.ptr<f32>, #V>, %n: i32) -> f32 {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<512xf32, #L>
+  %acc = scf.for %k = %c0 to %n step %c1 iter_args(%a = %zero) -> (tensor<512xf32, #L>) : i32 {
+    %xv = tile.load %p : tensor<512x!tile.ptr<f32>, #V>
+    %x = tile.convert_layout %xv : tensor<512xf32, #V> -> tensor<512xf32, #L>
+    %s = arith.addf %a, %x : tensor<512xf32, #L>
+    scf.yield %s : tensor<512xf32, #L>
+  }
+  %sum = tile.reduce sum %acc, axis 0 : tensor<512xf32, #L> -> f32
+  return %sum : f32
+}
+
+// -----
+
+#L = #tile.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+#V = #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+
+// Loop-carried pointers (`p += BK` each iteration) take the layout of the load that
+// uses them, rather than being converted in every iteration; the loaded value carried
+// out of the loop is converted once, after it.
+// CHECK-DAG: #[[L:.*]] = #tile.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+// CHECK-DAG: #[[V:.*]] = #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-LABEL: func.func @pointers
+// CHECK: %[[P0:.*]] = tile.convert_layout %{{.*}} : tensor<64x32x!tile.ptr<f16>, #[[L]]> -> tensor<64x32x!tile.ptr<f16>, #[[V]]>
+// CHECK: %[[R:.*]]:2 = scf.for {{.*}} iter_args(%[[P:.*]] = %[[P0]], %{{.*}} = %{{.*}}) -> (tensor<64x32x!tile.ptr<f16>, #[[V]]>, tensor<64x32xf16, #[[V]]>)
+// CHECK-NOT: tile.convert_layout
+// CHECK:   %[[X:.*]] = tile.load %[[P]] : tensor<64x32x!tile.ptr<f16>, #[[V]]>
+// CHECK:   %[[STEP:.*]] = tile.splat %{{.*}} : i32 -> tensor<64x32xi32, #[[V]]>
+// CHECK:   %[[PN:.*]] = tile.addptr %[[P]], %[[STEP]] : tensor<64x32x!tile.ptr<f16>, #[[V]]>, tensor<64x32xi32, #[[V]]>
+// CHECK:   scf.yield %[[PN]], %[[X]]
+// CHECK: %[[OUT:.*]] = tile.convert_layout %[[R]]#1 : tensor<64x32xf16, #[[V]]> -> tensor<64x32xf16, #[[L]]>
+// CHECK: return %[[OUT]]
+func.func @pointers(%p0: tensor<64x32x!tile.ptr<f16>, #L>, %n: i32, %step: i32) -> tensor<64x32xf16, #L> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x32xf16, #L>
+  %res:2 = scf.for %k = %c0 to %n step %c1 iter_args(%p = %p0, %last = %zero) -> (tensor<64x32x!tile.ptr<f16>, #L>, tensor<64x32xf16, #L>) : i32 {
+    %pv = tile.convert_layout %p : tensor<64x32x!tile.ptr<f16>, #L> -> tensor<64x32x!tile.ptr<f16>, #V>
+    %xv = tile.load %pv : tensor<64x32x!tile.ptr<f16>, #V>
+    %x = tile.convert_layout %xv : tensor<64x32xf16, #V> -> tensor<64x32xf16, #L>
+    %steps = tile.splat %step : i32 -> tensor<64x32xi32, #L>
+    %pn = tile.addptr %p, %steps : tensor<64x32x!tile.ptr<f16>, #L>, tensor<64x32xi32, #L>
+    scf.yield %pn, %x : tensor<64x32x!tile.ptr<f16>, #L>, tensor<64x32xf16, #L>
+  }
+  return %res#1 : tensor<64x32xf16, #L>
+}
+
+// -----
+
+#L = #tile.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#V = #tile.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+
+// Two loaded tiles in different layouts meet: one conversion must stay, and moving it
+// would not remove any. A value returned from the function keeps its type.
+// CHECK-LABEL: func.func @meet
+// CHECK-COUNT-1: tile.convert_layout
+// CHECK-NOT: tile.convert_layout
+// CHECK: return %{{.*}} : tensor<1024xf32, #{{.*}}>
+func.func @meet(%pl: tensor<1024x!tile.ptr<f32>, #L>, %pv: tensor<1024x!tile.ptr<f32>, #V>) -> tensor<1024xf32, #L> {
+  %a = tile.load %pl : tensor<1024x!tile.ptr<f32>, #L>
+  %bv = tile.load %pv : tensor<1024x!tile.ptr<f32>, #V>
+  %b = tile.convert_layout %bv : tensor<1024xf32, #V> -> tensor<1024xf32, #L>
+  %s = arith.addf %a, %b : tensor<1024xf32, #L>
+  return %s : tensor<1024xf32, #L>
+}
+
+// -----
+
+#L = #tile.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#V = #tile.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+
+// scf.if results follow their yielded values; the other branch's value is re-created.
+// CHECK-DAG: #[[V:.*]] = #tile.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: func.func @branch
+// CHECK-NOT: tile.convert_layout
+// CHECK: scf.if %{{.*}} -> (tensor<256xf32, #[[V]]>)
+// CHECK: arith.constant dense<1.000000e+00> : tensor<256xf32, #[[V]]>
+// CHECK: tile.store %{{.*}}, %{{.*}} : tensor<256x!tile.ptr<f32>, #[[V]]>
+func.func @branch(%p: tensor<256x!tile.ptr<f32>, #V>, %c: i1) {
+  %r = scf.if %c -> tensor<256xf32, #L> {
+    %xv = tile.load %p : tensor<256x!tile.ptr<f32>, #V>
+    %x = tile.convert_layout %xv : tensor<256xf32, #V> -> tensor<256xf32, #L>
+    scf.yield %x : tensor<256xf32, #L>
+  } else {
+    %one = arith.constant dense<1.0> : tensor<256xf32, #L>
+    scf.yield %one : tensor<256xf32, #L>
+  }
+  %rv = tile.convert_layout %r : tensor<256xf32, #L> -> tensor<256xf32, #V>
+  tile.store %p, %rv : tensor<256x!tile.ptr<f32>, #V>
+  return
+}
