@@ -25,6 +25,12 @@ def load(path):
         return None
 
 
+def variant_label(row):
+    if not row:
+        return "-"
+    return "general" if row.get("variant", "general") == "general" else "specialised"
+
+
 def best(rows, key="gbps"):
     rows = [r for r in rows if r.get(key)]
     return max(rows, key=lambda r: r[key]) if rows else None
@@ -74,7 +80,7 @@ def main():
             frac = b["fraction_of_copy"] if b else None
             ratio = gb / tgb if gb and tgb else None
             out(f"{kernel:12s} {source:10s} {(b or {}).get('config', '-'):16s} "
-                f"{(b or {}).get('variant', '-')[:14]:14s} "
+                f"{variant_label(b):14s} "
                 f"{gb or 0:8.0f} {100 * (frac or 0):6.1f}% {tcfg:>18s} {tgb or 0:7.0f} "
                 f"{tor or 0:6.0f} {ratio or 0:10.3f}")
             if source == "tcc" and ratio:
