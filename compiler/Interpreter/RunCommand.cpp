@@ -99,7 +99,7 @@ int runInterpreted(mlir::Operation *module, const RunRequest &request, llvm::raw
     }
   if (!missing.empty())
     return fail("missing arguments: " + missing + " of " + signature(*kernel) + "\n  e.g." +
-                example);
+                example + "\n  (an output buffer: NAME=empty:SHAPE; docs/interpreter.md)");
 
   Memory memory;
   std::vector<ArgValue> args(params.size());

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Driver/Driver.h"
+#include "compiler/Driver/Run.h"
 
 #include <CLI/CLI.hpp>
 
@@ -23,8 +24,8 @@ int main(int argc, char **argv) {
   for (const std::string &s : stages)
     stageList += (stageList.empty() ? "" : "|") + s;
 
-  app.add_option("input", options.inputPath, "the .tile file to compile ('-' reads stdin)")
-      ->required();
+  CLI::Option *input =
+      app.add_option("input", options.inputPath, "the .tile file to compile ('-' reads stdin)");
   app.add_option("--emit", emit, "how far to compile: " + stageList + " (default: tile)")
       ->check(CLI::IsMember(stages));
   app.add_option("-D", options.defines,
@@ -35,11 +36,37 @@ int main(int argc, char **argv) {
   app.add_flag("--debug-locs", options.debugLocations,
                "print source locations in the IR (like -mlir-print-debuginfo)");
 
+  // tcc run --interpret KERNEL.tile --arg x=rand:1000 ... (docs/interpreter.md)
+  tcc::RunCommandOptions runOptions;
+  CLI::App *run = app.add_subcommand("run", "run a kernel on the CPU with --interpret");
+  run->add_option("kernel-file", options.inputPath, "the .tile file (or tile IR, .mlir)")
+      ->required();
+  run->add_flag("--interpret", runOptions.interpret, "execute on the CPU (the interpreter)");
+  run->add_option("--arg", runOptions.args,
+                  "NAME=SPEC: 1000, rand:SHAPE, randn:SHAPE, const:V:SHAPE, zeros:SHAPE, "
+                  "ones:SHAPE, arange:SHAPE, empty:SHAPE (an output), FILE.npy (repeatable)");
+  run->add_option("--grid", runOptions.grid, "X[,Y[,Z]] (default: the kernel's grid=)");
+  run->add_option("--seed", runOptions.seed, "seed of rand: and randn: (default 0)");
+  run->add_option("--kernel", options.kernelName, "which kernel of the file");
+  run->add_option("-D", options.defines, "set a constexpr parameter: -D BLOCK=512");
+  run->add_option("--print", runOptions.print, "print this buffer (default: the outputs)");
+  run->add_flag("--no-print", runOptions.noPrint, "print no buffers");
+  run->add_option("--save", runOptions.save, "NAME=PATH.npy: save a buffer (repeatable)");
+  run->add_option("--print-limit", runOptions.printLimit,
+                  "elide tiles and buffers longer than this (0: never; default 64)");
+  run->add_flag("--allow-uninit", runOptions.allowUninit,
+                "reads of never-written memory warn instead of failing");
+  run->add_flag("-v", runOptions.verbose, "print the grid and the run time");
+
   try {
     app.parse(argc, argv);
+    if (!*run && !*input)
+      throw CLI::RequiredError(input->get_name());
   } catch (const CLI::ParseError &e) {
     return app.exit(e) == 0 ? 0 : 1;
   }
+  if (*run)
+    return tcc::runKernel(options, runOptions);
   options.emit = *tcc::parseEmitStage(emit);
   tcc::Driver driver(std::move(options));
   return driver.run();
