@@ -64,6 +64,9 @@ public:
   /// The tile dimension along which consecutive registers hold consecutive elements,
   /// and how many of them do; (0, 1) when registers are never contiguous.
   unsigned getContigDim() const { return contigDim; }
+  /// Consecutive elements a thread holds along tile dimension `dim` (sizePerThread,
+  /// clipped to the tile).
+  int64_t getRunAlong(unsigned dim) const { return runAlong[tileToRoot[dim]]; }
   int64_t getContigRun() const { return contigRun; }
 
   /// Distinct positions along tile dimension `dim` among the lanes, respectively the

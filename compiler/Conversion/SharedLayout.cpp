@@ -1,0 +1,162 @@
+//===- SharedLayout.cpp - how a tile sits in shared memory ----------------===//
+
+#include "compiler/Conversion/SharedLayout.h"
+
+#include "compiler/Conversion/ThreadIndex.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+
+namespace tcc {
+
+int64_t SharedLayout::numRows() const {
+  int64_t rows = 1;
+  for (unsigned k = 1; k < order.size(); ++k)
+    rows *= shape[order[k]];
+  return rows;
+}
+
+int64_t SharedLayout::offset(ArrayRef<int64_t> coords) const {
+  int64_t row = 0, stride = 1;
+  for (unsigned k = 1; k < order.size(); ++k) {
+    row += coords[order[k]] * stride;
+    stride *= shape[order[k]];
+  }
+  int64_t col = coords[order[0]];
+  int64_t phase = (row / perPhase) % maxPhase;
+  int64_t chunk = (col / vec) ^ phase;
+  return row * (rowLength() + pad) + chunk * vec + col % vec;
+}
+
+Value SharedLayout::emitOffset(OpBuilder &b, Location loc, ArrayRef<Value> coords) const {
+  auto c = [&](int64_t v) { return i32Const(b, loc, v); };
+  Value row;
+  int64_t stride = 1;
+  for (unsigned k = 1; k < order.size(); ++k) {
+    Value term = coords[order[k]];
+    if (stride > 1)
+      term = arith::MulIOp::create(b, loc, term, c(stride));
+    row = row ? arith::AddIOp::create(b, loc, row, term).getResult() : term;
+    stride *= shape[order[k]];
+  }
+  Value col = coords[order[0]];
+  if (maxPhase > 1) {
+    Value phase = row;
+    if (perPhase > 1)
+      phase = arith::ShRUIOp::create(b, loc, phase, c(llvm::Log2_64(perPhase)));
+    phase = arith::AndIOp::create(b, loc, phase, c(maxPhase - 1));
+    // col ^ (phase * vec) swizzles the chunk index and keeps the position in the chunk.
+    if (vec > 1)
+      phase = arith::ShLIOp::create(b, loc, phase, c(llvm::Log2_64(vec)));
+    col = arith::XOrIOp::create(b, loc, col, phase);
+  }
+  if (!row)
+    return col;
+  Value rowStart = arith::MulIOp::create(b, loc, row, c(rowLength() + pad));
+  return arith::AddIOp::create(b, loc, rowStart, col);
+}
+
+unsigned accessWidth(const Distribution &dist, unsigned rowDim, unsigned maxWidth) {
+  if (dist.getContigDim() != rowDim || dist.getContigRun() <= 1)
+    return 1;
+  return std::min<int64_t>(dist.getContigRun(), maxWidth);
+}
+
+WarpAccesses distributionAccesses(const Distribution &dist, unsigned rowDim,
+                                  unsigned maxWidth) {
+  WarpAccesses accesses;
+  accesses.width = accessWidth(dist, rowDim, maxWidth);
+  SmallVector<SmallVector<int64_t>> bases;
+  for (unsigned lane = 0; lane < 32; ++lane) {
+    SmallVector<int64_t> base;
+    for (unsigned d = 0; d < dist.getRank(); ++d)
+      base.push_back(dist.getThreadBase(d, lane, 0));
+    bases.push_back(base);
+  }
+  for (int64_t reg = 0; reg < dist.getNumRegs(); reg += accesses.width) {
+    std::vector<std::optional<SmallVector<int64_t>>> lanes;
+    SmallVector<int64_t> offsets = dist.getRegOffsets(reg);
+    for (unsigned lane = 0; lane < 32; ++lane) {
+      SmallVector<int64_t> coords = bases[lane];
+      for (unsigned d = 0; d < coords.size(); ++d)
+        coords[d] += offsets[d];
+      lanes.push_back(coords);
+    }
+    accesses.instructions.push_back(std::move(lanes));
+  }
+  return accesses;
+}
+
+int64_t countWavefronts(const SharedLayout &layout, const WarpAccesses &accesses,
+                        unsigned elementBytes) {
+  int64_t bytes = int64_t(accesses.width) * elementBytes;
+  unsigned lanesPerPhase = std::min<int64_t>(32, 128 / std::max<int64_t>(bytes, 4));
+  int64_t total = 0;
+  for (const auto &lanes : accesses.instructions) {
+    for (unsigned first = 0; first < 32; first += lanesPerPhase) {
+      llvm::DenseMap<int64_t, llvm::DenseSet<int64_t>> wordsPerBank;
+      for (unsigned lane = first; lane < first + lanesPerPhase; ++lane) {
+        if (!lanes[lane])
+          continue;
+        int64_t start = layout.offset(*lanes[lane]) * elementBytes;
+        for (int64_t word = start / 4; word <= (start + bytes - 1) / 4; ++word)
+          wordsPerBank[word % 32].insert(word);
+      }
+      int64_t worst = 0;
+      for (auto &entry : wordsPerBank)
+        worst = std::max<int64_t>(worst, entry.second.size());
+      total += worst;
+    }
+  }
+  return total;
+}
+
+SharedLayout chooseSharedLayout(
+    ArrayRef<int64_t> shape, ArrayRef<SmallVector<unsigned>> orders, unsigned elementBytes,
+    function_ref<std::vector<WarpAccesses>(ArrayRef<unsigned> order, unsigned maxWidth)> patterns) {
+  SharedLayout best;
+  int64_t bestCost = -1, bestSize = 0;
+  auto consider = [&](const SharedLayout &candidate, ArrayRef<WarpAccesses> accesses) {
+    int64_t cost = 0;
+    for (const WarpAccesses &a : accesses)
+      cost += countWavefronts(candidate, a, elementBytes);
+    int64_t size = candidate.sizeInElements();
+    if (bestCost < 0 || cost < bestCost || (cost == bestCost && size < bestSize)) {
+      best = candidate;
+      bestCost = cost;
+      bestSize = size;
+    }
+  };
+  // Narrower vectors can pay: a 4-wide side forces 2-way conflicts on a scalar side
+  // that 2-wide chunks would avoid. Try every width up to 16 bytes.
+  for (const SmallVector<unsigned> &order : orders)
+    for (unsigned maxWidth = std::max(1u, 16 / elementBytes); maxWidth >= 1; maxWidth /= 2) {
+      std::vector<WarpAccesses> accesses = patterns(order, maxWidth);
+      SharedLayout layout;
+      layout.shape.assign(shape.begin(), shape.end());
+      layout.order = order;
+      for (const WarpAccesses &a : accesses)
+        layout.vec = std::max<int64_t>(layout.vec, a.width);
+      int64_t chunks = layout.rowLength() / layout.vec;
+      consider(layout, accesses);
+      for (int64_t maxPhase = 2; maxPhase <= std::min<int64_t>(chunks, 32); maxPhase *= 2)
+        for (int64_t perPhase = 1; perPhase <= 32; perPhase *= 2) {
+          SharedLayout swizzled = layout;
+          swizzled.maxPhase = maxPhase;
+          swizzled.perPhase = perPhase;
+          consider(swizzled, accesses);
+        }
+      if (layout.numRows() > 1) {
+        SharedLayout padded = layout;
+        padded.pad = layout.vec;
+        consider(padded, accesses);
+      }
+    }
+  return best;
+}
+
+} // namespace tcc

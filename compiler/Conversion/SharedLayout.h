@@ -1,0 +1,76 @@
+//===- SharedLayout.h - how a tile sits in shared memory ---------*- C++ -*-===//
+//
+// A tile staged through shared memory is stored as rows along its fastest dimension
+// (`order[0]`), every other dimension flattened into the row index. Within a row,
+// chunks of `vec` elements (one vector access) may be XOR-swizzled by the row, and rows
+// may be padded: both spread the accesses of a warp over the 32 banks. The lowering
+// picks the parameters by simulating, at compile time, the bank conflicts of the exact
+// accesses the writing and reading threads will make (chooseSharedLayout).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCC_COMPILER_CONVERSION_SHAREDLAYOUT_H
+#define TCC_COMPILER_CONVERSION_SHAREDLAYOUT_H
+
+#include "compiler/Conversion/Distribution.h"
+
+#include "mlir/IR/Builders.h"
+
+#include <optional>
+
+namespace tcc {
+
+struct SharedLayout {
+  llvm::SmallVector<int64_t> shape;  // the tile's shape
+  llvm::SmallVector<unsigned> order; // tile dims, fastest first
+  int64_t vec = 1;                   // elements per swizzled chunk
+  int64_t perPhase = 1, maxPhase = 1; // chunk ^= (row / perPhase) % maxPhase
+  int64_t pad = 0;                   // elements after each row
+
+  int64_t rowLength() const { return shape[order[0]]; }
+  int64_t numRows() const;
+  int64_t sizeInElements() const { return numRows() * (rowLength() + pad); }
+  /// Element offset of the element at `coords` (compile time).
+  int64_t offset(llvm::ArrayRef<int64_t> coords) const;
+  /// The same at run time, from i32 coordinates.
+  mlir::Value emitOffset(mlir::OpBuilder &b, mlir::Location loc,
+                         llvm::ArrayRef<mlir::Value> coords) const;
+};
+
+/// One warp's accesses to a staged tile: per instruction, per lane, the coordinates of
+/// the first of `width` elements contiguous along the shared layout's order[0] (none for
+/// an idle lane).
+struct WarpAccesses {
+  unsigned width = 1;
+  std::vector<std::vector<std::optional<llvm::SmallVector<int64_t>>>> instructions;
+};
+
+/// Warp 0's accesses when a thread of `dist` reads or writes all its registers, in
+/// groups of consecutive registers along `contigDim` of at most `maxWidth`.
+WarpAccesses distributionAccesses(const Distribution &dist, unsigned contigDim,
+                                  unsigned maxWidth);
+
+/// How many elements of `dist` one access can cover when the shared rows run along
+/// `rowDim` (vector width in elements, at most `maxWidth`).
+unsigned accessWidth(const Distribution &dist, unsigned rowDim, unsigned maxWidth);
+
+/// Shared-memory wavefronts the accesses cost under `layout` (bank-conflict model: a
+/// warp's request is split into phases of 128 bytes of thread accesses; a phase costs as
+/// many wavefronts as the most distinct 4-byte words any bank must serve).
+int64_t countWavefronts(const SharedLayout &layout, const WarpAccesses &accesses,
+                        unsigned elementBytes);
+
+/// The cheapest layout over `orders` (candidate dimension orders), vector widths up to
+/// 16 bytes, swizzles and paddings, for the accesses `patterns(order, maxWidth)` yields
+/// (accesses of at most maxWidth elements). The chosen layout's `vec` is the widest
+/// access it was chosen for: accesses must use accessWidth(..., layout.vec).
+SharedLayout chooseSharedLayout(
+    llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<llvm::SmallVector<unsigned>> orders,
+    unsigned elementBytes,
+    llvm::function_ref<std::vector<WarpAccesses>(llvm::ArrayRef<unsigned> order,
+                                                 unsigned maxWidth)>
+        patterns);
+
+} // namespace tcc
+
+#endif // TCC_COMPILER_CONVERSION_SHAREDLAYOUT_H
