@@ -24,6 +24,20 @@ static std::string shortestFloat(DType dtype, double v) {
       break;
   }
   std::string s = buf;
+  // %g switches to an exponent as soon as the digits run out ("1e+01" for 10): write
+  // moderate magnitudes in fixed notation with the same digits.
+  size_t e = s.find('e');
+  if (e != std::string::npos) {
+    int exp10 = std::atoi(s.c_str() + e + 1);
+    if (exp10 >= -5 && exp10 < 16) {
+      int digits = 0;
+      for (size_t i = 0; i < e; ++i)
+        digits += s[i] >= '0' && s[i] <= '9';
+      int decimals = digits - 1 - exp10;
+      std::snprintf(buf, sizeof buf, "%.*f", decimals > 0 ? decimals : 0, v);
+      s = buf;
+    }
+  }
   // "1" reads as an integer; keep floats recognisable.
   if (s.find_first_of(".eE") == std::string::npos)
     s += ".0";

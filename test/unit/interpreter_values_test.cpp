@@ -175,6 +175,9 @@ TEST(InterpreterValues, FormatTiles) {
   EXPECT_EQ(formatTile(DType::F32, {}, v + 1, 0), "2.5");
   int32_t w[10] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
   EXPECT_EQ(formatTile(DType::I32, {10}, w, 8), "[0, 1, 2, ..., 7, 8, 9]");
+  float w2[6] = {10, 20, 1.5e6f, 123456789.0f, 1e16f, 0.00025f};
+  EXPECT_EQ(formatTile(DType::F32, {6}, w2, 0),
+            "[10.0, 20.0, 1500000.0, 123456792.0, 1e+16, 0.00025]");
   uint16_t h = floatToHalf(0.1f);
   EXPECT_EQ(formatElement(DType::F16, &h), "0.1");
 }
