@@ -175,41 +175,61 @@ private:
   // rematerialize
   //===--------------------------------------------------------------------===//
 
-  /// Whether `value` can be had in `layout` without a conversion: it already has it, it
-  /// is a conversion from it, or it is computed from scalars by ops that can be
-  /// re-created in it. Values in `avoid` (about to change layout) cannot be used.
-  bool canRemat(Value value, Attribute layout, const DenseMap<Value, Attribute> *avoid,
-                int &budget) {
+  /// What having `value` in `layout` costs if its cheap producers (splat, make_range,
+  /// constants, element-wise ops, broadcasts, expand_dims) are re-created in it: 0 if
+  /// it already has the layout, is a conversion from it, or comes from scalars through
+  /// such ops alone. With `allowConvert`, values that cannot be re-created are
+  /// converted instead, at the price of their elements (weighted by loop depth) - a
+  /// broadcast is cheaper to convert before it than after - and the cheaper of
+  /// converting and re-creating is taken at every step. Values in `avoid` (about to
+  /// change layout) cannot be used; nothing means impossible.
+  std::optional<int64_t> rematCost(Value value, Attribute layout,
+                                   const DenseMap<Value, Attribute> *avoid, int &budget,
+                                   bool allowConvert) {
     if (avoid && avoid->count(value))
-      return false;
+      return std::nullopt;
     if (getLayout(value.getType()) == layout)
-      return true;
+      return 0;
+    std::optional<int64_t> convert;
+    if (allowConvert)
+      convert = conversionCost(value);
     Operation *def = value.getDefiningOp();
     if (!def || --budget < 0)
-      return false;
+      return convert;
     if (auto cvt = dyn_cast<tile::ConvertLayoutOp>(def))
-      return canRemat(cvt.getSrc(), layout, avoid, budget);
+      return rematCost(cvt.getSrc(), layout, avoid, budget, allowConvert);
     if (isa<tile::SplatOp, tile::MakeRangeOp>(def))
-      return true;
-    if (isa<arith::ConstantOp>(def))
-      return isa<DenseElementsAttr>(cast<arith::ConstantOp>(def).getValue());
+      return 0;
+    if (auto constant = dyn_cast<arith::ConstantOp>(def))
+      return isa<DenseElementsAttr>(constant.getValue()) ? std::optional<int64_t>(0) : convert;
     if (!isElementwiseLike(def) && !isa<tile::ExpandDimsOp>(def))
-      return false;
+      return convert;
     Attribute need = operandLayoutFor(def, layout);
-    for (Value operand : def->getOperands())
-      if (isTile(operand.getType()) && !canRemat(operand, need, avoid, budget))
-        return false;
-    return true;
+    int64_t total = 0;
+    for (Value operand : def->getOperands()) {
+      if (!isTile(operand.getType()))
+        continue;
+      std::optional<int64_t> cost = rematCost(operand, need, avoid, budget, allowConvert);
+      if (!cost)
+        return convert;
+      total += *cost;
+    }
+    return convert ? std::min(*convert, total) : total;
+  }
+
+  static int64_t conversionCost(Value value) {
+    return cast<RankedTensorType>(value.getType()).getNumElements() * costOfConverting(value);
   }
 
   bool canRemat(Value value, Attribute layout,
                 const DenseMap<Value, Attribute> *avoid = nullptr) {
     int budget = 64;
-    return canRemat(value, layout, avoid, budget);
+    return rematCost(value, layout, avoid, budget, false) == 0;
   }
 
-  /// `value` in `layout`, re-created (canRemat must hold).
-  Value doRemat(Value value, Attribute layout) {
+  /// `value` in `layout`, re-created as rematCost found cheapest (with conversions
+  /// where `allowConvert` made them the better choice).
+  Value doRemat(Value value, Attribute layout, bool allowConvert = false) {
     if (getLayout(value.getType()) == layout)
       return value;
     auto key = std::make_pair(value, layout);
@@ -217,12 +237,33 @@ private:
       return known;
     Operation *def = value.getDefiningOp();
     if (auto cvt = dyn_cast<tile::ConvertLayoutOp>(def))
-      return doRemat(cvt.getSrc(), layout);
-    IRMapping mapping;
+      return doRemat(cvt.getSrc(), layout, allowConvert);
     Attribute need = operandLayoutFor(def, layout);
+    if (allowConvert && !isa<tile::SplatOp, tile::MakeRangeOp, arith::ConstantOp>(def)) {
+      // Re-create this op unless converting its result is strictly cheaper; on a tie
+      // the conversion moves towards its source, where it may fold with another.
+      std::optional<int64_t> total;
+      if (isElementwiseLike(def) || isa<tile::ExpandDimsOp>(def)) {
+        total = 0;
+        for (Value operand : def->getOperands()) {
+          if (!isTile(operand.getType()))
+            continue;
+          int budget = 64;
+          std::optional<int64_t> cost = rematCost(operand, need, nullptr, budget, true);
+          if (!cost) {
+            total.reset();
+            break;
+          }
+          *total += *cost;
+        }
+      }
+      if (!total || *total > conversionCost(value))
+        return remat[key] = tcc::convertAfterDef(builder, value, layout);
+    }
+    IRMapping mapping;
     for (Value operand : def->getOperands())
       if (isTile(operand.getType()))
-        mapping.map(operand, doRemat(operand, need));
+        mapping.map(operand, doRemat(operand, need, allowConvert));
     builder.setInsertionPointAfter(def);
     Operation *copy = builder.clone(*def, mapping);
     if (isa<arith::ConstantOp>(copy))
@@ -232,13 +273,21 @@ private:
     return remat[key] = copy->getResult(0);
   }
 
+  /// Replaces `op` by a re-creation of its source in its layout when that converts
+  /// fewer elements (none, mostly) than `op` does.
   bool rematerialize(tile::ConvertLayoutOp op) {
     Attribute layout = getLayout(op.getType());
-    Operation *def = op.getSrc().getDefiningOp();
+    Value src = op.getSrc();
+    Operation *def = src.getDefiningOp();
     // Conversions of loads, reductions and loop values stay for `propagate`.
-    if (!def || isa<tile::ConvertLayoutOp>(def) || !canRemat(op.getSrc(), layout))
+    if (!def || isa<tile::ConvertLayoutOp>(def))
       return false;
-    op.getResult().replaceAllUsesWith(doRemat(op.getSrc(), layout));
+    int budget = 64;
+    std::optional<int64_t> cost = rematCost(src, layout, nullptr, budget, true);
+    int64_t current = cast<RankedTensorType>(src.getType()).getNumElements() * costAt(op);
+    if (!cost || (*cost != 0 && *cost >= current))
+      return false;
+    op.getResult().replaceAllUsesWith(doRemat(src, layout, /*allowConvert=*/*cost != 0));
     op.erase();
     return true;
   }

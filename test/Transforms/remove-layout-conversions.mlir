@@ -215,3 +215,35 @@ func.func @branch(%p: tensor<256x!tile.ptr<f32>, #V>, %c: i1) {
   tile.store %p, %rv : tensor<256x!tile.ptr<f32>, #V>
   return
 }
+
+// -----
+
+#L1 = #tile.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#D = #tile.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+#V = #tile.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#DC = #tile.slice<{dim = 0, parent = #D}>
+
+// Bias add: a loaded row is expanded and broadcast to the tile's shape, and the 64x64
+// result converted to the store's layout. Converting the 64 loaded values (into the
+// slice of the store's layout) and re-creating expand_dims and broadcast after them is
+// cheaper: one conversion of 64 elements is left, none of 4096.
+// CHECK-DAG: #[[V:.*]] = #tile.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-DAG: #[[VC:.*]] = #tile.slice<{dim = 0, parent = #[[V]]}>
+// CHECK-LABEL: func.func @bias
+// CHECK: %[[B:.*]] = tile.load %{{.*}} : tensor<64x!tile.ptr<f32>, #{{.*}}>
+// CHECK: %[[BC:.*]] = tile.convert_layout %[[B]] : tensor<64xf32, #{{.*}}> -> tensor<64xf32, #[[VC]]>
+// CHECK: %[[E:.*]] = tile.expand_dims %[[BC]], 0 : tensor<64xf32, #[[VC]]> -> tensor<1x64xf32, #[[V]]>
+// CHECK: %[[BB:.*]] = tile.broadcast %[[E]] : tensor<1x64xf32, #[[V]]> -> tensor<64x64xf32, #[[V]]>
+// CHECK: arith.addf %{{.*}}, %[[BB]] : tensor<64x64xf32, #[[V]]>
+// CHECK-NOT: tile.convert_layout
+func.func @bias(%pt: tensor<64x64x!tile.ptr<f32>, #V>, %pb: tensor<64x!tile.ptr<f32>, #L1>) {
+  %t = tile.load %pt : tensor<64x64x!tile.ptr<f32>, #V>
+  %b = tile.load %pb : tensor<64x!tile.ptr<f32>, #L1>
+  %bc = tile.convert_layout %b : tensor<64xf32, #L1> -> tensor<64xf32, #DC>
+  %e = tile.expand_dims %bc, 0 : tensor<64xf32, #DC> -> tensor<1x64xf32, #D>
+  %bb = tile.broadcast %e : tensor<1x64xf32, #D> -> tensor<64x64xf32, #D>
+  %bv = tile.convert_layout %bb : tensor<64x64xf32, #D> -> tensor<64x64xf32, #V>
+  %s = arith.addf %t, %bv : tensor<64x64xf32, #V>
+  tile.store %pt, %s : tensor<64x64x!tile.ptr<f32>, #V>
+  return
+}
