@@ -59,10 +59,12 @@ def TileRemoveLayoutConversions
     Repeats, until nothing changes: (1) a conversion of a value that is cheap to compute
     (splat, make_range, constants, and element-wise ops, broadcasts, expand_dims and
     addptrs of such values) is replaced by a copy of that computation in the target
-    layout; (2) a conversion whose result feeds element-wise ops, broadcasts,
-    reductions, expand_dims of slices and loop-carried values is removed by giving all
-    of those the source layout instead, when that needs fewer conversions (weighted by
-    loop depth) than it removes. Conversions of conversions are folded.
+    layout, converting its inputs that cannot be re-created when they hold fewer
+    elements (a row before its broadcast); (2) a conversion whose result feeds
+    element-wise ops, broadcasts, reductions, expand_dims of slices and loop-carried
+    values is removed by giving all of those the source layout instead (or a converted
+    loop-carried value the target layout), when that needs fewer conversions, weighted by
+    loop depth, than it removes. Conversions of conversions are folded.
   }];
   let dependentDialects = ["::mlir::tile::TileDialect"];
 }

@@ -9,14 +9,17 @@
 //  - rematerialize: a conversion of a value computed only from scalars (splat,
 //    make_range, constants, then element-wise ops, broadcasts, expand_dims, addptrs) is
 //    replaced by a copy of that computation made in the target layout. Index and
-//    pointer arithmetic and masks are such values.
+//    pointer arithmetic and masks are such values. Where such a computation starts
+//    from values that cannot be re-created (loads), those are converted instead if
+//    that moves fewer elements: a bias row before its broadcast, not the 2-D tile.
 //  - propagate: a conversion `y = convert x` whose users are layout-transparent (element-
 //    wise ops, broadcasts, reductions, expand_dims of a slice, loop-carried values of
 //    scf.for and results of scf.if) is removed by giving all values reachable through
 //    them x's layout instead (sliced or expanded as the ops require). Operands coming
 //    from outside are re-created or converted, users that cannot follow get a
 //    conversion back; it is done only if that leaves fewer conversions, each weighted by
-//    8^(loop depth), than it removes.
+//    8^(loop depth), than it removes. Backward, a converted loop-carried value (a
+//    pointer advanced each iteration) takes the conversion's layout around the loop.
 //
 //===----------------------------------------------------------------------===//
 
