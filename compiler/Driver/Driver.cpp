@@ -2,6 +2,8 @@
 
 #include "compiler/Driver/Driver.h"
 
+#include "compiler/Driver/Codegen.h"
+
 #include "compiler/Frontend/Diagnostics.h"
 #include "compiler/Frontend/Lexer.h"
 #include "compiler/Frontend/MLIRGen.h"
@@ -31,6 +33,10 @@ struct StageName {
 const StageName kStages[] = {
     {EmitStage::AST, "ast"},
     {EmitStage::Tile, "tile"},
+    {EmitStage::LLVM, "llvm"},
+    {EmitStage::PTX, "ptx"},
+    {EmitStage::Cubin, "cubin"},
+    {EmitStage::Header, "header"},
 };
 
 /// Everything runs on a thread with a large stack: recursion in the front end
@@ -216,6 +222,11 @@ int Driver::runOnCurrentThread() {
     os << "\n";
     break;
   }
+  case EmitStage::LLVM:
+  case EmitStage::PTX:
+  case EmitStage::Cubin:
+  case EmitStage::Header:
+    return runCodegen(*this, impl->options.emit);
   }
   os.flush();
   return writeOutput(text) ? 0 : 1;

@@ -14,6 +14,8 @@
 #ifndef TCC_DRIVER_DRIVER_H
 #define TCC_DRIVER_DRIVER_H
 
+#include "compiler/Driver/CodegenOptions.h"
+
 #include "llvm/ADT/StringRef.h"
 
 #include <memory>
@@ -41,6 +43,11 @@ class Program;
 enum class EmitStage {
   AST,  // the typed AST after Sema (--emit=ast)
   Tile, // verified tile IR after MLIRGen (--emit=tile)
+  // The back half (compiler/Driver/Codegen.cpp):
+  LLVM,   // LLVM IR after LLVM's optimisation pipeline (--emit=llvm)
+  PTX,    // PTX from the NVPTX back end (--emit=ptx)
+  Cubin,  // cubin + metadata JSON + PTX beside it (--emit=cubin -o FILE.cubin)
+  Header, // a C++ header with the cubin(s) embedded and a typed launcher (--emit=header)
 };
 
 /// "ast" -> EmitStage::AST, ...; nullopt for an unknown name.
@@ -61,6 +68,8 @@ struct DriverOptions {
   std::string kernelName;
   /// Print IR with source locations (like -mlir-print-debuginfo).
   bool debugLocations = false;
+  /// --arch, -O, --num-warps, --specialize, ... for --emit=llvm|ptx|cubin|header.
+  CodegenOptions codegen;
 };
 
 class Driver {

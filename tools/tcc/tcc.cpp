@@ -35,6 +35,21 @@ int main(int argc, char **argv) {
                  "compile only this kernel of the file (default: all)");
   app.add_flag("--debug-locs", options.debugLocations,
                "print source locations in the IR (like -mlir-print-debuginfo)");
+  // Code generation (--emit=llvm|ptx|cubin|header).
+  tcc::CodegenOptions &codegen = options.codegen;
+  app.add_option("--arch", codegen.arch, "GPU architecture: sm_80, sm_90 (default), sm_90a");
+  app.add_option("-O", codegen.optLevel, "optimisation level 0..3 (default 3): -O0 ... -O3");
+  app.add_option("--num-warps", codegen.numWarps,
+                 "warps per program (default: the kernel's num_warps)");
+  app.add_option("--specialize", codegen.specialize,
+                 "NAME=D[,NAME=D...]: compile for argument NAME a multiple of D (a pointer: "
+                 "D-byte aligned), e.g. --specialize x=16,n=16 (repeatable)");
+  app.add_flag("--specialize-all", codegen.specializeAll,
+               "compile for 16-byte aligned pointers and integers divisible by 16");
+  app.add_flag("--mlir-print-ir-after-all", codegen.printIRAfterAll,
+               "print the IR after every pass of the GPU pipeline (stderr)");
+  app.add_flag("--ptxas-verbose", codegen.ptxasVerbose,
+               "print ptxas -v (registers, spills, shared memory) for --emit=cubin|header");
 
   // tcc run --interpret KERNEL.tile --arg x=rand:1000 ... (docs/interpreter.md)
   tcc::RunCommandOptions runOptions;

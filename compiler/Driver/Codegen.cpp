@@ -1,0 +1,404 @@
+//===- Codegen.cpp - tile IR to LLVM IR, PTX, cubin and header ------------===//
+
+#include "compiler/Driver/Codegen.h"
+
+#include "compiler/Conversion/Passes.h"
+#include "compiler/Driver/Driver.h"
+#include "compiler/Frontend/Diagnostics.h"
+#include "compiler/Frontend/MLIRGen.h"
+#include "compiler/Target/ArtifactWriter.h"
+#include "compiler/Target/Cubin.h"
+#include "compiler/Target/HeaderWriter.h"
+#include "compiler/Target/PtxEmitter.h"
+#include "compiler/Transforms/Pipeline.h"
+#include "dialects/Tile/TileDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <map>
+
+using namespace mlir;
+
+namespace tcc {
+namespace {
+
+constexpr const char *kCompilerName = "tcc 0.1";
+
+using Divisibility = std::map<std::string, int64_t>; // argument name -> multiple of
+
+/// "f32", "i32", "bf16", ...; empty for types a kernel parameter cannot have.
+std::string scalarName(Type type) {
+  if (type.isF16())
+    return "f16";
+  if (type.isBF16())
+    return "bf16";
+  if (type.isF32())
+    return "f32";
+  if (type.isF64())
+    return "f64";
+  if (auto integer = dyn_cast<IntegerType>(type))
+    if (llvm::is_contained({1u, 8u, 16u, 32u, 64u}, integer.getWidth()))
+      return "i" + std::to_string(integer.getWidth());
+  return "";
+}
+
+std::string paramTypeName(Type type) {
+  if (auto ptr = dyn_cast<tile::PointerType>(type)) {
+    std::string element = scalarName(ptr.getPointeeType());
+    return element.empty() ? "" : "*" + element;
+  }
+  return scalarName(type);
+}
+
+SmallVector<std::string> argNames(func::FuncOp kernel) {
+  SmallVector<std::string> names;
+  auto attr = kernel->getAttrOfType<ArrayAttr>("tile.arg_names");
+  for (unsigned i = 0; i < kernel.getNumArguments(); ++i) {
+    auto name = attr && i < attr.size() ? dyn_cast<StringAttr>(attr[i]) : StringAttr();
+    names.push_back(name ? name.str() : "arg" + std::to_string(i));
+  }
+  return names;
+}
+
+SmallVector<func::FuncOp> kernelsOf(ModuleOp module) {
+  SmallVector<func::FuncOp> kernels;
+  for (auto func : module.getOps<func::FuncOp>())
+    if (func->hasAttr("tile.kernel"))
+      kernels.push_back(func);
+  return kernels;
+}
+
+/// --specialize NAME=D[,NAME=D...] entries.
+bool parseSpecializations(const CodegenOptions &options, Divisibility *out,
+                          DiagnosticEngine &diags) {
+  for (const std::string &option : options.specialize) {
+    SmallVector<StringRef> items;
+    StringRef(option).split(items, ',', -1, /*KeepEmpty=*/false);
+    for (StringRef item : items) {
+      auto [name, value] = item.split('=');
+      name = name.trim();
+      int64_t d = 0;
+      if (name.empty() || value.trim().getAsInteger(10, d) || d <= 0 || (d & (d - 1))) {
+        diags.error("invalid --specialize '" + item + "': expected NAME=D with D a power of two, "
+                    "such as x=16");
+        return false;
+      }
+      (*out)[name.str()] = d;
+    }
+  }
+  return true;
+}
+
+/// The divisibility each argument of `kernel` is compiled under.
+bool resolveSpecializations(func::FuncOp kernel, const Divisibility &requested, bool all,
+                            Divisibility *resolved, DiagnosticEngine &diags) {
+  SmallVector<std::string> names = argNames(kernel);
+  for (auto &[name, d] : requested)
+    if (!llvm::is_contained(names, name)) {
+      diags.error("--specialize names '" + name + "', which is not a parameter of kernel '" +
+                  kernel.getName().str() + "'");
+      return false;
+    }
+  for (auto [i, name] : llvm::enumerate(names)) {
+    Type type = kernel.getArgumentTypes()[i];
+    int64_t d = 1;
+    if (all && (isa<tile::PointerType>(type) || type.isInteger(32) || type.isInteger(64)))
+      d = 16;
+    if (auto it = requested.find(name); it != requested.end())
+      d = it->second;
+    if (d > 1 && !isa<tile::PointerType, IntegerType>(type)) {
+      diags.error("--specialize: parameter '" + name + "' of kernel '" + kernel.getName().str() +
+                  "' is not a pointer or an integer");
+      return false;
+    }
+    if (d > 1)
+      (*resolved)[name] = d;
+  }
+  return true;
+}
+
+void applySpecializations(func::FuncOp kernel, const Divisibility &divisibility) {
+  SmallVector<std::string> names = argNames(kernel);
+  Builder b(kernel.getContext());
+  for (auto [i, name] : llvm::enumerate(names))
+    if (auto it = divisibility.find(name); it != divisibility.end())
+      kernel.setArgAttr(i, "tile.divisibility", b.getI32IntegerAttr(int32_t(it->second)));
+}
+
+/// What one compilation of the module produced.
+struct Compiled {
+  std::string llvmIR, ptx, cubin;
+  int64_t sharedBytes = 0;
+  int numWarps = 4;
+};
+
+class Codegen {
+public:
+  Codegen(Driver &driver, EmitStage stage)
+      : driver(driver), options(driver.options()), codegen(driver.options().codegen),
+        diags(driver.diagnostics()), stage(stage) {}
+
+  int run();
+
+private:
+  ModuleOp loadModule();
+  bool compile(ModuleOp tileModule, const std::map<std::string, Divisibility> &perKernel,
+               Compiled *result);
+  tcc::KernelArtifact describe(func::FuncOp kernel, const Divisibility &divisibility,
+                               const Compiled &compiled);
+  bool writeText(StringRef text);
+
+  Driver &driver;
+  const DriverOptions &options;
+  const CodegenOptions &codegen;
+  DiagnosticEngine &diags;
+  EmitStage stage;
+  OwningOpRef<ModuleOp> parsed; // tile IR read from a .mlir input
+};
+
+ModuleOp Codegen::loadModule() {
+  if (!StringRef(options.inputPath).ends_with(".mlir"))
+    return driver.buildTileModule();
+  MLIRContext &context = driver.context();
+  loadFrontendDialects(context);
+  SourceMgrDiagnosticHandler handler(diags.getSourceMgr(), &context, llvm::errs());
+  parsed = parseSourceFile<ModuleOp>(options.inputPath, diags.getSourceMgr(), &context);
+  if (!parsed)
+    diags.error("cannot parse tile IR from '" + options.inputPath + "'");
+  return parsed ? *parsed : ModuleOp();
+}
+
+bool Codegen::compile(ModuleOp tileModule,
+                      const std::map<std::string, Divisibility> &perKernel, Compiled *result) {
+  MLIRContext *context = tileModule.getContext();
+  OwningOpRef<ModuleOp> module = tileModule.clone();
+  for (func::FuncOp kernel : kernelsOf(*module))
+    if (auto it = perKernel.find(kernel.getName().str()); it != perKernel.end())
+      applySpecializations(kernel, it->second);
+
+  PassManager pm(context);
+  if (codegen.printIRAfterAll) {
+    context->disableMultithreading();
+    pm.enableIRPrinting(
+        /*shouldPrintBeforePass=*/[](Pass *, Operation *) { return false; },
+        /*shouldPrintAfterPass=*/[](Pass *, Operation *) { return true; },
+        /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false);
+  }
+  GpuPipelineOptions pipeline;
+  pipeline.numWarps = codegen.numWarps;
+  buildTileGpuPipeline(pm, pipeline);
+  pm.addPass(createConvertTileToNVVM());
+  {
+    SourceMgrDiagnosticHandler handler(diags.getSourceMgr(), context, llvm::errs());
+    if (failed(pm.run(*module))) {
+      diags.error("lowering to the GPU failed (see the errors above)");
+      return false;
+    }
+  }
+  for (auto func : module->getOps<LLVM::LLVMFuncOp>()) {
+    if (!func->hasAttr("nvvm.kernel"))
+      continue;
+    if (auto bytes = func->getAttrOfType<IntegerAttr>("tile.shared_bytes"))
+      result->sharedBytes = std::max<int64_t>(result->sharedBytes, bytes.getInt());
+    if (auto warps = func->getAttrOfType<IntegerAttr>("tile.num_warps"))
+      result->numWarps = warps.getInt();
+  }
+
+  PtxOptions ptxOptions;
+  ptxOptions.arch = codegen.arch;
+  ptxOptions.optLevel = codegen.optLevel;
+  std::string error;
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateToLLVMIR(*module, llvmContext, ptxOptions, &error);
+  if (!llvmModule || !optimizeLLVMIR(*llvmModule, ptxOptions, &error)) {
+    diags.error(error);
+    return false;
+  }
+  if (stage == EmitStage::LLVM) {
+    result->llvmIR = printLLVMIR(*llvmModule);
+    return true;
+  }
+  if (!emitPtx(*llvmModule, ptxOptions, &result->ptx, &error)) {
+    diags.error(error);
+    return false;
+  }
+  if (stage == EmitStage::PTX)
+    return true;
+  CubinOptions cubinOptions;
+  cubinOptions.arch = codegen.arch;
+  cubinOptions.optLevel = codegen.optLevel;
+  cubinOptions.verbose = codegen.ptxasVerbose;
+  std::string log;
+  if (!assembleCubin(result->ptx, cubinOptions, &result->cubin, &error, &log)) {
+    diags.error(error);
+    return false;
+  }
+  if (codegen.ptxasVerbose)
+    llvm::errs() << log;
+  return true;
+}
+
+tcc::KernelArtifact Codegen::describe(func::FuncOp kernel, const Divisibility &divisibility,
+                                      const Compiled &compiled) {
+  tcc::KernelArtifact artifact;
+  artifact.name = kernel.getName().str();
+  SmallVector<std::string> names = argNames(kernel);
+  for (auto [i, name] : llvm::enumerate(names)) {
+    tcc::KernelParam param;
+    param.name = name;
+    param.type = paramTypeName(kernel.getArgumentTypes()[i]);
+    if (auto it = divisibility.find(name); it != divisibility.end())
+      param.divisibility = it->second;
+    artifact.params.push_back(param);
+  }
+  if (auto constexprs = kernel->getAttrOfType<DictionaryAttr>("tile.constexprs"))
+    for (NamedAttribute c : constexprs)
+      if (auto value = dyn_cast<IntegerAttr>(c.getValue()))
+        artifact.constexprs.push_back(
+            {c.getName().str(), value.getType().isInteger(1) ? int64_t(value.getValue().getBoolValue())
+                                                             : value.getInt()});
+  if (auto grid = kernel->getAttrOfType<ArrayAttr>("tile.grid"))
+    for (unsigned i = 0; i < 3 && i < grid.size(); ++i)
+      if (auto expr = dyn_cast<StringAttr>(grid[i]))
+        artifact.grid[i] = expr.str();
+  artifact.numWarps = compiled.numWarps;
+  artifact.sharedBytes = compiled.sharedBytes;
+  artifact.arch = codegen.arch;
+  artifact.cubin = compiled.cubin;
+  artifact.ptx = compiled.ptx;
+  artifact.source = options.inputPath;
+  artifact.compiler = kCompilerName;
+  return artifact;
+}
+
+bool Codegen::writeText(StringRef text) {
+  if (options.outputPath == "-") {
+    llvm::outs() << text;
+    llvm::outs().flush();
+    return true;
+  }
+  std::error_code ec;
+  llvm::raw_fd_ostream os(options.outputPath, ec, llvm::sys::fs::OF_None);
+  if (!ec) {
+    os << text;
+    os.close();
+    if (!os.has_error())
+      return true;
+    ec = os.error();
+    os.clear_error();
+  }
+  diags.error("cannot write '" + options.outputPath + "': " + ec.message());
+  return false;
+}
+
+int Codegen::run() {
+  if (!isSupportedArch(codegen.arch)) {
+    diags.error("unsupported --arch '" + codegen.arch + "': expected sm_80, sm_90 or sm_90a");
+    return 1;
+  }
+  if (codegen.optLevel > 3) {
+    diags.error("unsupported optimisation level -O" + std::to_string(codegen.optLevel) +
+                ": expected -O0 to -O3");
+    return 1;
+  }
+  Divisibility requested;
+  if (!parseSpecializations(codegen, &requested, diags))
+    return 1;
+  ModuleOp module = loadModule();
+  if (!module)
+    return 1;
+  SmallVector<func::FuncOp> kernels = kernelsOf(module);
+  if (kernels.empty()) {
+    diags.error("'" + options.inputPath + "' has no kernel to compile");
+    return 1;
+  }
+  bool oneKernel = stage == EmitStage::Cubin || stage == EmitStage::Header;
+  if (oneKernel && kernels.size() > 1) {
+    std::string names;
+    for (func::FuncOp k : kernels)
+      names += (names.empty() ? "" : ", ") + k.getName().str();
+    diags.error("--emit=" + emitStageName(stage).str() + " writes one kernel, but '" +
+                options.inputPath + "' has " + std::to_string(kernels.size()) + " (" + names +
+                "): choose one with --kernel");
+    return 1;
+  }
+  std::map<std::string, Divisibility> specialised, general;
+  for (func::FuncOp kernel : kernels)
+    if (!resolveSpecializations(kernel, requested, codegen.specializeAll,
+                                &specialised[kernel.getName().str()], diags))
+      return 1;
+
+  Compiled compiled;
+  switch (stage) {
+  case EmitStage::LLVM:
+    return compile(module, specialised, &compiled) && writeText(compiled.llvmIR) ? 0 : 1;
+  case EmitStage::PTX:
+    return compile(module, specialised, &compiled) && writeText(compiled.ptx) ? 0 : 1;
+  case EmitStage::Cubin: {
+    if (options.outputPath == "-") {
+      diags.error("--emit=cubin needs -o FILE.cubin (the metadata JSON and the PTX are "
+                  "written beside it)");
+      return 1;
+    }
+    if (!compile(module, specialised, &compiled))
+      return 1;
+    func::FuncOp kernel = kernels.front();
+    tcc::KernelArtifact artifact =
+        describe(kernel, specialised[kernel.getName().str()], compiled);
+    std::string error;
+    if (!tcc::writeArtifact(artifact, options.outputPath, &error)) {
+      diags.error(error);
+      return 1;
+    }
+    return 0;
+  }
+  case EmitStage::Header: {
+    // The general variant always; the specialised one too when specialisations were asked.
+    func::FuncOp kernel = kernels.front();
+    std::string name = kernel.getName().str();
+    std::vector<tcc::KernelArtifact> variants;
+    if (!compile(module, general, &compiled))
+      return 1;
+    variants.push_back(describe(kernel, {}, compiled));
+    if (!specialised[name].empty()) {
+      Compiled narrow;
+      if (!compile(module, specialised, &narrow))
+        return 1;
+      variants.push_back(describe(kernel, specialised[name], narrow));
+    }
+    for (tcc::KernelArtifact &v : variants)
+      v.ptx.clear(); // the header embeds cubins only
+    tcc::HeaderOptions headerOptions;
+    headerOptions.provenance = options.inputPath;
+    std::string header, error;
+    if (!tcc::generateHeader(variants, headerOptions, &header, &error)) {
+      diags.error(error);
+      return 1;
+    }
+    return writeText(header) ? 0 : 1;
+  }
+  default:
+    diags.error("internal error: --emit=" + emitStageName(stage).str() +
+                " is not a code-generation stage");
+    return 1;
+  }
+}
+
+} // namespace
+
+int runCodegen(Driver &driver, EmitStage stage) { return Codegen(driver, stage).run(); }
+
+} // namespace tcc

@@ -1,0 +1,36 @@
+//===- CodegenOptions.h - options of the GPU back half -----------*- C++ -*-===//
+//
+// What `--emit=llvm|ptx|cubin|header` needs beyond the front end's options: the GPU
+// architecture, optimisation level, warps, per-compilation specialisations and IR
+// printing. Plain C++ so that Driver.h stays free of MLIR and LLVM.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TCC_DRIVER_CODEGENOPTIONS_H
+#define TCC_DRIVER_CODEGENOPTIONS_H
+
+#include <string>
+#include <vector>
+
+namespace tcc {
+
+struct CodegenOptions {
+  /// --arch: sm_80, sm_90 (default), sm_90a.
+  std::string arch = "sm_90";
+  /// -O0..-O3: LLVM's pipeline, its code generator and ptxas.
+  unsigned optLevel = 3;
+  /// --num-warps: warps per program; 0 keeps the kernel's num_warps.
+  unsigned numWarps = 0;
+  /// --specialize NAME=D[,NAME=D...]: argument NAME is a multiple of D (a pointer: its
+  /// address in bytes). D is a power of two.
+  std::vector<std::string> specialize;
+  /// --specialize-all: every pointer 16-byte aligned, every integer divisible by 16.
+  bool specializeAll = false;
+  /// --mlir-print-ir-after-all: the IR after every pass, on stderr.
+  bool printIRAfterAll = false;
+  /// --ptxas-verbose: ptxas -v (registers, spills, shared memory) on stderr.
+  bool ptxasVerbose = false;
+};
+
+} // namespace tcc
+
+#endif // TCC_DRIVER_CODEGENOPTIONS_H
