@@ -13,6 +13,7 @@
 #include "compiler/Interpreter/Values.h"
 
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -43,7 +44,8 @@ std::string shapeString(const std::vector<int64_t> &shape);
 
 class Memory {
 public:
-  /// Adds a buffer; returns its index (what pointers into it carry).
+  /// Adds a buffer; returns its index (what pointers into it carry). References to the
+  /// buffers already added stay valid.
   int64_t add(Buffer buffer);
   Buffer &operator[](int64_t i) { return buffers[size_t(i)]; }
   const Buffer &operator[](int64_t i) const { return buffers[size_t(i)]; }
@@ -52,7 +54,7 @@ public:
   int64_t find(const std::string &name) const;
 
 private:
-  std::vector<Buffer> buffers;
+  std::deque<Buffer> buffers;
 };
 
 } // namespace tcc::interp
