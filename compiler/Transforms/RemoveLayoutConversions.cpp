@@ -157,6 +157,8 @@ private:
   // fold
   //===--------------------------------------------------------------------===//
 
+  /// Erases `op` if it converts to the layout its (unconverted) source has; otherwise
+  /// makes it convert the original value. True when `op` is gone.
   bool fold(tile::ConvertLayoutOp op) {
     Value src = op.getSrc();
     if (auto inner = src.getDefiningOp<tile::ConvertLayoutOp>())
@@ -166,11 +168,8 @@ private:
       op.erase();
       return true;
     }
-    if (src != op.getSrc()) {
+    if (src != op.getSrc())
       op.getSrcMutable().assign(src);
-      // Not erased: report no change of the op itself, but the rewrite happened.
-      return false;
-    }
     return false;
   }
 
