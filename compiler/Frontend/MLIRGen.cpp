@@ -145,9 +145,9 @@ private:
     }
     fn->setAttr("tile.constexprs", b.getDictionaryAttr(constexprs));
 
-    mlir::Block *entry = fn.addEntryBlock();
+    mlir::Block *entry = &fn.getBody().emplaceBlock();
     for (size_t i = 0; i < k.arguments.size(); ++i)
-      values[k.arguments[i]] = entry->getArgument(i);
+      values[k.arguments[i]] = entry->addArgument(argTypes[i], loc(k.arguments[i]->range));
     mlir::OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(entry);
     block(k.body);

@@ -253,7 +253,7 @@ FunctionDef *Parser::parseFunction(std::vector<Expr *> decorators) {
     syncToStatementEnd();
     return nullptr;
   }
-  if (consumeIf(TokenKind::Arrow)) {
+  if (consumeIf(TokenKind::Arrow) && !consumeIf(TokenKind::KwNone)) {
     Annotation ignored; // return types are inferred; the annotation is documentation
     if (!parseAnnotation(ignored)) {
       syncToStatementEnd();
@@ -864,9 +864,6 @@ Expr *Parser::parsePostfix() {
 }
 
 Expr *Parser::parseCallArgs(Expr *callee) {
-  NestingGuard guard(nesting, enterNesting());
-  if (!guard.ok)
-    return nullptr;
   consume(); // (
   std::vector<Expr *> args;
   std::vector<KeywordArg> kwargs;
@@ -909,9 +906,6 @@ Expr *Parser::parseCallArgs(Expr *callee) {
 }
 
 Expr *Parser::parseSubscript(Expr *base) {
-  NestingGuard guard(nesting, enterNesting());
-  if (!guard.ok)
-    return nullptr;
   consume(); // [
   std::vector<Expr *> indices;
   do {
@@ -955,9 +949,6 @@ Expr *Parser::parseSubscriptItem() {
 }
 
 Expr *Parser::parseParenthesized() {
-  NestingGuard guard(nesting, enterNesting());
-  if (!guard.ok)
-    return nullptr;
   Token open = consume();
   bool isList = open.is(TokenKind::LBracket);
   TokenKind close = isList ? TokenKind::RBracket : TokenKind::RParen;

@@ -32,7 +32,7 @@ public:
   ast::Expr *parseStandaloneExpression(ast::Module &module);
 
   /// How deeply brackets, unary operators and blocks may nest.
-  static constexpr unsigned kMaxNesting = 128;
+  static constexpr unsigned kMaxNesting = 200;
   /// The tallest expression tree accepted (e.g. `a + a + ... + a`).
   static constexpr unsigned kMaxExprDepth = 256;
 

@@ -161,6 +161,63 @@ void sema::collectAssigned(const ast::Block &block, std::vector<std::string> &ou
   }
 }
 
+/// Backward liveness over one statement: `live` holds the names read after
+/// `s` (before being reassigned) and becomes the names read after its start.
+/// Loops may run zero times, so what is live after them stays live; a loop
+/// also needs whatever its body reads before assigning it.
+void sema::transferLiveness(const ast::Stmt *s, NameSet &live) {
+  switch (s->getKind()) {
+  case ast::Stmt::Kind::Assign: {
+    auto *a = cast<ast::AssignStmt>(s);
+    if (auto *n = dyn_cast<ast::NameExpr>(a->target))
+      live.erase(n->name);
+    else if (auto *t = dyn_cast<ast::TupleExpr>(a->target))
+      for (const ast::Expr *el : t->elements)
+        if (auto *n = dyn_cast<ast::NameExpr>(el))
+          live.erase(n->name);
+    collectReads(a->value, live);
+    return;
+  }
+  case ast::Stmt::Kind::If: {
+    auto *i = cast<ast::IfStmt>(s);
+    NameSet elseLive = live;
+    liveIn(i->thenBody, live);
+    liveIn(i->elseBody, elseLive);
+    for (const auto &n : elseLive)
+      live.insert(n.getKey());
+    collectReads(i->cond, live);
+    return;
+  }
+  case ast::Stmt::Kind::For: {
+    auto *f = cast<ast::ForStmt>(s);
+    NameSet exposed;
+    liveIn(f->body, exposed);
+    exposed.erase(f->target->name);
+    for (const auto &n : exposed)
+      live.insert(n.getKey());
+    collectReads(f->iter, live);
+    return;
+  }
+  case ast::Stmt::Kind::While: {
+    auto *w = cast<ast::WhileStmt>(s);
+    NameSet exposed;
+    liveIn(w->body, exposed);
+    for (const auto &n : exposed)
+      live.insert(n.getKey());
+    collectReads(w->cond, live);
+    return;
+  }
+  default:
+    collectReads(s, live); // expressions, returns, augmented assignments
+    return;
+  }
+}
+
+void sema::liveIn(const ast::Block &block, NameSet &live) {
+  for (size_t i = block.size(); i-- > 0;)
+    transferLiveness(block[i], live);
+}
+
 //===----------------------------------------------------------------------===//
 // Values and variables
 //===----------------------------------------------------------------------===//
@@ -624,7 +681,8 @@ bool Sema::gridTerm(const ast::Expr *e, GridTerm &out) {
       out = gridConstant(-*inner.value);
       return true;
     }
-    out.text = "-" + parenthesize(inner, Unary, false);
+    // "-(-K)", never "--K" (which C++ would read as a decrement).
+    out.text = "-" + parenthesize(inner, Unary, true);
     out.precedence = Unary;
     out.value.reset();
     return true;
@@ -704,12 +762,13 @@ bool Sema::gridTerm(const ast::Expr *e, GridTerm &out) {
 //===----------------------------------------------------------------------===//
 
 void Sema::statements(const ast::Block &stmts, const NameSet &liveOut) {
-  // liveAfter[i]: names some later statement (or the code after the block) reads.
+  // liveAfter[i]: names whose value after statement i is read later (in this
+  // block, or after it).
   std::vector<NameSet> liveAfter(stmts.size());
   NameSet acc = liveOut;
   for (size_t i = stmts.size(); i-- > 0;) {
     liveAfter[i] = acc;
-    collectReads(stmts[i], acc);
+    transferLiveness(stmts[i], acc);
   }
   for (size_t i = 0; i < stmts.size(); ++i) {
     if (frame->returned || diags.tooManyErrors() || workExhausted)
@@ -1035,8 +1094,12 @@ void Sema::forStmt(const ast::ForStmt *s, const NameSet &liveAfter) {
   std::vector<std::string> assigned;
   NameSet seen;
   collectAssigned(s->body, assigned, seen);
-  NameSet live = liveAfter;
-  collectReads(s->body, live);
+  // Carried: assigned in the body, and read after the loop or by the next
+  // iteration before being reassigned.
+  NameSet live;
+  liveIn(s->body, live);
+  for (const auto &n : liveAfter)
+    live.insert(n.getKey());
 
   llvm::StringMap<Binding> saved = frame->env;
   std::vector<std::string> carriedNames;
@@ -1154,8 +1217,10 @@ void Sema::staticFor(const ast::ForStmt *s, const ast::CallExpr *call, const Nam
                                  llvm::Twine(kMaxStaticIterations) + " (use range())");
     return;
   }
-  NameSet live = liveAfter;
-  collectReads(s->body, live);
+  NameSet live;
+  liveIn(s->body, live);
+  for (const auto &n : liveAfter)
+    live.insert(n.getKey());
   for (int64_t i = 0; i < count; ++i) {
     assign(s->target->name, Value::integer(start + i * step), s->target->range);
     statements(s->body, live);
@@ -1276,7 +1341,8 @@ Value Sema::callHelper(const ast::FunctionDef &fn, const ast::CallExpr *call) {
     assign(fn.params[i].name, *args[i], argRanges[i]);
   NameSet none;
   statements(fn.body, none);
-  Value result = callee.returnValue;
+  // After the work limit the body was cut short: its result means nothing.
+  Value result = workExhausted ? Value::error() : callee.returnValue;
   auto bindResult = [&](Value &v) {
     if (v.isRuntime() && !isa<typed::VarRefExpr>(v.expr))
       v = bind(fn.name + ".result", v.expr, call->range);

@@ -152,8 +152,14 @@ Value Sema::lookupBuiltin(llvm::StringRef name) const {
 
 Value Sema::lookup(const ast::NameExpr *e) {
   auto it = frame->env.find(e->name);
-  if (it != frame->env.end())
-    return it->second.value;
+  if (it != frame->env.end()) {
+    // A fresh reference, so that the AST dump shows where each use is.
+    const Value &v = it->second.value;
+    if (v.isRuntime())
+      if (auto *ref = dyn_cast<typed::VarRefExpr>(v.expr))
+        return Value::runtime(make<typed::VarRefExpr>(ref->var, e->range));
+    return v;
+  }
   auto lost = frame->lost.find(e->name);
   if (lost != frame->lost.end()) {
     diags.error(e->range, "'" + e->name + "' is not defined here: " + lost->second.why);

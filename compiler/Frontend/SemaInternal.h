@@ -252,6 +252,10 @@ void collectReads(const ast::Block &block, NameSet &out);
 void collectReads(const ast::Stmt *s, NameSet &out);
 void collectReads(const ast::Expr *e, NameSet &out);
 void collectAssigned(const ast::Block &block, std::vector<std::string> &out, NameSet &seen);
+/// Backward liveness: turns the names live after `s` (or `block`) into the
+/// names live before it.
+void transferLiveness(const ast::Stmt *s, NameSet &live);
+void liveIn(const ast::Block &block, NameSet &live);
 
 } // namespace sema
 } // namespace tcc
