@@ -1,28 +1,80 @@
 #!/usr/bin/env bash
 # Builds what the GPU tests and benchmarks load, into DIR (default build/artifacts):
 #
-#   DIR/fixture/<kernel>/BLOCK<b>_W<w>/   nvcc-built stand-ins (test/gpu/fixtures/elementwise.cu)
-#                                         wrapped by tcc-pack: a general variant and a 16-byte
-#                                         specialised one (*.d16_*.cubin/json)
-#   DIR/fixture/tiny/                     a near-empty kernel for launch-overhead measurements
+#   DIR/tcc/<example>/<config>/          lang-examples compiled by tcc (--emit=cubin), once tcc
+#                                        emits cubins: a general variant and, when tcc lists
+#                                        --specialize-all, a specialised one (*.spec.cubin/json)
+#   DIR/fixture/<kernel>/<config>/       nvcc-built stand-ins wrapped by tcc-pack:
+#                                        vector_add/vector_copy (test/gpu/fixtures/elementwise.cu,
+#                                        general + 16-byte specialised) and every 2-D example
+#                                        (matrix.cu, rows.cu, matmul.cu; general only), each
+#                                        with the signature and grid tcc's front end gives
+#   DIR/fixture/tiny/                    a near-empty kernel for launch-overhead measurements
 #   DIR/fixture/errors/{sm_80,sm_100,mismatch}/   cubins for the wrong architecture
-#   DIR/fixture/headers/*.h               generated launch headers (HeaderWriter) of the above
-#   DIR/tcc/<example>/BLOCK<b>_W<w>/      lang-examples compiled by tcc, once tcc emits cubins
-#   DIR/MANIFEST.txt                      what made them
+#   DIR/fixture/headers/*.h              generated launch headers of vector_add/copy, tiny
+#   DIR/headers/{fixture,tcc}_kernels/<example>.h  generated headers of the default configs
+#   DIR/src/*.tile                       derived sources: matmul with bf16 and f32 operands
+#   DIR/compile_times.json               tcc's time to compile each example to a cubin, here
+#   DIR/MANIFEST.txt                     what made them, and what failed
 #
-# Needs nvcc (CUDA_HOME or /usr/local/cuda). Builds tcc-pack in a runtime-only build
-# (build-rt/, no LLVM needed). Usage: scripts/build-artifacts.sh [DIR]
+# <config> names the constexprs and warps: BLOCK1024_W4, BM64_BN64_W4, BM128_BN128_BK32_RELU0_W8.
+# The 2-D fixtures need build/bin/tcc (for the signatures: tcc --emit=tile) and nvcc
+# (CUDA_HOME or /usr/local/cuda); tcc-pack is built in a runtime-only build (build-rt/).
+# Usage: scripts/build-artifacts.sh [DIR]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 art=$(realpath -m "${1:-$root/build/artifacts}")
 cuda=${CUDA_HOME:-/usr/local/cuda}
 nvcc=${NVCC:-$cuda/bin/nvcc}
 arch=${TCC_ARCH:-sm_90}
-blocks=${TCC_BLOCKS:-"128 256 1024 4096"}
-# Extra configurations for the benchmark sweep: BLOCK:NUM_WARPS.
-extra=${TCC_EXTRA_CONFIGS:-"1024:8 2048:4 2048:8 4096:8"}
 rtbuild=${TCC_RT_BUILD_DIR:-$root/build-rt}
 tcc=${TCC:-$root/build/bin/tcc}
+# How often the default configuration of each example is compiled for its timing (median).
+timing_runs=${TCC_TIMING_RUNS:-3}
+
+# tcc's configurations: example | -D assignments | num_warps. The first line of an example
+# is its default configuration (the one whose compile time is reported and whose header is
+# generated). Softmax and layer norm need BLOCK >= N: one configuration per power of two.
+tcc_configs=(
+  "vector_add|BLOCK=1024|4" "vector_add|BLOCK=128|4" "vector_add|BLOCK=256|4"
+  "vector_add|BLOCK=4096|4" "vector_add|BLOCK=1024|8" "vector_add|BLOCK=2048|4"
+  "vector_add|BLOCK=2048|8" "vector_add|BLOCK=4096|8"
+  "vector_copy|BLOCK=1024|4" "vector_copy|BLOCK=128|4" "vector_copy|BLOCK=256|4"
+  "vector_copy|BLOCK=4096|4" "vector_copy|BLOCK=1024|8" "vector_copy|BLOCK=2048|4"
+  "vector_copy|BLOCK=2048|8" "vector_copy|BLOCK=4096|8"
+  "copy2d|BM=32 BN=32|4" "copy2d|BM=64 BN=64|4"
+  "transpose|BM=32 BN=32|4" "transpose|BM=64 BN=64|4" "transpose|BM=64 BN=64|8"
+  "bias_add|BM=64 BN=64|4" "bias_add|BM=32 BN=128|4" "bias_add|BM=128 BN=128|8"
+  "softmax|BLOCK=1024|4" "softmax|BLOCK=1|4" "softmax|BLOCK=8|4" "softmax|BLOCK=1024|8"
+  "softmax|BLOCK=4096|8" "softmax|BLOCK=4096|16" "softmax|BLOCK=8192|16"
+  "softmax|BLOCK=16384|16" "softmax|BLOCK=16384|32"
+  "layernorm|BLOCK=1024|4" "layernorm|BLOCK=1|4" "layernorm|BLOCK=8|4" "layernorm|BLOCK=1024|8"
+  "layernorm|BLOCK=4096|8" "layernorm|BLOCK=4096|16" "layernorm|BLOCK=8192|16"
+  "layernorm|BLOCK=16384|16" "layernorm|BLOCK=16384|32"
+  "matmul|BM=128 BN=128 BK=32|8" "matmul|BM=64 BN=64 BK=32|4" "matmul|BM=32 BN=32 BK=32|4"
+  "matmul_bias|BM=128 BN=128 BK=32 RELU=True|8" "matmul_bias|BM=128 BN=128 BK=32 RELU=False|8"
+  "matmul_bias|BM=32 BN=32 BK=32 RELU=True|4"
+  "matmul_bf16|BM=128 BN=128 BK=32|8" "matmul_bf16|BM=32 BN=32 BK=32|4"
+  "matmul_f32|BM=64 BN=64 BK=32|4" "matmul_f32|BM=32 BN=32 BK=32|4"
+)
+# The nvcc stand-ins of the 2-D examples: fixture file | kernels | -D assignments | num_warps.
+fixture_configs=(
+  "matrix.cu|copy2d transpose bias_add|BM=32 BN=32|4"
+  "matrix.cu|copy2d transpose bias_add|BM=64 BN=64|4"
+  "rows.cu|softmax layernorm|BLOCK=1|4"
+  "rows.cu|softmax layernorm|BLOCK=8|4"
+  "rows.cu|softmax layernorm|BLOCK=1024|4"
+  "rows.cu|softmax layernorm|BLOCK=4096|8"
+  "rows.cu|softmax layernorm|BLOCK=8192|16"
+  "rows.cu|softmax layernorm|BLOCK=16384|16"
+  "matmul.cu|matmul matmul_bias|BM=128 BN=128 BK=32 RELU=True|8"
+  "matmul.cu|matmul_bias|BM=128 BN=128 BK=32 RELU=False|8"
+  "matmul.cu|matmul matmul_bias|BM=32 BN=32 BK=32 RELU=True|4"
+  "matmul.cu|matmul_bf16|BM=32 BN=32 BK=32|4"
+  "matmul.cu|matmul_f32|BM=32 BN=32 BK=32|4"
+)
+# The elementwise stand-ins: BLOCK:NUM_WARPS.
+elementwise_configs=${TCC_ELEMENTWISE_CONFIGS:-"128:4 256:4 1024:4 4096:4 1024:8 2048:4 2048:8 4096:8"}
 
 [ -x "$nvcc" ] || { echo "build-artifacts: no nvcc at $nvcc (set CUDA_HOME)" >&2; exit 1; }
 
@@ -37,15 +89,56 @@ tcc=${TCC:-$root/build/bin/tcc}
 pack=$rtbuild/bin/tcc-pack
 
 rm -rf "$art"
-mkdir -p "$art"
+mkdir -p "$art/src"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fixture=$root/test/gpu/fixtures/elementwise.cu
+fixtures=$root/test/gpu/fixtures
+notes=()
+note() { notes+=("$*"); echo "build-artifacts: $*" >&2; }
 
-cubin() { # out arch defines...
-  local out=$1 a=$2
-  shift 2
-  "$nvcc" -cubin -arch="$a" -O3 "$@" -o "$out" "$fixture"
+# "BM=32 BN=32" + 4 -> BM32_BN32_W4; True/False -> 1/0.
+config_name() {
+  local n="" a k v
+  for a in $1; do
+    k=${a%%=*}
+    v=${a#*=}
+    case $v in True) v=1 ;; False) v=0 ;; esac
+    n="$n${k}${v}_"
+  done
+  echo "${n}W$2"
+}
+defines() { local a; for a in $1; do printf -- '-D\n%s\n' "$a"; done; }
+nvcc_defines() { # "BM=32 RELU=True" -> -DBM=32 -DRELU=1
+  local a k v
+  for a in $1; do
+    k=${a%%=*}
+    v=${a#*=}
+    case $v in True) v=1 ;; False) v=0 ;; esac
+    printf -- '-D%s=%s\n' "$k" "$v"
+  done
+}
+
+# The example sources: lang-examples/<ex>.tile, and matmul with other operand types.
+source_of() {
+  case $1 in
+    matmul_bf16 | matmul_f32) echo "$art/src/$1.tile" ;;
+    *) echo "$root/lang-examples/$1.tile" ;;
+  esac
+}
+if [ -f "$root/lang-examples/matmul.tile" ]; then
+  for t in bf16 f32; do
+    sed -e "s/\\bf16\\b/$t/g" -e "s/^def matmul(/def matmul_$t(/" \
+      -e "1i # Derived by scripts/build-artifacts.sh from lang-examples/matmul.tile: $t operands." \
+      "$root/lang-examples/matmul.tile" >"$art/src/matmul_$t.tile"
+  done
+fi
+
+# ---------------------------------------------------------------------------------------
+# Elementwise stand-ins (nvcc), the launch-overhead kernel, wrong architectures, headers.
+cubin() { # out arch source defines...
+  local out=$1 a=$2 src=$3
+  shift 3
+  "$nvcc" -cubin -arch="$a" -O3 "$@" -o "$out" "$src"
 }
 
 pack_elementwise() { # cubin block warps aligned(0|1) dir
@@ -62,14 +155,12 @@ pack_elementwise() { # cubin block warps aligned(0|1) dir
     --source test/gpu/fixtures/elementwise.cu
 }
 
-configs=""
-for b in $blocks; do configs="$configs $b:4"; done
-configs="$configs $extra"
-for cfg in $configs; do
+ew=$fixtures/elementwise.cu
+for cfg in $elementwise_configs; do
   b=${cfg%%:*}
   w=${cfg##*:}
   for al in 0 1; do
-    cubin "$tmp/k.cubin" "$arch" -DBLOCK="$b" -DNUM_WARPS="$w" -DALIGNED="$al"
+    cubin "$tmp/k.cubin" "$arch" "$ew" -DBLOCK="$b" -DNUM_WARPS="$w" -DALIGNED="$al"
     pack_elementwise "$tmp/k.cubin" "$b" "$w" "$al" "$tmp/cfg"
   done
   for k in vector_add vector_copy; do
@@ -80,7 +171,7 @@ for cfg in $configs; do
 done
 
 # The launch-overhead kernel: 128 threads, one block for n <= 128.
-cubin "$tmp/tiny.cubin" "$arch" -DBLOCK=128 -DNUM_WARPS=4
+cubin "$tmp/tiny.cubin" "$arch" "$ew" -DBLOCK=128 -DNUM_WARPS=4
 mkdir -p "$art/fixture/tiny"
 "$pack" -o "$art/fixture/tiny/tiny.cubin" --cubin "$tmp/tiny.cubin" --name tiny --arch "$arch" \
   --num-warps 4 --grid "cdiv(n, 128)" --param "out:*f32" --param "n:i32"
@@ -88,7 +179,7 @@ mkdir -p "$art/fixture/tiny"
 # Wrong architectures: a cubin for sm_80 and one for sm_100 (at least one of them cannot run
 # on any given device), and metadata that claims sm_90 for an sm_80 cubin.
 for a in sm_80 sm_100; do
-  if cubin "$tmp/$a.cubin" "$a" -DBLOCK=1024 -DNUM_WARPS=4 2>/dev/null; then
+  if cubin "$tmp/$a.cubin" "$a" "$ew" -DBLOCK=1024 -DNUM_WARPS=4 2>/dev/null; then
     mkdir -p "$art/fixture/errors/$a"
     "$pack" -o "$art/fixture/errors/$a/vector_add.cubin" --cubin "$tmp/$a.cubin" \
       --name vector_add --arch "$a" --num-warps 4 --constexpr BLOCK=1024 --grid "cdiv(n, 1024)" \
@@ -100,7 +191,6 @@ mkdir -p "$art/fixture/errors/mismatch"
   --name vector_add --arch "$arch" --num-warps 4 --constexpr BLOCK=1024 --grid "cdiv(n, 1024)" \
   --param "x:*f32" --param "y:*f32" --param "out:*f32" --param "n:i32"
 
-# Generated headers, through the HeaderWriter.
 mkdir -p "$art/fixture/headers"
 "$pack" --header "$art/fixture/headers/vector_add.h" --namespace fixture \
   "$art"/fixture/vector_add/BLOCK1024_W4/*.json
@@ -108,51 +198,197 @@ mkdir -p "$art/fixture/headers"
   "$art"/fixture/vector_copy/BLOCK1024_W4/*.json
 "$pack" --header "$art/fixture/headers/tiny.h" --namespace fixture "$art"/fixture/tiny/tiny.json
 
-# The real thing, once tcc can emit cubins: every 1D example for every BLOCK. Options tcc
-# does not list in --help yet are left out. $TCC_SPECIALISE_FLAGS, when set, are the tcc
-# options that declare x, y, out 16-byte aligned and n divisible by 16: a second,
-# specialised variant is then compiled beside the general one.
+# ---------------------------------------------------------------------------------------
+# 2-D stand-ins (nvcc), described by tcc's front end: tcc --emit=tile gives the parameters
+# and the grid, so a stand-in cannot drift from its example's signature.
+fixture_status="2-D fixtures: none (no tcc at $tcc for the signatures)"
+if [ -x "$tcc" ]; then
+  built=0
+  for line in "${fixture_configs[@]}"; do
+    IFS='|' read -r file kernels assigns warps <<<"$line"
+    mapfile -t nv < <(nvcc_defines "$assigns")
+    for k in $kernels; do
+      # matmul_bf16 / matmul_f32: the plain matmul entry compiled for other operand types.
+      extra=()
+      case $k in
+        matmul) extra=(-DELEM=1 -DNAME=matmul) ;;
+        matmul_bf16) extra=(-DELEM=2 -DNAME=matmul_bf16) ;;
+        matmul_f32) extra=(-DELEM=3 -DNAME=matmul_f32) ;;
+        matmul_bias) extra=(-DELEM=1 -DNAME=matmul) ;;
+      esac
+      # The example's own constexprs (RELU only for matmul_bias).
+      ex_assigns=""
+      for a in $assigns; do
+        [ "${a%%=*}" = RELU ] && [ "$k" != matmul_bias ] && continue
+        ex_assigns="$ex_assigns $a"
+      done
+      name=$(config_name "$ex_assigns" "$warps")
+      c="$tmp/fx_${file%.cu}_${k}_$name.cubin"
+      if ! cubin "$c" "$arch" "$fixtures/$file" "${nv[@]}" -DNUM_WARPS="$warps" "${extra[@]}" \
+           >"$tmp/nvcc.log" 2>&1; then
+        note "fixture $k $name: nvcc FAILED: $(head -c 400 "$tmp/nvcc.log" | tr '\n' ' ')"
+        continue
+      fi
+      mapfile -t d < <(defines "$ex_assigns")
+      if ! "$tcc" "$(source_of "$k")" "${d[@]}" --emit=tile 2>"$tmp/sig.log" |
+           python3 "$root/scripts/tile_signature.py" --kernel "$k" --num-warps "$warps" \
+             >"$tmp/sig.txt" 2>>"$tmp/sig.log"; then
+        note "fixture $k $name: no signature from tcc --emit=tile: $(head -c 400 "$tmp/sig.log" | tr '\n' ' ')"
+        continue
+      fi
+      mapfile -t sig <"$tmp/sig.txt"
+      dir=$art/fixture/$k/$name
+      mkdir -p "$dir"
+      "$pack" -o "$dir/$k.cubin" --cubin "$c" --arch "$arch" "${sig[@]}" \
+        --source "test/gpu/fixtures/$file"
+      built=$((built + 1))
+    done
+  done
+  fixture_status="2-D fixtures: $built configurations (nvcc stand-ins, signatures from tcc --emit=tile)"
+fi
+
+# ---------------------------------------------------------------------------------------
+# The real thing, once tcc can emit cubins: every example in every configuration, timed.
+now() { echo "$EPOCHREALTIME"; }
 tcc_status="tcc: not built ($tcc)"
+: >"$tmp/times.tsv"
 if [ -x "$tcc" ]; then
   help=$("$tcc" --help 2>&1 || true)
   if grep -q cubin <<<"$help"; then
-    tcc_status="tcc: compiled"
-    flags=()
-    grep -q -- "--num-warps" <<<"$help" && flags+=(--num-warps 4)
-    grep -q -- "--arch" <<<"$help" && flags+=(--arch "$arch")
-    for ex in vector_add vector_copy; do
-      src=$root/lang-examples/$ex.tile
-      [ -f "$src" ] || { tcc_status="$tcc_status; $ex.tile missing"; continue; }
-      for b in $blocks; do
-        dir=$art/tcc/$ex/BLOCK${b}_W4
-        mkdir -p "$dir"
-        if ! "$tcc" "$src" -D BLOCK="$b" "${flags[@]}" --emit=cubin -o "$dir/$ex.cubin" \
+    flags=(--arch "$arch")
+    grep -q -- "--arch" <<<"$help" || flags=()
+    spec=()
+    if [ -n "${TCC_SPECIALISE_FLAGS:-}" ]; then
+      read -r -a spec <<<"$TCC_SPECIALISE_FLAGS"
+    elif grep -q -- "--specialize-all" <<<"$help"; then
+      spec=(--specialize-all)
+    fi
+    verbose=()
+    grep -q -- "--ptxas-verbose" <<<"$help" && verbose=(--ptxas-verbose)
+    has_warps=0
+    grep -q -- "--num-warps" <<<"$help" && has_warps=1
+    ok=0 failed=0
+    declare -A seen=()
+    for line in "${tcc_configs[@]}"; do
+      IFS='|' read -r ex assigns warps <<<"$line"
+      src=$(source_of "$ex")
+      [ -f "$src" ] || { note "tcc $ex: $src missing"; failed=$((failed + 1)); continue; }
+      name=$(config_name "$assigns" "$warps")
+      is_default=0
+      [ -z "${seen[$ex]:-}" ] && is_default=1
+      seen[$ex]=1
+      w=()
+      if [ "$has_warps" = 1 ]; then
+        w=(--num-warps "$warps")
+      elif [ "$is_default" = 0 ]; then
+        continue # without --num-warps only the source's own num_warps can be built
+      fi
+      mapfile -t d < <(defines "$assigns")
+      dir=$art/tcc/$ex/$name
+      mkdir -p "$dir"
+      runs=1
+      [ "$is_default" = 1 ] && runs=$timing_runs
+      secs=()
+      failed_here=0
+      for ((r = 0; r < runs; r++)); do
+        t0=$(now)
+        if ! "$tcc" "$src" "${d[@]}" "${w[@]}" "${flags[@]}" --emit=cubin -o "$dir/$ex.cubin" \
              >"$tmp/tcc.log" 2>&1; then
-          tcc_status="$tcc_status; $ex BLOCK=$b FAILED: $(head -c 300 "$tmp/tcc.log" | tr '\n' ' ')"
-          rm -rf "$dir"
-          continue
+          failed_here=1
+          break
         fi
-        if [ -n "${TCC_SPECIALISE_FLAGS:-}" ]; then
-          # shellcheck disable=SC2086
-          "$tcc" "$src" -D BLOCK="$b" "${flags[@]}" $TCC_SPECIALISE_FLAGS --emit=cubin \
-            -o "$dir/$ex.d16.cubin" >"$tmp/tcc.log" 2>&1 ||
-            tcc_status="$tcc_status; $ex BLOCK=$b specialised FAILED"
-        fi
-        if ! ls "$dir"/*.json >/dev/null 2>&1; then
-          tcc_status="$tcc_status; $ex BLOCK=$b: no metadata JSON beside the cubin"
-        fi
+        t1=$(now)
+        secs+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", b - a }')")
       done
+      if [ "$failed_here" = 1 ]; then
+        note "tcc $ex $name FAILED: $(head -c 400 "$tmp/tcc.log" | tr '\n' ' ')"
+        rm -rf "$dir"
+        failed=$((failed + 1))
+        continue
+      fi
+      printf '%s\t%s\t%s\t%s\n' "$ex" "$name" "$is_default" "${secs[*]}" >>"$tmp/times.tsv"
+      if ((${#spec[@]})); then
+        if ! "$tcc" "$src" "${d[@]}" "${w[@]}" "${flags[@]}" "${spec[@]}" "${verbose[@]}" \
+             --emit=cubin -o "$dir/$ex.spec.cubin" >"$tmp/tcc.log" 2>&1; then
+          note "tcc $ex $name specialised (${spec[*]}) FAILED: $(head -c 300 "$tmp/tcc.log" | tr '\n' ' ')"
+          rm -f "$dir/$ex.spec".*
+        fi
+        [ ${#verbose[@]} -gt 0 ] && cp "$tmp/tcc.log" "$dir/ptxas.txt"
+      fi
+      if ! ls "$dir"/*.json >/dev/null 2>&1; then
+        note "tcc $ex $name: no metadata JSON beside the cubin (tcc wrote: $(find "$dir" -type f -printf '%f '))"
+        rm -rf "$dir"
+        failed=$((failed + 1))
+        continue
+      fi
+      ok=$((ok + 1))
     done
+    tcc_status="tcc: compiled $ok configurations, $failed failed"
+    [ ${#spec[@]} -gt 0 ] && tcc_status="$tcc_status; specialised with ${spec[*]}"
   else
-    tcc_status="tcc: built, but cannot emit cubins yet"
+    tcc_status="tcc: built, but cannot emit cubins yet (no 'cubin' in tcc --help)"
   fi
 fi
+
+find "$art/tcc" -mindepth 1 -type d -empty -delete 2>/dev/null || true
+
+# compile_times.json: per example, the default configuration's median over its runs.
+python3 - "$tmp/times.tsv" "$art/compile_times.json" "$tcc" "$(nproc)" "$timing_runs" <<'EOF'
+import json, os, platform, statistics, sys
+tsv, out, tcc, cores, runs = sys.argv[1:6]
+examples, configs = {}, []
+for line in open(tsv):
+    ex, cfg, default, secs = line.rstrip("\n").split("\t")
+    s = [float(x) for x in secs.split()]
+    configs.append({"example": ex, "config": cfg, "seconds": s})
+    if default == "1":
+        examples[ex] = {"config": cfg, "median_s": statistics.median(s), "min_s": min(s),
+                        "runs": len(s)}
+json.dump({"what": "wall time of tcc --emit=cubin (front end to ptxas, one process) per "
+                   "example, default configuration, median of the runs",
+           "host": platform.node(), "cores": int(cores), "load_average": os.getloadavg()[0],
+           "tcc": tcc, "examples": examples, "configs": configs},
+          open(out, "w"), indent=1)
+EOF
+
+# Generated headers of the default configurations (the same HeaderWriter tcc uses).
+headers_made=0
+for src_kind in fixture tcc; do
+  mkdir -p "$art/headers/${src_kind}_kernels"
+  ns=fixture
+  [ "$src_kind" = tcc ] && ns=tcck
+  for ex in vector_add copy2d transpose bias_add softmax layernorm matmul matmul_bias; do
+    base=$art/$src_kind/$ex
+    [ -d "$base" ] || continue
+    # The first configuration listed for the example that was built.
+    cfgdir=""
+    if [ "$src_kind" = tcc ]; then
+      for line in "${tcc_configs[@]}"; do
+        IFS='|' read -r e assigns warps <<<"$line"
+        [ "$e" = "$ex" ] || continue
+        [ -d "$base/$(config_name "$assigns" "$warps")" ] && { cfgdir=$base/$(config_name "$assigns" "$warps"); break; }
+      done
+    fi
+    [ -z "$cfgdir" ] && cfgdir=$(find "$base" -mindepth 1 -maxdepth 1 -type d | sort | head -1)
+    [ -n "$cfgdir" ] || continue
+    [ "$ex" = vector_add ] && [ "$src_kind" = fixture ] && continue # fixture/headers has it
+    if "$pack" --header "$art/headers/${src_kind}_kernels/$ex.h" --namespace "$ns" \
+         "$cfgdir"/*.json 2>"$tmp/hdr.log"; then
+      headers_made=$((headers_made + 1))
+    else
+      note "header $src_kind $ex: $(head -c 300 "$tmp/hdr.log")"
+    fi
+  done
+done
 
 {
   echo "made by scripts/build-artifacts.sh on $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "commit: $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
   echo "arch: $arch; nvcc: $("$nvcc" --version | tail -1)"
   echo "$tcc_status"
+  echo "$fixture_status"
+  echo "headers: $headers_made"
+  for n in "${notes[@]}"; do echo "note: $n"; done
 } >"$art/MANIFEST.txt"
 cat "$art/MANIFEST.txt"
-echo "artifacts in $art ($(find "$art" -name '*.cubin' | wc -l) cubins)"
+echo "artifacts in $art ($(find "$art" -name '*.cubin' | wc -l) cubins, $(du -sh "$art" | cut -f1))"
