@@ -92,7 +92,8 @@ public:
   bool computeGrid(const std::vector<ArgValue> &args, std::array<int64_t, 3> *grid,
                    std::string *error) const;
 
-  /// Runs every program instance of `options.grid`. Stops at the first error.
+  /// Runs every program instance of `options.grid`. Stops at the first error. One launch
+  /// at a time: the compiled instructions share their value slots.
   RunResult run(const std::vector<ArgValue> &args, Memory &memory, const RunOptions &options);
 
   struct Impl;
