@@ -599,6 +599,7 @@ void Sema::elaborateKernel(const ast::FunctionDef &fn) {
   }
 
   NameSet none;
+  tailBlocks.insert(&fn.body);
   statements(fn.body, none);
   program->kernels.push_back(std::move(k));
   frame = nullptr;
@@ -770,11 +771,44 @@ void Sema::statements(const ast::Block &stmts, const NameSet &liveOut) {
     liveAfter[i] = acc;
     transferLiveness(stmts[i], acc);
   }
+  bool tail = tailBlocks.count(&stmts) != 0;
   for (size_t i = 0; i < stmts.size(); ++i) {
     if (frame->returned || diags.tooManyErrors() || workExhausted)
       return;
-    statement(stmts[i], liveAfter[i]);
+    const ast::Stmt *s = stmts[i];
+    if (tail && earlyReturn(s, stmts, i, liveOut))
+      return;
+    statement(s, liveAfter[i]);
   }
+}
+
+static bool isBareReturn(const ast::Stmt *s) {
+  auto *r = dyn_cast<ast::ReturnStmt>(s);
+  return r && !r->value;
+}
+
+// In the statements that end a function (its body, and recursively the blocks
+// made here), `if c: ...; return` means "the rest runs only when c is false":
+// it becomes `if c: ... else: <rest>`, which also works when c is only known
+// at run time. This is Triton's common `if pid >= n: return`.
+bool Sema::earlyReturn(const ast::Stmt *s, const ast::Block &stmts, size_t i,
+                       const NameSet &liveOut) {
+  if (isBareReturn(s))
+    return true; // nothing after it runs
+  auto *ifs = dyn_cast<ast::IfStmt>(s);
+  if (!ifs || ifs->thenBody.empty() || !isBareReturn(ifs->thenBody.back()))
+    return false;
+  ast::Block thenBody(ifs->thenBody.begin(), ifs->thenBody.end() - 1);
+  ast::Block elseBody = ifs->elseBody;
+  elseBody.insert(elseBody.end(), stmts.begin() + i + 1, stmts.end());
+  auto rewritten = std::make_unique<ast::IfStmt>(ifs->range, ifs->cond, std::move(thenBody),
+                                                 std::move(elseBody), ifs->isElif);
+  tailBlocks.insert(&rewritten->thenBody);
+  tailBlocks.insert(&rewritten->elseBody);
+  const ast::IfStmt *node = rewritten.get();
+  syntheticStmts.push_back(std::move(rewritten));
+  statement(node, liveOut);
+  return true;
 }
 
 void Sema::statement(const ast::Stmt *s, const NameSet &liveAfter) {
@@ -1340,6 +1374,7 @@ Value Sema::callHelper(const ast::FunctionDef &fn, const ast::CallExpr *call) {
   for (size_t i = 0; i < n; ++i)
     assign(fn.params[i].name, *args[i], argRanges[i]);
   NameSet none;
+  tailBlocks.insert(&fn.body);
   statements(fn.body, none);
   // After the work limit the body was cut short: its result means nothing.
   Value result = workExhausted ? Value::error() : callee.returnValue;

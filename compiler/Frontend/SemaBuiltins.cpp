@@ -306,6 +306,12 @@ Value Sema::dotCall(const ast::CallExpr *call) {
 }
 
 Value Sema::reduce(Builtin b, llvm::StringRef name, const ast::CallExpr *call) {
+  // Like Triton: bare max(a, b) / min(a, b) are Python's builtins, element-wise
+  // on tiles; tl.max / tl.min (and max(x, axis=...)) reduce.
+  bool namespaced = name.contains('.');
+  if ((b == Builtin::Max || b == Builtin::Min) && !namespaced && call->args.size() == 2 &&
+      call->kwargs.empty())
+    return builtinCall(b == Builtin::Max ? Builtin::Maximum : Builtin::Minimum, name, call);
   std::vector<Value> a;
   std::vector<SMRange> r;
   if (!bindArguments(call, name, {"input", "axis", "keep_dims"}, 1, a, r,

@@ -1054,6 +1054,8 @@ Value Sema::attribute(const ast::AttributeExpr *e) {
         diags.error(e->nameRange, "'" + base.str + "' has no member '" + e->name + "'");
       return Value::error();
     }
+    if (b.kind == Value::Kind::Builtin)
+      b.str = base.str + "." + e->name; // messages say what was written: tl.max()
     return b;
   }
   if (base.isRuntime()) {

@@ -11,6 +11,7 @@
 #include "compiler/Frontend/Diagnostics.h"
 #include "compiler/Frontend/Sema.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -153,6 +154,7 @@ public:
   void forStmt(const ast::ForStmt *s, const NameSet &liveAfter);
   void staticFor(const ast::ForStmt *s, const ast::CallExpr *range, const NameSet &liveAfter);
   void returnStmt(const ast::ReturnStmt *s);
+  bool earlyReturn(const ast::Stmt *s, const ast::Block &stmts, size_t i, const NameSet &liveOut);
   Value callHelper(const ast::FunctionDef &fn, const ast::CallExpr *call);
   void assign(const std::string &name, Value v, llvm::SMRange range);
   bool carriable(const Value &v) const;
@@ -232,6 +234,9 @@ public:
   llvm::StringMap<Binding> globals;
   llvm::StringMap<const ast::Expr *> defines;
   llvm::StringSet<> usedDefines;
+  /// Statement lists after which nothing else in the function runs.
+  llvm::SmallPtrSet<const ast::Block *, 8> tailBlocks;
+  std::vector<std::unique_ptr<ast::Stmt>> syntheticStmts;
 
   Frame *frame = nullptr;
   typed::Block *block = nullptr;
