@@ -32,11 +32,15 @@ struct FuncLowering : OpConversionPattern<func::FuncOp> {
     FunctionType type = op.getFunctionType();
     const TypeConverter &converter = *getTypeConverter();
     TypeConverter::SignatureConversion signature(type.getNumInputs());
+    bool isKernel = op->hasAttr("tile.kernel");
     for (auto [i, input] : llvm::enumerate(type.getInputs())) {
-      Type converted = converter.convertType(input);
-      if (!converted || isa<RankedTensorType>(input))
+      // A kernel takes scalars and pointers from the host; a device function (tests,
+      // helpers left un-inlined) may take tiles: the registers of the calling thread.
+      SmallVector<Type> converted;
+      if (failed(converter.convertType(input, converted)) ||
+          (isKernel && isa<RankedTensorType>(input)))
         return op.emitOpError() << "argument " << i << " of type " << input
-                                << " cannot be passed to a GPU function";
+                                << " cannot be passed to a " << (isKernel ? "kernel" : "GPU function");
       signature.addInputs(i, converted);
     }
     Type result = LLVM::LLVMVoidType::get(getContext());
@@ -51,7 +55,7 @@ struct FuncLowering : OpConversionPattern<func::FuncOp> {
     auto func = LLVM::LLVMFuncOp::create(rewriter, op.getLoc(), op.getName(), llvmType);
     for (NamedAttribute attr : op->getDiscardableAttrs())
       func->setAttr(attr.getName(), attr.getValue());
-    if (op->hasAttr("tile.kernel")) {
+    if (isKernel) {
       func->setAttr("nvvm.kernel", rewriter.getUnitAttr());
       int32_t threads = kernelNumThreads(op);
       func->setAttr("nvvm.maxntid", rewriter.getDenseI32ArrayAttr({threads, 1, 1}));

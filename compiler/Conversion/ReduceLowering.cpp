@@ -306,10 +306,14 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
     if (threads.warpShift)
       warp = arith::ShRUIOp::create(rewriter, loc, warp, i32Const(rewriter, loc, threads.warpShift));
     warp = arith::AndIOp::create(rewriter, loc, warp, i32Const(rewriter, loc, plan.warps - 1));
-    Value warpSlot = arith::MulIOp::create(rewriter, loc, warp,
-                                           i32Const(rewriter, loc, plan.resultElements));
+    Value warpSlot = plan.resultElements == 1
+                         ? warp
+                         : arith::MulIOp::create(rewriter, loc, warp,
+                                                 i32Const(rewriter, loc, plan.resultElements))
+                               .getResult();
     for (auto [p, position] : llvm::zip(partials, linear)) {
-      Value slot = arith::AddIOp::create(rewriter, loc, warpSlot, position);
+      Value slot = plan.result ? arith::AddIOp::create(rewriter, loc, warpSlot, position).getResult()
+                               : warpSlot;
       storeShared(rewriter, loc, sharedElementPtr(rewriter, loc, base, memType, slot),
                   {toSharedMemory(rewriter, loc, p.value)});
       if (isArg)
@@ -322,8 +326,11 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
     for (Value position : linear) {
       SmallVector<Partial> parts;
       for (unsigned w = 0; w < plan.warps; ++w) {
-        Value slot = arith::AddIOp::create(rewriter, loc, position,
-                                           i32Const(rewriter, loc, w * plan.resultElements));
+        Value slot = plan.result ? arith::AddIOp::create(rewriter, loc, position,
+                                                         i32Const(rewriter, loc,
+                                                                  w * plan.resultElements))
+                                       .getResult()
+                                 : i32Const(rewriter, loc, w);
         Value v = loadShared(rewriter, loc, sharedElementPtr(rewriter, loc, base, memType, slot),
                              memType, 1)[0];
         Partial p{fromSharedMemory(rewriter, loc, v, valueType), {}};

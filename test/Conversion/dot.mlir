@@ -1,0 +1,57 @@
+// RUN: tile-opt %s -split-input-file -convert-tile-to-nvvm=per-thread-only -cse | FileCheck %s
+// RUN: tile-opt %s -split-input-file -convert-tile-to-nvvm | FileCheck %s --check-prefix=LLVM
+
+// dot on CUDA cores: a and b are staged in shared memory (a with M contiguous, b with N
+// contiguous), then per k each thread reads its 2 rows of a and 2 columns of b as
+// vectors and does 2x2 FMAs in f32. K = 16 is unrolled.
+
+#a = #tile.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]}>
+#c = #tile.blocked<{sizePerThread = [2, 2], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+
+func.func @dot_f16(%a: tensor<8x16xf16, #a>, %b: tensor<16x16xf16, #a>, %acc: tensor<8x16xf32, #c>) -> f32 attributes {tile.num_warps = 1 : i32} {
+  %d = tile.dot %a, %b, %acc : tensor<8x16xf16, #a>, tensor<16x16xf16, #a> -> tensor<8x16xf32, #c>
+  %s = tile.reduce sum %d, axis 1 : tensor<8x16xf32, #c> -> tensor<8xf32, #tile.slice<{dim = 1, parent = #c}>>
+  %t = tile.reduce sum %s, axis 0 : tensor<8xf32, #tile.slice<{dim = 1, parent = #c}>> -> f32
+  return %t : f32
+}
+
+// CHECK-LABEL: llvm.func @dot_f16(
+// CHECK-SAME: tile.shared_bytes = {{[1-9][0-9]*}} : i64
+// CHECK: llvm.store {{.*}} : f16, !llvm.ptr<3>
+// CHECK: llvm.store {{.*}} : vector<4xf16>, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK-NOT: scf.for
+// CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> vector<2xf16>
+// CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> vector<2xf16>
+// CHECK: arith.extf {{.*}} : f16 to f32
+// CHECK-COUNT-4: math.fma {{.*}} : f32
+// CHECK-COUNT-60: math.fma {{.*}} : f32
+// CHECK-NOT: math.fma
+
+// LLVM-LABEL: llvm.func @dot_f16(
+// LLVM-COUNT-64: llvm.intr.fma({{.*}}) : (f32, f32, f32) -> f32
+
+// -----
+
+// A longer K runs as a loop over chunks of 8, unrolled inside; the accumulators are its
+// iteration arguments. f32 operands need no conversion.
+
+#a = #tile.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [2, 1], order = [1, 0]}>
+#c = #tile.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 8], warpsPerCTA = [2, 1], order = [1, 0]}>
+
+func.func @dot_f32(%a: tensor<32x64xf32, #a>, %b: tensor<64x32xf32, #a>, %acc: tensor<32x32xf32, #c>) -> f32 attributes {tile.num_warps = 2 : i32} {
+  %d = tile.dot %a, %b, %acc : tensor<32x64xf32, #a>, tensor<64x32xf32, #a> -> tensor<32x32xf32, #c>
+  %s = tile.reduce sum %d, axis 1 : tensor<32x32xf32, #c> -> tensor<32xf32, #tile.slice<{dim = 1, parent = #c}>>
+  %t = tile.reduce sum %s, axis 0 : tensor<32xf32, #tile.slice<{dim = 1, parent = #c}>> -> f32
+  return %t : f32
+}
+
+// CHECK-LABEL: llvm.func @dot_f32(
+// CHECK: nvvm.barrier0
+// CHECK: %[[C64:.*]] = arith.constant 64 : i32
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[C64]] step %{{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) : i32 {
+// CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> vector<4xf32>
+// CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> vector<4xf32>
+// CHECK-NOT: arith.extf
+// CHECK-COUNT-16: math.fma
+// CHECK: scf.yield

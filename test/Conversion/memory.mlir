@@ -1,0 +1,72 @@
+// RUN: tile-opt %s -split-input-file -convert-tile-to-nvvm=per-thread-only -cse | FileCheck %s
+
+// f16, 8 per thread, tile.vec = 8: one 128-bit access per thread. Predicated loads are
+// inline PTX whose 32-bit words are split back into halves; masked-off lanes take
+// `other`. Unpredicated accesses are plain LLVM vector loads and stores.
+// i1 travels as bytes. A scalar store is done by thread 0 alone.
+
+#b = #tile.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+
+func.func @mem(%p: !tile.ptr<f16>, %q: !tile.ptr<i1>, %s: !tile.ptr<f32>, %n: i32) attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  %r = tile.make_range 0 to 256 : tensor<256xi32, #b>
+  %ps = tile.splat %p : !tile.ptr<f16> -> tensor<256x!tile.ptr<f16>, #b>
+  %pp = tile.addptr %ps, %r : tensor<256x!tile.ptr<f16>, #b>, tensor<256xi32, #b>
+  %ns = tile.splat %n : i32 -> tensor<256xi32, #b>
+  %m = arith.cmpi slt, %r, %ns : tensor<256xi32, #b>
+  %zero = arith.constant dense<0.0> : tensor<256xf16, #b>
+  %v = tile.load %pp, mask %m, other %zero {tile.vec = 8 : i32} : tensor<256x!tile.ptr<f16>, #b>
+  %u = tile.load %pp {tile.vec = 8 : i32} : tensor<256x!tile.ptr<f16>, #b>
+  %w = arith.addf %v, %u : tensor<256xf16, #b>
+  tile.store %pp, %w {tile.vec = 8 : i32} : tensor<256x!tile.ptr<f16>, #b>
+  %qs = tile.splat %q : !tile.ptr<i1> -> tensor<256x!tile.ptr<i1>, #b>
+  %qp = tile.addptr %qs, %r : tensor<256x!tile.ptr<i1>, #b>, tensor<256xi32, #b>
+  %bits = tile.load %qp, mask %m {tile.vec = 8 : i32} : tensor<256x!tile.ptr<i1>, #b>
+  %nb = arith.xori %bits, %m : tensor<256xi1, #b>
+  tile.store %qp, %nb, mask %m {tile.vec = 8 : i32} : tensor<256x!tile.ptr<i1>, #b>
+  %one = arith.constant 1.0 : f32
+  tile.store %s, %one : !tile.ptr<f32>
+  return
+}
+
+// CHECK-LABEL: llvm.func @mem(
+// CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x range <i32, 0, 32> : i32
+// CHECK: %[[PTR:.*]] = llvm.getelementptr %arg0[%{{.*}}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f16
+// CHECK: %[[M:.*]] = arith.cmpi slt
+// CHECK: %[[LD:.*]] = llvm.inline_asm has_side_effects "@$4 ld.global.v4.b32 {$0, $1, $2, $3}, [$5];", "=r,=r,=r,=r,b,l" %[[M]], %[[PTR]] : (i1, !llvm.ptr<1>) -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK: %[[W0:.*]] = llvm.extractvalue %[[LD]][0]
+// CHECK: llvm.bitcast %[[W0]] : i32 to vector<2xf16>
+// CHECK-COUNT-8: arith.select %[[M]], %{{.*}}, %{{.*}} : f16
+// CHECK: llvm.load %[[PTR]] {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xf16>
+// CHECK: llvm.store %{{.*}}, %[[PTR]] {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<1>
+// CHECK: %[[QPTR:.*]] = llvm.getelementptr %arg1[%{{.*}}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i8
+// CHECK: llvm.inline_asm has_side_effects "@$2 ld.global.v2.b32 {$0, $1}, [$3];", "=r,=r,b,l" %[[M]], %[[QPTR]]
+// CHECK: llvm.bitcast %{{.*}} : i32 to vector<4xi8>
+// CHECK: arith.cmpi ne, %{{.*}}, %{{.*}} : i8
+// CHECK: arith.extui %{{.*}} : i1 to i8
+// CHECK: llvm.inline_asm has_side_effects "@$0 st.global.v2.b32 [$1], {$2, $3};", "b,l,r,r" %[[M]], %[[QPTR]]
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[TID]], %{{.*}} : i32
+// CHECK: llvm.inline_asm has_side_effects "@$0 st.global.b32 [$1], $2;", "b,l,r" %[[FIRST]], %arg2
+
+// -----
+
+// 32 elements over 64 threads: the second warp holds copies and does not store them.
+// Without tile.vec, accesses are one element wide.
+
+#r = #tile.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]}>
+
+func.func @replicated(%p: !tile.ptr<f32>) attributes {tile.kernel, tile.num_warps = 2 : i32} {
+  %r = tile.make_range 0 to 32 : tensor<32xi32, #r>
+  %ps = tile.splat %p : !tile.ptr<f32> -> tensor<32x!tile.ptr<f32>, #r>
+  %pp = tile.addptr %ps, %r : tensor<32x!tile.ptr<f32>, #r>, tensor<32xi32, #r>
+  %v = arith.sitofp %r : tensor<32xi32, #r> to tensor<32xf32, #r>
+  tile.store %pp, %v : tensor<32x!tile.ptr<f32>, #r>
+  return
+}
+
+// CHECK-LABEL: llvm.func @replicated(
+// CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x range <i32, 0, 64> : i32
+// CHECK: %[[POS:.*]] = arith.ori
+// CHECK: %[[BASE:.*]] = arith.andi %[[POS]], %{{.*}} : i32
+// CHECK: arith.sitofp %[[BASE]] : i32 to f32
+// CHECK: %[[OWNER:.*]] = arith.cmpi ult, %[[POS]], %{{.*}} : i32
+// CHECK: llvm.inline_asm has_side_effects "@$0 st.global.b32 [$1], $2;", "b,l,r" %[[OWNER]]
