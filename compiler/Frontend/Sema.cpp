@@ -240,11 +240,14 @@ std::string Value::describe() const {
   return "a value";
 }
 
-typed::Variable *Sema::newVariable(llvm::StringRef name, const Type &type, SMRange range) {
+std::string Sema::uniqueName(llvm::StringRef name) {
   unsigned n = variableNames[name]++;
-  std::string unique = n == 0 ? name.str() : (name + "." + llvm::Twine(n)).str();
+  return n == 0 ? name.str() : (name + "." + llvm::Twine(n)).str();
+}
+
+typed::Variable *Sema::newVariable(llvm::StringRef name, const Type &type, SMRange range) {
   auto *v = make<typed::Variable>();
-  v->name = std::move(unique);
+  v->name = uniqueName(name);
   v->type = type;
   v->range = range;
   return v;
@@ -256,9 +259,22 @@ Value Sema::bind(llvm::StringRef name, typed::Expr *e, SMRange range) {
   return Value::runtime(make<typed::VarRefExpr>(var, range));
 }
 
+Value Sema::bindTemporary(llvm::StringRef name, typed::Expr *e, SMRange range) {
+  Value v = bind(name, e, range);
+  temporaries.insert(cast<typed::VarRefExpr>(v.expr)->var);
+  return v;
+}
+
 void Sema::assign(const std::string &name, Value v, SMRange range) {
   if (v.isRuntime() && !isa<typed::VarRefExpr>(v.expr))
     v = bind(name, v.expr, range);
+  // `a = load(...)`: the load's temporary takes the name it is given.
+  if (v.isRuntime())
+    if (auto *ref = dyn_cast<typed::VarRefExpr>(v.expr))
+      if (temporaries.erase(ref->var)) {
+        ref->var->name = uniqueName(name);
+        ref->var->range = range;
+      }
   Binding &b = frame->env[name];
   b.value = std::move(v);
   b.version = ++versionCounter;

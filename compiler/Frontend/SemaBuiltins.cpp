@@ -192,7 +192,10 @@ Value Sema::loadCall(const ast::CallExpr *call) {
     if (!other)
       return Value::error();
   }
-  return Value::runtime(make<typed::LoadExpr>(result, call->range, ptr, mask, other));
+  // Bound at once: memory is read where the source reads it, even if a helper
+  // called later in the same expression stores to it.
+  return bindTemporary("load", make<typed::LoadExpr>(result, call->range, ptr, mask, other),
+                       call->range);
 }
 
 Value Sema::storeCall(const ast::CallExpr *call) {

@@ -222,6 +222,11 @@ public:
   typed::Variable *newVariable(llvm::StringRef name, const Type &type, llvm::SMRange range);
   /// Emits `let name = e` and returns a reference to it.
   Value bind(llvm::StringRef name, typed::Expr *e, llvm::SMRange range);
+  /// Like bind(), for a value that must be computed here and now (a load, so
+  /// that it happens before the stores of helpers called later in the same
+  /// expression); renamed after the variable it is first assigned to.
+  Value bindTemporary(llvm::StringRef name, typed::Expr *e, llvm::SMRange range);
+  std::string uniqueName(llvm::StringRef name);
   void emit(typed::Stmt *s) { block->push_back(s); }
 
   DiagnosticEngine &diags;
@@ -237,6 +242,7 @@ public:
   /// Statement lists after which nothing else in the function runs.
   llvm::SmallPtrSet<const ast::Block *, 8> tailBlocks;
   std::vector<std::unique_ptr<ast::Stmt>> syntheticStmts;
+  llvm::SmallPtrSet<typed::Variable *, 16> temporaries;
 
   Frame *frame = nullptr;
   typed::Block *block = nullptr;
