@@ -1,0 +1,82 @@
+#include "configs.h"
+
+#include "gpu_util.h"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <map>
+#include <memory>
+
+namespace gputest {
+
+int64_t KernelConfig::constexprOr(const std::string& name, int64_t otherwise) const {
+  for (const auto& c : meta.constexprs)
+    if (c.first == name)
+      return c.second;
+  return otherwise;
+}
+
+std::string KernelConfig::elementOf(const std::string& param) const {
+  for (const tcc::ParamInfo& p : meta.params)
+    if (p.name == param)
+      return p.isPointer ? p.type.substr(1) : p.type;
+  return "";
+}
+
+tcc::Kernel& kernelOf(const KernelConfig& config) {
+  // Never destroyed: unloading modules while the process exits gains nothing.
+  static auto* libraries = new std::map<std::string, std::unique_ptr<tcc::Library>>;
+  std::unique_ptr<tcc::Library>& lib = (*libraries)[config.dir];
+  if (!lib)
+    lib = std::make_unique<tcc::Library>(config.dir);
+  return lib->kernel(config.kernel);
+}
+
+std::string KernelConfig::label() const { return sanitize(source + "_" + kernel + "_" + config); }
+
+std::string sanitize(std::string s) {
+  for (char& c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c)))
+      c = '_';
+  return s;
+}
+
+std::vector<KernelConfig> findConfigs(bool (*wanted)(const std::string& kernel)) {
+  namespace fs = std::filesystem;
+  std::vector<KernelConfig> r;
+  const std::string art = artifactsDir();
+  for (const char* source : {"fixture", "tcc"}) {
+    for (const std::string& kdir : subdirs(art + "/" + source)) {
+      std::string kernel = fs::path(kdir).filename().string();
+      if (!wanted(kernel))
+        continue;
+      for (const std::string& cdir : subdirs(kdir)) {
+        // The first metadata file of the folder (sorted): the general variant's (x.json
+        // sorts before x.spec.json), whose parameters and constexprs all variants share.
+        std::vector<std::string> jsons;
+        std::error_code ec;
+        for (const auto& e : fs::directory_iterator(cdir, ec))
+          if (e.path().extension() == ".json" && tcc::isKernelMetadataFile(e.path().string()))
+            jsons.push_back(e.path().string());
+        if (jsons.empty())
+          continue;
+        std::sort(jsons.begin(), jsons.end());
+        KernelConfig c;
+        c.source = source;
+        c.kernel = kernel;
+        c.config = fs::path(cdir).filename().string();
+        c.dir = cdir;
+        try {
+          c.meta = tcc::loadMetadataFile(jsons.front());
+        } catch (const tcc::Error& e) {
+          c.loadError = e.what(); // the family makes one case for it, which fails saying so
+        }
+        r.push_back(c);
+      }
+    }
+  }
+  return r;
+}
+
+} // namespace gputest

@@ -1,0 +1,44 @@
+// The kernel configurations under the artifacts folder (scripts/build-artifacts.sh):
+// <artifacts>/<source>/<kernel>/<config>/ for source "fixture" (nvcc stand-ins) and "tcc".
+// Found when the test cases are made (before main), from the metadata alone: no GPU needed.
+#pragma once
+
+#include "tcc/tcc.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gputest {
+
+struct KernelConfig {
+  std::string source; // "fixture" or "tcc"
+  std::string kernel; // the folder's name, which is the kernel's name
+  std::string config; // "BM64_BN64_W4"
+  std::string dir;    // the configuration's folder
+  tcc::KernelMetadata meta; // of the first variant found (parameters, constexprs, warps)
+  std::string loadError;    // why the metadata could not be read, or empty
+
+  // The constexpr `name`, or `otherwise` when the configuration has none of that name.
+  int64_t constexprOr(const std::string& name, int64_t otherwise) const;
+  // The element type of parameter `param` ("*f16" -> "f16"), or "" if there is none.
+  std::string elementOf(const std::string& param) const;
+  bool hasParam(const std::string& param) const { return !elementOf(param).empty(); }
+  // "tcc_softmax_BLOCK1024_W4": a test-name prefix.
+  std::string label() const;
+};
+
+// The configuration's kernel, from a library loaded once per folder and kept for the
+// process (so that the many cases of a configuration load its modules once).
+tcc::Kernel& kernelOf(const KernelConfig& config);
+
+// Every configuration of the kernels whose folder name satisfies `wanted`, fixtures first.
+std::vector<KernelConfig> findConfigs(bool (*wanted)(const std::string& kernel));
+
+// Letters, digits and '_' only (GoogleTest parameter names).
+std::string sanitize(std::string s);
+
+// Ceiling division, for the grids the tests expect.
+inline int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+} // namespace gputest
