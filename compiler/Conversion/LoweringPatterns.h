@@ -84,6 +84,8 @@ void populatePointerLoweringPatterns(TileTypeConverter &converter,
                                      mlir::RewritePatternSet &patterns);
 void populateMemoryLoweringPatterns(TileTypeConverter &converter,
                                     mlir::RewritePatternSet &patterns);
+void populatePrintLoweringPatterns(TileTypeConverter &converter,
+                                   mlir::RewritePatternSet &patterns);
 void populateConvertLayoutLoweringPatterns(TileTypeConverter &converter,
                                            mlir::RewritePatternSet &patterns,
                                            const SharedMemoryPlan &plan);

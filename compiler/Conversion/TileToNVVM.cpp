@@ -160,6 +160,7 @@ struct ConvertTileToNVVM : impl::ConvertTileToNVVMBase<ConvertTileToNVVM> {
       populateGridLoweringPatterns(converter, patterns);
       populatePointerLoweringPatterns(converter, patterns);
       populateMemoryLoweringPatterns(converter, patterns);
+      populatePrintLoweringPatterns(converter, patterns);
       populateConvertLayoutLoweringPatterns(converter, patterns, plan);
       populateReduceLoweringPatterns(converter, patterns, plan);
       populateDotLoweringPatterns(converter, patterns, plan);
