@@ -2,16 +2,27 @@
 """Summarises one GPU run: tcc's kernels against Triton and PyTorch on the same shapes.
 
     python3 bench/report.py --tcc tcc-bench.json --launch tcc-launch.json \
-        --triton triton.json [--manifest MANIFEST.txt]
+        --triton triton.json [--compile-times compile_times.json] [--manifest MANIFEST.txt] \
+        [--tests "812 passed, 0 failed, 3 skipped"]
 
-Reads what tcc-bench, tcc-launch-bench and triton_bench.py wrote (any may be missing) and
-prints a short table: GB/s, fraction of the device copy, tcc/Triton ratio; launch overhead;
-Triton's cold compile. Standard library only.
+Reads what tcc-bench, tcc-launch-bench, triton_bench.py and scripts/build-artifacts.sh wrote
+(any may be missing) and prints a short table: per workload the best correct configuration
+of tcc (and of the nvcc stand-in), Triton and PyTorch, as GB/s with the fraction of the
+device copy, or TFLOP/s, and the tcc/Triton ratio; compile times (tcc here, Triton cold on
+the GPU machine); launch overhead; and the targets of issues 5 and 7, met or missed.
+Standard library only.
 """
 import argparse
 import json
 import os
 import sys
+
+
+# The workloads in the order of the table (bench/workloads.cpp and triton_bench.py's names).
+ORDER = ["transpose_16384x16384", "softmax_32768x1024", "softmax_16384x4096",
+         "softmax_4096x16384", "bias_add_16384x16384", "layernorm_16384x4096",
+         "layernorm_32768x1024", "layernorm_4096x16384", "matmul_fp16_1024^3",
+         "matmul_fp16_4096^3", "matmul_bias_fp16_4096^3"]
 
 
 def load(path):
@@ -25,15 +36,35 @@ def load(path):
         return None
 
 
-def variant_label(row):
-    if not row:
-        return "-"
-    return "general" if row.get("variant", "general") == "general" else "specialised"
-
-
-def best(rows, key="gbps"):
-    rows = [r for r in rows if r.get(key)]
+def best(rows, key):
+    rows = [r for r in rows if r.get(key) and r.get("ok", True) and r.get("correct", True)]
     return max(rows, key=lambda r: r[key]) if rows else None
+
+
+def short_config(cfg):
+    return (cfg or "-").replace("num_warps", "w").replace("num_stages", "s")
+
+
+def unit(metric):
+    return "TF/s" if metric == "TFLOP/s" else "GB/s"
+
+
+class Table:
+    """Rows of cells, printed with columns as wide as their widest cell."""
+
+    def __init__(self, header):
+        self.rows = [header]
+
+    def add(self, *cells):
+        self.rows.append([str(c) for c in cells])
+
+    def lines(self):
+        widths = [max(len(r[i]) for r in self.rows) for i in range(len(self.rows[0]))]
+        out = []
+        for r in self.rows:
+            out.append("  ".join(c.ljust(w) if i == 0 else c.rjust(w)
+                                 for i, (c, w) in enumerate(zip(r, widths))).rstrip())
+        return out
 
 
 def main():
@@ -41,68 +72,135 @@ def main():
     ap.add_argument("--tcc")
     ap.add_argument("--launch")
     ap.add_argument("--triton")
+    ap.add_argument("--compile-times")
     ap.add_argument("--manifest")
+    ap.add_argument("--tests", help="a one-line test summary to print")
     args = ap.parse_args()
     tcc, launch, tri = load(args.tcc), load(args.launch), load(args.triton)
+    ct = load(args.compile_times)
 
     lines = []
     out = lines.append
     device = (tcc or {}).get("device") or (tri or {}).get("device") or "?"
-    n = (tcc or {}).get("n") or (tri or {}).get("n") or 0
-    out(f"== tcc vs Triton vs PyTorch on {device}, n = {n} fp32 ==")
+    n = (tcc or {}).get("n") or (tri or {}).get("n") or (1 << 28)
+    out(f"== tcc vs Triton vs PyTorch on {device}, same run ==")
+    if tri:
+        out(f"Triton {tri.get('triton_version', '?')}, PyTorch {tri.get('torch_version', '?')}")
     if args.manifest and os.path.exists(args.manifest):
         with open(args.manifest) as f:
-            out("artifacts: " + "; ".join(l.strip() for l in f if l.strip()))
+            kept = [l.strip() for l in f if l.strip() and not l.startswith("note:")]
+        out("artifacts: " + "; ".join(kept))
     copy = (tcc or {}).get("copy_gbps")
     torch_copy = ((tri or {}).get("torch", {}).get("vector_copy") or {}).get("gbps")
-    out(f"device copy: cuMemcpyDtoD {copy or 0:.0f} GB/s; torch copy_ {torch_copy or 0:.0f} GB/s"
-        " (bytes read + written)")
+    out(f"device copy: cuMemcpyDtoD {copy or 0:.0f} GB/s, torch copy_ {torch_copy or 0:.0f} GB/s "
+        "(bytes read + written); %copy is of cuMemcpyDtoD")
     out("")
-    hdr = (f"{'kernel':12s} {'tcc source':10s} {'tcc best config':16s} {'variant':14s} "
-           f"{'tcc GB/s':>8s} {'of copy':>7s} {'Triton best':>18s} {'Triton':>7s} "
-           f"{'torch':>6s} {'tcc/Triton':>10s}")
-    out(hdr)
+
     verdicts = []
+    table = Table(["workload", "tcc", "%copy", "tcc config", "nvcc stand-in", "Triton", "%copy",
+                   "Triton config", "torch", "tcc/Triton"])
+    ratios = {}
+    fractions = {}
+
+    def frac(v):
+        return f"{100 * v / copy:.1f}%" if v and copy else "-"
+
+    # Elementwise kernels: tcc-bench "results", Triton's sweep.
     results = (tcc or {}).get("results", [])
     for kernel in ("vector_copy", "vector_add"):
-        trows = (tri or {}).get("triton", {}).get(kernel, [])
-        tb = best([r for r in trows if r.get("correct", True)])
-        tgb = tb["gbps"] if tb else None
-        tcfg = f"BLOCK={tb['BLOCK']},w={tb['num_warps']}" if tb else "-"
+        name = f"{kernel}_2^{n.bit_length() - 1}" if n and n & (n - 1) == 0 else f"{kernel}_{n}"
+        mine = best([r for r in results if r.get("kernel") == kernel and r.get("source") == "tcc"], "gbps")
+        fx = best([r for r in results if r.get("kernel") == kernel and r.get("source") == "fixture"], "gbps")
+        tb = best((tri or {}).get("triton", {}).get(kernel, []), "gbps")
         tor = ((tri or {}).get("torch", {}).get(kernel) or {}).get("gbps")
-        sources = sorted({r["source"] for r in results if r.get("kernel") == kernel})
-        for source in sources or ["-"]:
-            mine = [r for r in results
-                    if r.get("kernel") == kernel and r.get("source") == source and r.get("ok")
-                    and r.get("correct")]
-            b = best(mine)
-            gb = b["gbps"] if b else None
-            frac = b["fraction_of_copy"] if b else None
-            ratio = gb / tgb if gb and tgb else None
-            out(f"{kernel:12s} {source:10s} {(b or {}).get('config', '-'):16s} "
-                f"{variant_label(b):14s} "
-                f"{gb or 0:8.0f} {100 * (frac or 0):6.1f}% {tcfg:>18s} {tgb or 0:7.0f} "
-                f"{tor or 0:6.0f} {ratio or 0:10.3f}")
-            if source == "tcc" and ratio:
-                verdicts.append(f"{kernel} (tcc): {ratio:.3f}x Triton "
-                                f"[target >= 1.0: {'met' if ratio >= 1.0 else 'MISSED'}]")
-            if source == "tcc" and kernel == "vector_add" and frac:
-                verdicts.append(f"vector_add (tcc): {100 * frac:.1f}% of the device copy "
-                                f"[issue 4 needs >= 90%: {'met' if frac >= 0.9 else 'MISSED'}]")
-    failed = [r for r in results if not (r.get("ok") and r.get("correct"))]
+        ratio = mine["gbps"] / tb["gbps"] if mine and tb else None
+        ratios[name] = ratio
+        fractions[name] = mine["gbps"] / copy if mine and copy else None
+        table.add(name, f"{mine['gbps']:.0f} GB/s" if mine else "-", frac(mine and mine["gbps"]),
+                  (mine["config"] + (" spec" if mine.get("variant", "general") != "general" else ""))
+                  if mine else "-",
+                  f"{fx['gbps']:.0f}" if fx else "-",
+                  f"{tb['gbps']:.0f} GB/s" if tb else "-", frac(tb and tb["gbps"]),
+                  f"BLOCK={tb['BLOCK']},w={tb['num_warps']}" if tb else "-",
+                  f"{tor:.0f}" if tor else "-", f"{ratio:.3f}" if ratio else "-")
+
+    # 2-D workloads: tcc-bench "workloads", Triton's "workloads".
+    wrows = (tcc or {}).get("workloads", [])
+    names = list(ORDER)
+    for w in [r["workload"] for r in wrows] + list((tri or {}).get("workloads", {})):
+        if w not in names:
+            names.append(w)
+    names = [w for w in names if w in (tri or {}).get("workloads", {}) or
+             any(r["workload"] == w for r in wrows)]
+    for name in names:
+        mine = best([r for r in wrows if r["workload"] == name and r["source"] == "tcc"], "value")
+        fx = best([r for r in wrows if r["workload"] == name and r["source"] == "fixture"], "value")
+        tw = (tri or {}).get("workloads", {}).get(name, {})
+        metric = tw.get("metric") or (mine or fx or {}).get("metric", "GB/s")
+        tb = best(tw.get("triton", []), "value")
+        tor = (tw.get("torch") or {}).get("value")
+        ratio = mine["value"] / tb["value"] if mine and tb else None
+        ratios[name] = ratio
+        gb = metric == "GB/s"
+        fractions[name] = mine["value"] / copy if mine and copy and gb else None
+        fmt = "{:.0f}" if gb else "{:.1f}"
+        table.add(name,
+                  (fmt.format(mine["value"]) + " " + unit(metric)) if mine else "-",
+                  frac(mine and mine["value"]) if gb else "",
+                  (mine["config"] + (" spec" if mine.get("variant", "general") != "general" else ""))
+                  if mine else "-",
+                  fmt.format(fx["value"]) if fx else "-",
+                  (fmt.format(tb["value"]) + " " + unit(metric)) if tb else "-",
+                  frac(tb and tb["value"]) if gb else "",
+                  short_config(tb.get("config")) if tb else "-",
+                  fmt.format(tor) if tor else "-", f"{ratio:.3f}" if ratio else "-")
+        if mine and tor and not gb and name.startswith("matmul"):
+            verdicts.append(f"{name}: {mine['value'] / tor:.2f}x cuBLAS "
+                            f"[PERFORMANCE.md first GEMM goal >= 0.5: "
+                            f"{'met' if mine['value'] / tor >= 0.5 else 'MISSED'}]")
+    lines.extend(table.lines())
+
+    failed = [r for r in results + wrows if not (r.get("ok") and r.get("correct"))]
     for r in failed:
-        out(f"  FAILED {r.get('source')}/{r.get('kernel')}/{r.get('config')}: "
-            f"{r.get('note', 'wrong output')}")
+        out(f"  FAILED {r.get('source')}/{r.get('kernel')}/{r.get('config')}"
+            f"{' ' + r['workload'] if r.get('workload') else ''}: {r.get('note', 'wrong output')[:300]}")
     if tri and not tri.get("all_correct", True):
         out("  some Triton configurations gave wrong output (see triton.json)")
+    for s in (tri or {}).get("skipped", []):
+        out(f"  Triton side skipped: {s}")
 
-    out("")
+    # Compile time: tcc here (build-artifacts.sh), Triton cold on the GPU machine.
+    cc = (tri or {}).get("cold_compile", {})
+    tex = (ct or {}).get("examples", {})
+    if tex or cc:
+        out("")
+        host = f"{(ct or {}).get('host', '?')}, {(ct or {}).get('cores', '?')} cores, " \
+               f"load {(ct or {}).get('load_average', 0):.1f}"
+        ctab = Table(["compile to a cubin", "tcc (s)", "tcc config", "Triton cold (s)", "tcc/Triton"])
+        worst = 0.0
+        for ex in list(dict.fromkeys(list(tex) + list(cc))):
+            t = (tex.get(ex) or {}).get("median_s")
+            tr = (cc.get(ex) or {}).get("first_call_s")
+            if t is not None:
+                worst = max(worst, t)
+            ctab.add(ex, f"{t:.3f}" if t is not None else "-", (tex.get(ex) or {}).get("config", "-"),
+                     f"{tr:.2f}" if tr is not None else "-",
+                     f"{t / tr:.3f}" if t is not None and tr else "-")
+        lines.extend(ctab.lines())
+        out(f"  tcc: wall time of `tcc --emit=cubin` (median of its runs) on the machine that "
+            f"built the artifacts ({host}); Triton: first call with an empty cache, imports excluded")
+        if tex:
+            verdicts.append(f"compile time: slowest example {worst:.3f} s "
+                            f"[issue 7 target <= 0.2 s: {'met' if worst <= 0.2 else 'MISSED'}]")
+
+    # Launch overhead.
     lu = (tri or {}).get("launch_us", {})
     if launch or lu:
+        out("")
         raw = (launch or {}).get("raw_us")
         parts = []
         for key, label in (("raw_us", "raw cuLaunchKernel"), ("runtime_us", "tcc runtime"),
-                           ("by_name_us", "runtime by name"), ("header_us", "generated header"),
+                           ("by_name_us", "by name"), ("header_us", "generated header"),
                            ("graph_us_per_kernel", "CUDA graph/kernel")):
             if (launch or {}).get(key) is not None:
                 parts.append(f"{label} {launch[key]:.2f}")
@@ -113,16 +211,34 @@ def main():
         if raw and (launch or {}).get("runtime_us"):
             over = launch["runtime_us"] / raw - 1
             verdicts.append(f"runtime launch: {100 * over:+.1f}% vs raw cuLaunchKernel "
-                            f"[target within 10%: {'met' if over <= 0.10 else 'MISSED'}]")
-        if raw and (launch or {}).get("header_us"):
-            verdicts.append(f"header launch: {100 * (launch['header_us'] / raw - 1):+.1f}% vs raw")
-    cc = (tri or {}).get("cold_compile", {})
-    if cc:
-        out("Triton compile on first use (empty cache): " +
-            ", ".join(f"{k} {v['first_call_s']:.2f} s" for k, v in cc.items()))
-    if verdicts:
+                            f"[issue 7 target within 10%: {'met' if over <= 0.10 else 'MISSED'}]")
+
+    # Targets.
+    def ratio_verdict(name, target=1.0, issue="issue 7"):
+        r = ratios.get(name)
+        if r is None:
+            return f"{name}: no tcc/Triton ratio (missing measurement)"
+        return f"{name}: {r:.3f}x Triton [{issue} target >= {target}: {'met' if r >= target else 'MISSED'}]"
+
+    def copy_verdict(name, target=0.8):
+        f = fractions.get(name)
+        if f is None:
+            return f"{name}: no tcc figure"
+        return f"{name}: {100 * f:.1f}% of the device copy [issue 5 target >= {100 * target:.0f}%: " \
+               f"{'met' if f >= target else 'MISSED'}]"
+
+    elementwise = [k for k in ratios if k.startswith("vector_")]
+    targets = [ratio_verdict(k) for k in elementwise]
+    targets += [copy_verdict("transpose_16384x16384"), copy_verdict("softmax_16384x4096")]
+    targets += [ratio_verdict(k) for k in ("transpose_16384x16384", "softmax_32768x1024",
+                                           "softmax_16384x4096", "softmax_4096x16384")]
+    out("")
+    out("targets:")
+    for v in targets + verdicts:
+        out("  " + v)
+    if args.tests:
         out("")
-        out("targets: " + "; ".join(verdicts))
+        out("tests: " + args.tests)
     print("\n".join(lines))
     return 0
 

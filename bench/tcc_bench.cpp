@@ -1,10 +1,12 @@
 // tcc-bench: times every elementwise (copy/add) kernel configuration found under an
-// artifacts folder at one size, after checking its output, against a device-to-device copy
-// measured in the same run. Prints a table; writes JSON and CSV.
+// artifacts folder at one size, then the 2-D workloads (bench/workloads.h: transpose,
+// softmax, bias add, layer norm, fp16 matmul), each after checking its output, against a
+// device-to-device copy measured in the same run. Prints tables; writes JSON and CSV.
 //
 //   tcc-bench --artifacts DIR [--n 268435456] [--budget-ms 200] [--filter STR]
-//             [--json FILE] [--csv FILE]
+//             [--skip-elementwise] [--skip-workloads] [--json FILE] [--csv FILE]
 #include "common.h"
+#include "workloads.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -17,7 +19,7 @@ namespace {
 
 void usage() {
   std::fprintf(stderr, "usage: tcc-bench --artifacts DIR [--n N] [--budget-ms MS] [--filter STR] "
-                       "[--json FILE] [--csv FILE]\n");
+                       "[--skip-elementwise] [--skip-workloads] [--json FILE] [--csv FILE]\n");
   std::exit(2);
 }
 
@@ -27,7 +29,8 @@ void fillRandom(std::vector<float>& v, uint64_t seed) {
     s ^= s << 13;
     s ^= s >> 7;
     s ^= s << 17;
-    f = (1.0f + 999.0f * static_cast<float>(s >> 40) * (1.0f / 16777216.0f)) * ((s & 1) ? 1 : -1);
+    // +-[0.5, 4]: never zero, and a range in which softmax's check is meaningful.
+    f = (0.5f + 3.5f * static_cast<float>(s >> 40) * (1.0f / 16777216.0f)) * ((s & 1) ? 1 : -1);
   }
 }
 
@@ -44,6 +47,7 @@ int main(int argc, char** argv) {
   std::string artifacts, jsonPath, csvPath, filter;
   int64_t n = int64_t(1) << 28;
   double budget = 200;
+  bool skipElementwise = false, skipWorkloads = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&]() -> std::string {
@@ -63,6 +67,10 @@ int main(int argc, char** argv) {
       jsonPath = next();
     else if (a == "--csv")
       csvPath = next();
+    else if (a == "--skip-elementwise")
+      skipElementwise = true;
+    else if (a == "--skip-workloads")
+      skipWorkloads = true;
     else
       usage();
   }
@@ -95,8 +103,8 @@ int main(int argc, char** argv) {
     std::vector<Row> rows;
     for (const std::string& dir : benchutil::configFolders(artifacts)) {
       std::string rel = benchutil::relative(artifacts, dir);
-      if (rel.find("errors") != std::string::npos || rel.find("tiny") != std::string::npos ||
-          rel.find("headers") != std::string::npos)
+      if (skipElementwise || (rel.find("/vector_add/") == std::string::npos &&
+                              rel.find("/vector_copy/") == std::string::npos))
         continue;
       if (!filter.empty() && rel.find(filter) == std::string::npos)
         continue;
@@ -191,20 +199,55 @@ int main(int argc, char** argv) {
       }
       list.push(o);
     }
-    if (!jsonPath.empty())
-      std::ofstream(jsonPath) << tcc::json::write(root);
-    if (!csvPath.empty()) {
-      std::ofstream csv(csvPath);
-      csv << "source,kernel,config,variant,ok,correct,median_ms,p20_ms,p80_ms,gbps,fraction_of_copy,copy_gbps\n";
-      for (const Row& r : rows)
-        csv << r.source << "," << r.kernel << "," << r.config << ",\"" << r.variant << "\","
-            << r.ok << "," << r.correct << "," << r.r.median << "," << r.r.p20 << "," << r.r.p80
-            << "," << r.r.gbps(r.bytes) << "," << r.r.gbps(r.bytes) / copy << "," << copy << "\n";
+    // Written now and again after the workloads: a run cut short still leaves the first part.
+    auto writeOutputs = [&](const std::vector<benchutil::WorkloadRow>& wrows) {
+      if (!jsonPath.empty()) {
+        tcc::json::Value& wl = root.set("workloads", tcc::json::Value::array());
+        for (const benchutil::WorkloadRow& w : wrows)
+          wl.push(benchutil::toJson(w));
+        std::ofstream(jsonPath) << tcc::json::write(root);
+      }
+      if (!csvPath.empty()) {
+        std::ofstream csv(csvPath);
+        csv << "workload,source,kernel,config,variant,ok,correct,median_ms,p20_ms,p80_ms,rate,unit,"
+               "fraction_of_copy,copy_gbps\n";
+        for (const Row& r : rows)
+          csv << r.kernel << "_" << n << "," << r.source << "," << r.kernel << "," << r.config
+              << ",\"" << r.variant << "\"," << r.ok << "," << r.correct << "," << r.r.median
+              << "," << r.r.p20 << "," << r.r.p80 << "," << r.r.gbps(r.bytes) << ",GB/s,"
+              << r.r.gbps(r.bytes) / copy << "," << copy << "\n";
+        for (const benchutil::WorkloadRow& w : wrows)
+          csv << w.workload << "," << w.source << "," << w.kernel << "," << w.config << ",\""
+              << w.variant << "\"," << w.ok << "," << w.correct << "," << w.r.median << ","
+              << w.r.p20 << "," << w.r.p80 << "," << w.value << "," << w.metric << ","
+              << w.fractionOfCopy << "," << copy << "\n";
+      }
+    };
+    writeOutputs({});
+
+    std::vector<benchutil::WorkloadRow> wrows;
+    if (!skipWorkloads) {
+      benchutil::WorkloadOptions wo;
+      wo.artifacts = artifacts;
+      wo.filter = filter;
+      wo.copyGbps = copy;
+      wo.bench = opt;
+      benchutil::SharedInputs in;
+      in.x = x.get();
+      in.y = y.get();
+      in.out = out.get();
+      in.hx = hx.data();
+      in.hy = hy.data();
+      in.n = n;
+      wrows = benchutil::runWorkloads(wo, in);
+      writeOutputs(wrows);
     }
     bool allOk = true;
     for (const Row& r : rows)
       allOk = allOk && r.ok && r.correct;
-    return allOk && !rows.empty() ? 0 : 1;
+    for (const benchutil::WorkloadRow& w : wrows)
+      allOk = allOk && w.ok && w.correct;
+    return allOk && !(rows.empty() && wrows.empty()) ? 0 : 1;
   } catch (const tcc::Error& e) {
     std::fprintf(stderr, "tcc-bench: %s\n", e.what());
     return 1;

@@ -1,16 +1,25 @@
 #!/usr/bin/env python3
 """Triton and PyTorch counterparts of tcc's benchmarks: the same shapes in the same run.
 
-Vector copy and vector add on n fp32 elements (default 2^28) for a sweep of Triton configs
-(BLOCK x num_warps) and PyTorch's own ops, timed with triton.testing.do_bench (median,
-20th/80th percentiles; it flushes L2 between repetitions); launch overhead of a tiny Triton
-kernel and a tiny PyTorch op launched back to back from Python; Triton's compile time on
-first use with an empty cache (a fresh process and TRITON_CACHE_DIR per kernel).
+- Vector copy and add on n fp32 elements (default 2^28): a sweep of Triton configs
+  (BLOCK x num_warps) and PyTorch's own ops.
+- The 2-D workloads of bench/workloads.cpp, under the same names: transpose 16384^2,
+  softmax and layer norm (32768x1024, 16384x4096, 4096x16384), bias add 16384^2 (fp32), and
+  fp16 matmul 1024^3 / 4096^3 and matmul + bias 4096^3. The Triton kernels are line-for-line
+  ports of lang-examples/*.tile (same algorithm, same grid), over a few configs each; PyTorch
+  runs its own ops (t().contiguous copy, softmax, add, layer_norm, matmul, addmm).
+- Launch overhead of a tiny kernel launched back to back from Python (Triton and PyTorch).
+- Triton's compile on first use with an empty cache, per example (a fresh process and an
+  empty TRITON_CACHE_DIR each; the first call's wall time, imports excluded).
 
-    python3 bench/triton_bench.py --json triton.json [--n 268435456]
+Everything is timed with triton.testing.do_bench (median, 20th/80th percentiles; it flushes
+L2 between repetitions) after a correctness check against PyTorch. The JSON is rewritten
+after every section, so a run cut short keeps what it measured; --deadline (seconds of wall
+time for the whole script) skips the sections that would not fit, saying so.
 
-Needs a GPU, torch and triton (the GPU machine has them); writes one JSON file and prints a
-short log.
+    python3 bench/triton_bench.py --json triton.json [--n 268435456] [--deadline 300]
+
+Needs a GPU, torch and triton (the GPU machine has them).
 """
 import argparse
 import json
@@ -21,9 +30,10 @@ import sys
 import tempfile
 import time
 
-BLOCKS = [256, 512, 1024, 2048, 4096]
-WARPS = [4, 8]
+START = time.monotonic()
 
+# Elementwise sweep: BLOCK x num_warps.
+ELEMENTWISE_CONFIGS = [(256, 4), (512, 4), (1024, 4), (2048, 4), (4096, 4), (2048, 8), (4096, 8)]
 
 try:
     import torch
@@ -52,17 +62,119 @@ if triton is not None:
         offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
         tl.store(out_ptr + offsets, 1.0, mask=offsets < n)
 
+    # Ports of lang-examples/*.tile.
+    @triton.jit
+    def copy2d_kernel(src, dst, M, N, stride_sm, stride_sn, stride_dm, stride_dn,
+                      BM: tl.constexpr, BN: tl.constexpr):
+        rm = tl.program_id(0) * BM + tl.arange(0, BM)
+        rn = tl.program_id(1) * BN + tl.arange(0, BN)
+        mask = (rm[:, None] < M) & (rn[None, :] < N)
+        block = tl.load(src + rm[:, None] * stride_sm + rn[None, :] * stride_sn, mask=mask)
+        tl.store(dst + rm[:, None] * stride_dm + rn[None, :] * stride_dn, block, mask=mask)
 
-def kernels():
-    return {"vector_add": vector_add_kernel, "vector_copy": vector_copy_kernel,
-            "tiny": tiny_kernel}
+    @triton.jit
+    def transpose_kernel(src, dst, M, N, stride_src, stride_dst,
+                         BM: tl.constexpr, BN: tl.constexpr):
+        rm = tl.program_id(0) * BM + tl.arange(0, BM)
+        rn = tl.program_id(1) * BN + tl.arange(0, BN)
+        mask = (rm[:, None] < M) & (rn[None, :] < N)
+        x = tl.load(src + rm[:, None] * stride_src + rn[None, :], mask=mask)
+        tl.store(dst + rn[None, :] * stride_dst + rm[:, None], x, mask=mask)
+
+    @triton.jit
+    def bias_add_kernel(x, bias, out, M, N, stride, BM: tl.constexpr, BN: tl.constexpr):
+        rm = tl.program_id(0) * BM + tl.arange(0, BM)
+        rn = tl.program_id(1) * BN + tl.arange(0, BN)
+        mask = (rm[:, None] < M) & (rn[None, :] < N)
+        offs = rm[:, None] * stride + rn[None, :]
+        t = tl.load(x + offs, mask=mask, other=0.0)
+        b = tl.load(bias + rn, mask=rn < N, other=0.0)
+        tl.store(out + offs, t + b[None, :], mask=mask)
+
+    @triton.jit
+    def softmax_kernel(out, inp, in_stride, out_stride, M, N, BLOCK: tl.constexpr):
+        row = tl.program_id(0)
+        cols = tl.arange(0, BLOCK)
+        mask = cols < N
+        x = tl.load(inp + row * in_stride + cols, mask=mask, other=-float("inf"))
+        x = x - tl.max(x, axis=0)
+        num = tl.exp(x)
+        den = tl.sum(num, axis=0)
+        tl.store(out + row * out_stride + cols, num / den, mask=mask)
+
+    @triton.jit
+    def layernorm_kernel(x, w, b, y, stride, M, N, eps, BLOCK: tl.constexpr):
+        row = tl.program_id(0)
+        cols = tl.arange(0, BLOCK)
+        mask = cols < N
+        v = tl.load(x + row * stride + cols, mask=mask, other=0.0)
+        d = tl.where(mask, v - tl.sum(v, axis=0) / N, 0.0)
+        rstd = tl.rsqrt(tl.sum(d * d, axis=0) / N + eps)
+        wt = tl.load(w + cols, mask=mask, other=0.0)
+        bs = tl.load(b + cols, mask=mask, other=0.0)
+        tl.store(y + row * stride + cols, d * rstd * wt + bs, mask=mask)
+
+    @triton.jit
+    def matmul_kernel(a, b, c, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
+                      stride_cm, stride_cn,
+                      BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+        pid = tl.program_id(0)
+        pm = pid // tl.cdiv(N, BN)
+        pn = pid % tl.cdiv(N, BN)
+        rm = pm * BM + tl.arange(0, BM)
+        rn = pn * BN + tl.arange(0, BN)
+        rk = tl.arange(0, BK)
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for k in range(0, tl.cdiv(K, BK)):
+            kk = k * BK + rk
+            at = tl.load(a + rm[:, None] * stride_am + kk[None, :] * stride_ak,
+                         mask=(rm[:, None] < M) & (kk[None, :] < K), other=0.0)
+            bt = tl.load(b + kk[:, None] * stride_bk + rn[None, :] * stride_bn,
+                         mask=(kk[:, None] < K) & (rn[None, :] < N), other=0.0)
+            acc = tl.dot(at, bt, acc)
+        tl.store(c + rm[:, None] * stride_cm + rn[None, :] * stride_cn, acc.to(tl.float16),
+                 mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+    @triton.jit
+    def matmul_bias_kernel(a, b, bias, c, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
+                           stride_cm, stride_cn,
+                           BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                           RELU: tl.constexpr):
+        pid = tl.program_id(0)
+        pm = pid // tl.cdiv(N, BN)
+        pn = pid % tl.cdiv(N, BN)
+        rm = pm * BM + tl.arange(0, BM)
+        rn = pn * BN + tl.arange(0, BN)
+        rk = tl.arange(0, BK)
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for k in range(0, tl.cdiv(K, BK)):
+            kk = k * BK + rk
+            at = tl.load(a + rm[:, None] * stride_am + kk[None, :] * stride_ak,
+                         mask=(rm[:, None] < M) & (kk[None, :] < K), other=0.0)
+            bt = tl.load(b + kk[:, None] * stride_bk + rn[None, :] * stride_bn,
+                         mask=(kk[:, None] < K) & (rn[None, :] < N), other=0.0)
+            acc = tl.dot(at, bt, acc)
+        acc = acc + tl.load(bias + rn, mask=rn < N, other=0.0).to(tl.float32)[None, :]
+        if RELU:
+            acc = tl.maximum(acc, 0.0)
+        tl.store(c + rm[:, None] * stride_cm + rn[None, :] * stride_cn, acc.to(tl.float16),
+                 mask=(rm[:, None] < M) & (rn[None, :] < N))
 
 
-def launcher(name, k, x, y, out, n, block, warps):
-    grid = (triton.cdiv(n, block),)
-    if name == "vector_add":
-        return lambda: k[grid](x, y, out, n, BLOCK=block, num_warps=warps)
-    return lambda: k[grid](x, out, n, BLOCK=block, num_warps=warps)
+def cdiv(a, b):
+    return (a + b - 1) // b
+
+
+def next_pow2(n):
+    p = 1
+    while p < n:
+        p *= 2
+    return p
+
+
+def left():
+    """Seconds left before the deadline (infinite without one)."""
+    return ARGS.deadline - (time.monotonic() - START) if ARGS.deadline else float("inf")
 
 
 def timed(fn):
@@ -72,15 +184,189 @@ def timed(fn):
     return {"median_ms": med, "p20_ms": p20, "p80_ms": p80}
 
 
+# ------------------------------------------------------------------------------------------
+# Launchers: each returns a zero-argument function that enqueues one run.
+
+def elementwise_launcher(name, x, y, out, n, block, warps):
+    grid = (triton.cdiv(n, block),)
+    if name == "vector_add":
+        return lambda: vector_add_kernel[grid](x, y, out, n, BLOCK=block, num_warps=warps)
+    if name == "vector_copy":
+        return lambda: vector_copy_kernel[grid](x, out, n, BLOCK=block, num_warps=warps)
+    raise ValueError(name)
+
+
+def rand(shape, dtype=None, lo=0.5, hi=4.0, gen=None):
+    """+-[lo, hi] (never zero), like tcc-bench's inputs."""
+    dtype = dtype or torch.float32
+    v = lo + (hi - lo) * torch.rand(shape, device="cuda", generator=gen)
+    sign = (torch.rand(shape, device="cuda", generator=gen) < 0.5).float() * 2 - 1
+    return (v * sign).to(dtype)
+
+
+class Workload:
+    """One shape of one kernel: Triton configs, the PyTorch op, and the check."""
+
+    def __init__(self, name, kernel, M, N, K=0):
+        self.name, self.kernel, self.M, self.N, self.K = name, kernel, M, N, K
+        if K:
+            self.metric, self.amount = "TFLOP/s", 2.0 * M * N * K
+        else:
+            extra = {"bias_add": 1, "layernorm": 2}.get(kernel, 0)
+            self.metric, self.amount = "GB/s", 2.0 * 4 * M * N + extra * 4 * N
+
+    def rate(self, ms):
+        return self.amount / (ms * 1e-3) / (1e12 if self.K else 1e9)
+
+    def configs(self):
+        k = self.kernel
+        if k == "transpose":
+            return [dict(BM=32, BN=32, num_warps=4), dict(BM=64, BN=64, num_warps=4),
+                    dict(BM=64, BN=64, num_warps=8)]
+        if k == "bias_add":
+            return [dict(BM=64, BN=64, num_warps=4), dict(BM=32, BN=128, num_warps=4),
+                    dict(BM=128, BN=128, num_warps=8)]
+        if k in ("softmax", "layernorm"):
+            b = next_pow2(self.N)
+            return [dict(BLOCK=b, num_warps=w) for w in (4, 8, 16)]
+        configs = [dict(BM=128, BN=128, BK=32, num_warps=4, num_stages=3),
+                   dict(BM=128, BN=128, BK=64, num_warps=8, num_stages=3),
+                   dict(BM=128, BN=256, BK=64, num_warps=8, num_stages=3),
+                   dict(BM=64, BN=128, BK=32, num_warps=4, num_stages=4)]
+        if k == "matmul_bias":
+            for c in configs:
+                c["RELU"] = False
+        return configs
+
+    def setup(self):
+        M, N, K = self.M, self.N, self.K
+        g = torch.Generator(device="cuda").manual_seed(0)
+        if self.K:
+            self.a = rand((M, K), torch.float16, 0.1, 1.0, g)
+            self.b = rand((K, N), torch.float16, 0.1, 1.0, g)
+            self.bias = rand((N,), torch.float16, 0.1, 1.0, g)
+            self.out = torch.empty((M, N), device="cuda", dtype=torch.float16)
+            if self.kernel == "matmul":
+                self.ref = torch.matmul(self.a, self.b)
+            else:
+                self.ref = torch.addmm(self.bias, self.a, self.b)
+            return
+        self.x = rand((M, N), gen=g)
+        self.v0 = rand((N,), gen=g)
+        self.v1 = rand((N,), gen=g)
+        if self.kernel == "transpose":
+            self.out = torch.empty((N, M), device="cuda")
+            self.ref = self.x.t().contiguous()
+        else:
+            self.out = torch.empty((M, N), device="cuda")
+            if self.kernel == "softmax":
+                self.ref = torch.softmax(self.x, dim=1)
+            elif self.kernel == "bias_add":
+                self.ref = self.x + self.v0
+            else:
+                self.ref = torch.nn.functional.layer_norm(self.x, (N,), self.v0, self.v1, 1e-5)
+
+    def teardown(self):
+        for attr in ("a", "b", "bias", "out", "ref", "x", "v0", "v1"):
+            if hasattr(self, attr):
+                delattr(self, attr)
+        torch.cuda.empty_cache()
+
+    def triton_launcher(self, cfg):
+        M, N, K, k = self.M, self.N, self.K, self.kernel
+        c = dict(cfg)
+        if k == "transpose":
+            grid = (cdiv(M, c["BM"]), cdiv(N, c["BN"]))
+            return lambda: transpose_kernel[grid](self.x, self.out, M, N, N, M, **c)
+        if k == "bias_add":
+            grid = (cdiv(M, c["BM"]), cdiv(N, c["BN"]))
+            return lambda: bias_add_kernel[grid](self.x, self.v0, self.out, M, N, N, **c)
+        if k == "softmax":
+            return lambda: softmax_kernel[(M,)](self.out, self.x, N, N, M, N, **c)
+        if k == "layernorm":
+            return lambda: layernorm_kernel[(M,)](self.x, self.v0, self.v1, self.out, N, M, N,
+                                                  1e-5, **c)
+        grid = (cdiv(M, c["BM"]) * cdiv(N, c["BN"]),)
+        if k == "matmul":
+            return lambda: matmul_kernel[grid](self.a, self.b, self.out, M, N, K, K, 1, N, 1,
+                                               N, 1, **c)
+        return lambda: matmul_bias_kernel[grid](self.a, self.b, self.bias, self.out, M, N, K,
+                                                K, 1, N, 1, N, 1, **c)
+
+    def torch_op(self):
+        k = self.kernel
+        if k == "transpose":
+            return lambda: self.out.copy_(self.x.t())
+        if k == "softmax":
+            return lambda: torch.softmax(self.x, dim=1)
+        if k == "bias_add":
+            return lambda: torch.add(self.x, self.v0, out=self.out)
+        if k == "layernorm":
+            return lambda: torch.nn.functional.layer_norm(self.x, (self.N,), self.v0, self.v1,
+                                                          1e-5)
+        if k == "matmul":
+            return lambda: torch.matmul(self.a, self.b, out=self.out)
+        return lambda: torch.addmm(self.bias, self.a, self.b, out=self.out)
+
+    def correct(self):
+        """Triton's output against PyTorch's (a sanity check of the baseline itself)."""
+        if self.kernel == "transpose" or self.kernel == "bias_add":
+            return bool(torch.equal(self.out, self.ref))
+        if self.K:
+            err = torch.linalg.norm((self.out.float() - self.ref.float()).flatten())
+            return bool(err <= 1e-2 * torch.linalg.norm(self.ref.float().flatten()))
+        return bool(torch.allclose(self.out, self.ref, rtol=1e-4, atol=1e-5))
+
+
+def workloads():
+    w = [Workload("transpose_16384x16384", "transpose", 16384, 16384)]
+    for m, n in ((32768, 1024), (16384, 4096), (4096, 16384)):
+        w.append(Workload(f"softmax_{m}x{n}", "softmax", m, n))
+    w.append(Workload("bias_add_16384x16384", "bias_add", 16384, 16384))
+    for m, n in ((16384, 4096), (32768, 1024), (4096, 16384)):
+        w.append(Workload(f"layernorm_{m}x{n}", "layernorm", m, n))
+    for s in (1024, 4096):
+        w.append(Workload(f"matmul_fp16_{s}^3", "matmul", s, s, s))
+    w.append(Workload("matmul_bias_fp16_4096^3", "matmul_bias", 4096, 4096, 4096))
+    return w
+
+
+# ------------------------------------------------------------------------------------------
+# Cold compile: one kernel, default configuration (tcc's default for the example), small
+# inputs, in a fresh process whose TRITON_CACHE_DIR is empty.
+
+COLD_KERNELS = ["vector_add", "vector_copy", "copy2d", "transpose", "bias_add", "softmax",
+                "layernorm", "matmul", "matmul_bias"]
+
+
 def cold_compile_child(name):
-    """Run in a fresh process with an empty TRITON_CACHE_DIR: time the first call."""
-    ks = kernels()
-    n = 1 << 20
-    x = torch.rand(n, device="cuda")
-    y = torch.rand(n, device="cuda")
-    out = torch.empty_like(x)
+    M, N = 512, 1024
+    if name in ("vector_add", "vector_copy"):
+        n = 1 << 20
+        x, y = torch.rand(n, device="cuda"), torch.rand(n, device="cuda")
+        out = torch.empty_like(x)
+        fn = elementwise_launcher(name, x, y, out, n, 1024, 4)
+    elif name == "copy2d":
+        x = torch.rand((M, N), device="cuda")
+        out = torch.empty_like(x)
+        grid = (cdiv(M, 32), cdiv(N, 32))
+        fn = lambda: copy2d_kernel[grid](x, out, M, N, N, 1, N, 1, BM=32, BN=32, num_warps=4)
+    else:
+        w = {"transpose": Workload("t", "transpose", M, N),
+             "bias_add": Workload("b", "bias_add", M, N),
+             "softmax": Workload("s", "softmax", M, N),
+             "layernorm": Workload("l", "layernorm", M, N),
+             "matmul": Workload("m", "matmul", M, N, 256),
+             "matmul_bias": Workload("mb", "matmul_bias", M, N, 256)}[name]
+        w.setup()
+        cfg = {"transpose": dict(BM=32, BN=32, num_warps=4),
+               "bias_add": dict(BM=64, BN=64, num_warps=4),
+               "softmax": dict(BLOCK=1024, num_warps=4),
+               "layernorm": dict(BLOCK=1024, num_warps=4),
+               "matmul": dict(BM=128, BN=128, BK=32, num_warps=8),
+               "matmul_bias": dict(BM=128, BN=128, BK=32, RELU=True, num_warps=8)}[name]
+        fn = w.triton_launcher(cfg)
     torch.cuda.synchronize()
-    fn = launcher(name, ks[name], x, y, out, n, 1024, 4)
     t0 = time.perf_counter()
     fn()
     torch.cuda.synchronize()
@@ -106,17 +392,155 @@ def launch_overhead_us(fn, sync, count, trials=5):
     return statistics.median(per)
 
 
+# ------------------------------------------------------------------------------------------
+
+def save(res):
+    if ARGS.json:
+        with open(ARGS.json + ".tmp", "w") as f:
+            json.dump(res, f, indent=1)
+        os.replace(ARGS.json + ".tmp", ARGS.json)
+
+
+def skip(res, what, need):
+    if left() < need:
+        res["skipped"].append(f"{what} ({left():.0f} s left, needs about {need} s)")
+        print(f"  skipped {what}: {left():.0f} s left")
+        return True
+    return False
+
+
+def run_elementwise(res):
+    n = ARGS.n
+    g = torch.Generator(device="cuda").manual_seed(0)
+    x = rand((n,), gen=g)
+    y = rand((n,), gen=g)
+    out = torch.empty_like(x)
+    refs = {"vector_add": x + y, "vector_copy": x}
+    nbytes = {"vector_add": 3 * 4 * n, "vector_copy": 2 * 4 * n}
+    for name in ("vector_copy", "vector_add"):
+        rows = []
+        for block, warps in ELEMENTWISE_CONFIGS:
+            if skip(res, f"triton {name} BLOCK={block} w={warps}", 5):
+                continue
+            fn = elementwise_launcher(name, x, y, out, n, block, warps)
+            out.fill_(float("nan"))
+            fn()
+            torch.cuda.synchronize()
+            correct = bool(torch.equal(out, refs[name]))
+            res["all_correct"] = res["all_correct"] and correct
+            t = timed(fn)
+            t.update(BLOCK=block, num_warps=warps, correct=correct,
+                     gbps=nbytes[name] / (t["median_ms"] * 1e-3) / 1e9)
+            rows.append(t)
+            print(f"  triton {name:12s} BLOCK={block:5d} num_warps={warps}: "
+                  f"{t['median_ms']:.4f} ms  {t['gbps']:7.0f} GB/s{'' if correct else '  WRONG'}")
+        res["triton"][name] = rows
+    torch_ops = {"vector_add": lambda: torch.add(x, y, out=out),
+                 "vector_copy": lambda: out.copy_(x)}
+    for name, fn in torch_ops.items():
+        t = timed(fn)
+        t["gbps"] = nbytes[name] / (t["median_ms"] * 1e-3) / 1e9
+        res["torch"][name] = t
+        print(f"  torch  {name:12s}: {t['median_ms']:.4f} ms  {t['gbps']:7.0f} GB/s")
+
+
+# The workloads the issues' targets name come first; the others after the cold compiles.
+PRIMARY = ("transpose", "softmax")
+
+
+def run_workloads(res, primary):
+    for w in workloads():
+        if (w.kernel in PRIMARY) != primary:
+            continue
+        entry = {"metric": w.metric, "kernel": w.kernel, "triton": [], "torch": None}
+        res["workloads"][w.name] = entry
+        if skip(res, f"workload {w.name}", 15):
+            continue
+        w.setup()
+        try:
+            for cfg in w.configs():
+                if skip(res, f"triton {w.name} {cfg}", 5):
+                    continue
+                label = ",".join(f"{k}={v}" for k, v in cfg.items())
+                try:
+                    fn = w.triton_launcher(cfg)
+                    w.out.fill_(float("nan"))
+                    fn()
+                    torch.cuda.synchronize()
+                    correct = w.correct()
+                    t = timed(fn)
+                except Exception as e:  # a config Triton cannot compile or run (resources)
+                    print(f"  triton {w.name:24s} {label}: FAILED {type(e).__name__}: "
+                          f"{str(e)[:200]}")
+                    entry["triton"].append({"config": label, "error": str(e)[:500]})
+                    continue
+                res["all_correct"] = res["all_correct"] and correct
+                t.update(config=label, correct=correct, value=w.rate(t["median_ms"]))
+                entry["triton"].append(t)
+                print(f"  triton {w.name:24s} {label:40s} {t['median_ms']:.4f} ms "
+                      f"{t['value']:8.1f} {w.metric}{'' if correct else '  WRONG'}")
+            t = timed(w.torch_op())
+            t["value"] = w.rate(t["median_ms"])
+            entry["torch"] = t
+            print(f"  torch  {w.name:24s} {'':40s} {t['median_ms']:.4f} ms "
+                  f"{t['value']:8.1f} {w.metric}")
+        finally:
+            w.teardown()
+        save(res)
+
+
+def run_launch(res):
+    small = torch.zeros(128, device="cuda")
+    sync = torch.cuda.synchronize
+    res["launch_us"] = {
+        "triton": launch_overhead_us(lambda: tiny_kernel[(1,)](small, 1, BLOCK=128, num_warps=4),
+                                     sync, ARGS.launch_count),
+        "torch": launch_overhead_us(lambda: small.add_(1.0), sync, ARGS.launch_count),
+    }
+    print(f"  launch overhead: triton {res['launch_us']['triton']:.2f} us, "
+          f"torch {res['launch_us']['torch']:.2f} us per launch")
+
+
+def run_cold_compile(res):
+    res["cold_compile"] = {}
+    for name in COLD_KERNELS:
+        if skip(res, f"cold compile {name}", 20):
+            continue
+        with tempfile.TemporaryDirectory() as cache:
+            env = dict(os.environ, TRITON_CACHE_DIR=cache)
+            try:
+                p = subprocess.run([sys.executable, os.path.abspath(__file__),
+                                    "--cold-compile-child", name],
+                                   env=env, capture_output=True, text=True,
+                                   timeout=max(20, min(120, left())))
+            except subprocess.TimeoutExpired:
+                print(f"  cold compile {name}: timed out")
+                continue
+            if p.returncode != 0:
+                print(f"  cold compile {name}: FAILED\n{p.stderr[-2000:]}")
+                continue
+            r = json.loads(p.stdout.strip().splitlines()[-1])
+            res["cold_compile"][name] = r
+            print(f"  triton cold compile {name:12s}: first call {r['first_call_s']:.3f} s "
+                  f"(second {r['second_call_s'] * 1e3:.2f} ms)")
+        save(res)
+
+
 def main():
+    global ARGS
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--json", help="write results here")
     ap.add_argument("--n", type=int, default=1 << 28)
     ap.add_argument("--launch-count", type=int, default=10000)
+    ap.add_argument("--deadline", type=float, default=0,
+                    help="seconds of wall time for the whole script (0: none)")
     ap.add_argument("--skip-cold-compile", action="store_true")
-    ap.add_argument("--cold-compile-child", choices=["vector_add", "vector_copy"],
-                    help=argparse.SUPPRESS)
-    args = ap.parse_args()
-    if args.cold_compile_child:
-        cold_compile_child(args.cold_compile_child)
+    ap.add_argument("--skip-elementwise", action="store_true")
+    ap.add_argument("--skip-workloads", action="store_true")
+    ap.add_argument("--cold-compile-child", choices=COLD_KERNELS, help=argparse.SUPPRESS)
+    ARGS = ap.parse_args()
+    if ARGS.cold_compile_child:
+        cold_compile_child(ARGS.cold_compile_child)
         return 0
 
     if torch is None or triton is None:
@@ -125,87 +549,40 @@ def main():
     if not torch.cuda.is_available():
         print("triton_bench: no GPU", file=sys.stderr)
         return 1
-    n = args.n
     res = {
         "device": torch.cuda.get_device_name(),
         "torch_version": torch.__version__,
         "triton_version": triton.__version__,
-        "n": n,
+        "n": ARGS.n,
         "triton": {},
         "torch": {},
+        "workloads": {},
+        "skipped": [],
+        "all_correct": True,
     }
     print(f"device {res['device']}, torch {torch.__version__}, triton {triton.__version__}, "
-          f"n = {n} fp32")
-    ks = kernels()
-    g = torch.Generator(device="cuda").manual_seed(0)
-    x = torch.rand(n, device="cuda", generator=g) * 2 - 1
-    y = torch.rand(n, device="cuda", generator=g) * 2 - 1
-    out = torch.empty_like(x)
-    refs = {"vector_add": x + y, "vector_copy": x}
-    nbytes = {"vector_add": 3 * 4 * n, "vector_copy": 2 * 4 * n}
-    ok = True
+          f"n = {ARGS.n} fp32, deadline {ARGS.deadline or 'none'}")
+    if not ARGS.skip_elementwise:
+        run_elementwise(res)
+        torch.cuda.empty_cache()  # its 3 GiB of inputs went with its frame
+        save(res)
+    # In order of what the issues' targets need, so that a short deadline drops the rest.
+    if not ARGS.skip_workloads:
+        run_workloads(res, primary=True)
+    if not skip(res, "launch overhead", 10):
+        run_launch(res)
+        save(res)
+    if not ARGS.skip_cold_compile:
+        run_cold_compile(res)
+    if not ARGS.skip_workloads:
+        run_workloads(res, primary=False)
+    save(res)
+    print(f"triton_bench: done in {time.monotonic() - START:.0f} s"
+          + (f"; skipped: {'; '.join(res['skipped'])}" if res["skipped"] else ""))
+    return 0 if res["all_correct"] else 1
 
-    for name in ("vector_copy", "vector_add"):
-        rows = []
-        for block in BLOCKS:
-            for warps in WARPS:
-                fn = launcher(name, ks[name], x, y, out, n, block, warps)
-                out.fill_(float("nan"))
-                fn()
-                torch.cuda.synchronize()
-                correct = bool(torch.equal(out, refs[name]))
-                ok = ok and correct
-                t = timed(fn)
-                t.update(BLOCK=block, num_warps=warps, correct=correct,
-                         gbps=nbytes[name] / (t["median_ms"] * 1e-3) / 1e9)
-                rows.append(t)
-                print(f"  triton {name:12s} BLOCK={block:5d} num_warps={warps}: "
-                      f"{t['median_ms']:.4f} ms  {t['gbps']:7.0f} GB/s"
-                      f"{'' if correct else '  WRONG'}")
-        res["triton"][name] = rows
 
-    torch_ops = {
-        "vector_add": lambda: torch.add(x, y, out=out),
-        "vector_copy": lambda: out.copy_(x),
-    }
-    for name, fn in torch_ops.items():
-        t = timed(fn)
-        t["gbps"] = nbytes[name] / (t["median_ms"] * 1e-3) / 1e9
-        res["torch"][name] = t
-        print(f"  torch  {name:12s}: {t['median_ms']:.4f} ms  {t['gbps']:7.0f} GB/s")
-
-    small = torch.zeros(128, device="cuda")
-    sync = torch.cuda.synchronize
-    tiny = ks["tiny"]
-    res["launch_us"] = {
-        "triton": launch_overhead_us(lambda: tiny[(1,)](small, 1, BLOCK=128, num_warps=4), sync,
-                                     args.launch_count),
-        "torch": launch_overhead_us(lambda: small.add_(1.0), sync, args.launch_count),
-    }
-    print(f"  launch overhead: triton {res['launch_us']['triton']:.2f} us, "
-          f"torch {res['launch_us']['torch']:.2f} us per launch")
-
-    if not args.skip_cold_compile:
-        res["cold_compile"] = {}
-        for name in ("vector_add", "vector_copy"):
-            with tempfile.TemporaryDirectory() as cache:
-                env = dict(os.environ, TRITON_CACHE_DIR=cache)
-                p = subprocess.run([sys.executable, __file__, "--cold-compile-child", name],
-                                   env=env, capture_output=True, text=True, timeout=300)
-                if p.returncode != 0:
-                    print(f"  cold compile {name}: FAILED\n{p.stderr[-2000:]}")
-                    continue
-                r = json.loads(p.stdout.strip().splitlines()[-1])
-                res["cold_compile"][name] = r
-                print(f"  triton cold compile {name}: first call {r['first_call_s']:.3f} s "
-                      f"(second {r['second_call_s'] * 1e3:.2f} ms)")
-
-    res["all_correct"] = ok
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(res, f, indent=2)
-    return 0 if ok else 1
-
+ARGS = None
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -360,16 +360,14 @@ for src_kind in fixture tcc; do
   for ex in vector_add copy2d transpose bias_add softmax layernorm matmul matmul_bias; do
     base=$art/$src_kind/$ex
     [ -d "$base" ] || continue
-    # The first configuration listed for the example that was built.
+    # The example's default configuration (its first in tcc_configs), if it was built.
     cfgdir=""
-    if [ "$src_kind" = tcc ]; then
-      for line in "${tcc_configs[@]}"; do
-        IFS='|' read -r e assigns warps <<<"$line"
-        [ "$e" = "$ex" ] || continue
-        [ -d "$base/$(config_name "$assigns" "$warps")" ] && { cfgdir=$base/$(config_name "$assigns" "$warps"); break; }
-      done
-    fi
-    [ -z "$cfgdir" ] && cfgdir=$(find "$base" -mindepth 1 -maxdepth 1 -type d | sort | head -1)
+    for line in "${tcc_configs[@]}"; do
+      IFS='|' read -r e assigns warps <<<"$line"
+      [ "$e" = "$ex" ] || continue
+      [ -d "$base/$(config_name "$assigns" "$warps")" ] && cfgdir=$base/$(config_name "$assigns" "$warps")
+      break
+    done
     [ -n "$cfgdir" ] || continue
     [ "$ex" = vector_add ] && [ "$src_kind" = fixture ] && continue # fixture/headers has it
     if "$pack" --header "$art/headers/${src_kind}_kernels/$ex.h" --namespace "$ns" \

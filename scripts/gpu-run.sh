@@ -5,25 +5,42 @@
 #   bash scripts/gpu-run.sh [ARTIFACTS]      (default .carry/artifacts)
 #
 # Made here, carried there (scripts/prepare-gpu-run.sh): ARTIFACTS from
-# scripts/build-artifacts.sh, and .carry/googletest (GoogleTest's sources, since the GPU
-# machine has no libgtest). It configures and builds the runtime-only configuration, runs the
-# unit and GPU tests, then tcc's benchmarks and, in the same run, Triton's and PyTorch's on
-# the same shapes, and prints a summary table last. Everything is logged under $OUT (or
-# out/gpu-run), at most 8 files:
-#   build.log tests.log bench.log tcc-bench.json tcc-bench.csv tcc-launch.json triton.json
-#   summary.txt
+# scripts/build-artifacts.sh (with compile_times.json: tcc's compile times, measured where
+# the artifacts were built), and .carry/googletest (the GPU machine has no libgtest).
+#
+# Steps, each with a share of a wall-time budget ($TCC_GPU_RUN_BUDGET, default 540 s: the
+# device tool allows 600 s a command) so that the summary is always printed:
+#   1. configure and build the runtime-only configuration (no LLVM/MLIR);
+#   2. unit tests (ctest) and the GPU tests, in several processes (a kernel that faults ends
+#      its CUDA context, and with it only its own group): nvcc stand-ins, then tcc's kernels
+#      by family;
+#   3. tcc-bench (elementwise and 2-D workloads), tcc-launch-bench, then Triton and PyTorch
+#      on the same shapes (bench/triton_bench.py, which skips what would not fit);
+#   4. the summary table (bench/report.py), printed last.
+# Logs under $OUT (or out/gpu-run), 8 files: build.log tests.log bench.log tcc-bench.json
+# tcc-bench.csv tcc-launch.json triton.json summary.txt.
 # Exit status: non-zero if the build, a test or a correctness check failed.
 set -uo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root"
+root=$(cd "$(dirname "$0")/.." && pwd) || exit 2
+cd "$root" || exit 2
 art=$(realpath -m "${1:-.carry/artifacts}")
 out=${OUT:-$root/out/gpu-run}
 build=${TCC_GPU_BUILD_DIR:-$root/build-gpu}
+budget=${TCC_GPU_RUN_BUDGET:-540}
 jobs=$(nproc)
 mkdir -p "$out"
 export PYTHONUNBUFFERED=1
 rc=0
-step() { echo "== $* ($(date +%H:%M:%S))"; }
+step() { echo "== $* ($(date +%H:%M:%S), ${SECONDS} s)"; }
+left() { echo $((budget - SECONDS)); }
+# A phase's time limit: at most $1 seconds, and never eating into $2 seconds kept for later.
+limit() {
+  local want=$1 keep=$2 l
+  l=$(($(left) - keep))
+  [ "$l" -gt "$want" ] && l=$want
+  [ "$l" -lt 5 ] && l=5
+  echo "$l"
+}
 
 step "environment" | tee "$out/build.log"
 {
@@ -45,46 +62,96 @@ fi
 step "configure and build (runtime only) in $build" | tee -a "$out/build.log"
 gtest_args=()
 [ -d "$root/.carry/googletest" ] && gtest_args=(-DTCC_GTEST_SOURCE_DIR="$root/.carry/googletest")
-if ! { cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-         -DTCC_ENABLE_COMPILER=OFF -DTCC_ARTIFACTS="$art" "${gtest_args[@]}" &&
-       ninja -C "$build" -j "$jobs"; } >>"$out/build.log" 2>&1; then
+# shellcheck disable=SC2016 # expanded by the inner bash
+if ! timeout "$(limit 300 240)" bash -c '
+       cmake -S "$1" -B "$2" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTCC_ENABLE_COMPILER=OFF \
+         -DTCC_ARTIFACTS="$3" "${@:5}" && ninja -C "$2" -j "$4"' _ \
+       "$root" "$build" "$art" "$jobs" "${gtest_args[@]}" >>"$out/build.log" 2>&1; then
   tail -30 "$out/build.log"
   echo "gpu-run: BUILD FAILED (see build.log)"
   exit 1
 fi
 warnings=$(grep -c "warning:" "$out/build.log" || true)
-echo "built; $warnings compiler warnings (see build.log)" | tee -a "$out/build.log"
+echo "built in ${SECONDS} s; $warnings compiler warnings (see build.log)" | tee -a "$out/build.log"
 
 step "tests" | tee "$out/tests.log"
+tests_summary="not run"
 if [ -x "$build/bin/tcc-gpu-tests" ]; then
-  (cd "$build" && ctest -E '^gpu$' --output-on-failure -j "$jobs") >>"$out/tests.log" 2>&1 || rc=1
-  TCC_ARTIFACTS="$art" "$build/bin/tcc-gpu-tests" --gtest_color=no >>"$out/tests.log" 2>&1 || rc=1
+  (cd "$build" && timeout "$(limit 60 360)" ctest -E '^gpu$' --output-on-failure -j "$jobs") \
+    >>"$out/tests.log" 2>&1 || rc=1
+  passed=0 failed=0 skipped=0 notrun=""
+  # name|filter: the stand-ins first (they check the tests themselves), then tcc by family.
+  groups=(
+    "other|-Artifacts/*"
+    "fixtures|Artifacts/*/fixture_*"
+    "tcc-elementwise|Artifacts/Elementwise.*/tcc_*"
+    "tcc-matrix|Artifacts/MatrixKernels.*/tcc_*"
+    "tcc-rows|Artifacts/RowKernels.*/tcc_*"
+    "tcc-matmul|Artifacts/Matmul.*/tcc_*"
+  )
+  tests_end=$((SECONDS + $(limit 210 300)))
+  for g in "${groups[@]}"; do
+    name=${g%%|*}
+    filter=${g#*|}
+    t=$((tests_end - SECONDS))
+    if [ "$t" -lt 10 ]; then
+      notrun="$notrun $name"
+      continue
+    fi
+    step "tests: $name ($filter)" >>"$out/tests.log"
+    log=$(mktemp)
+    TCC_ARTIFACTS="$art" timeout "$t" "$build/bin/tcc-gpu-tests" --gtest_color=no \
+      --gtest_filter="$filter" >"$log" 2>&1
+    code=$?
+    cat "$log" >>"$out/tests.log"
+    p=$(grep -oE '^\[  PASSED  \] [0-9]+' "$log" | grep -oE '[0-9]+$' || echo 0)
+    f=$(grep -oE '^\[  FAILED  \] [0-9]+ tests?,' "$log" | grep -oE '[0-9]+' || echo 0)
+    s=$(grep -oE '^\[  SKIPPED \] [0-9]+ tests?,' "$log" | grep -oE '[0-9]+' || echo 0)
+    passed=$((passed + p))
+    failed=$((failed + f))
+    skipped=$((skipped + s))
+    line="$name: $p passed, $f failed, $s skipped"
+    if [ "$code" -eq 124 ]; then
+      line="$line, TIMED OUT"
+      rc=1
+    elif [ "$code" -ne 0 ]; then
+      rc=1
+      [ "$f" -eq 0 ] && line="$line, exit status $code"
+    fi
+    echo "  $line ($SECONDS s)"
+    grep -E "^\[  FAILED  \] [A-Za-z]" "$log" | sort -u | head -8 | sed 's/^/    /'
+    rm -f "$log"
+  done
+  tests_summary="$passed passed, $failed failed, $skipped skipped"
+  [ -n "$notrun" ] && tests_summary="$tests_summary; not run for lack of time:$notrun"
+  grep -E "^tcc-gpu:" "$out/tests.log" | head -1
+  grep -E "tests passed|tests failed" "$out/tests.log" | head -2
+  echo "GPU tests: $tests_summary"
 else
-  echo "gpu-run: tcc-gpu-tests was not built (no GoogleTest?)" >>"$out/tests.log"
+  echo "gpu-run: tcc-gpu-tests was not built (no GoogleTest?)" | tee -a "$out/tests.log"
   rc=1
 fi
-grep -E "^\[==========\]|^\[  PASSED  \]|^\[  (SKIPPED|FAILED) \] [0-9]+ tests?|tests passed|tests failed|^tcc-gpu:" "$out/tests.log"
-grep -E "^\[  FAILED  \] [A-Za-z]" "$out/tests.log" | sort -u | head -20
 
 step "benchmarks" | tee "$out/bench.log"
 {
-  step "tcc-bench (tcc kernels and the nvcc fixtures, n = 2^28)"
-  "$build/bin/tcc-bench" --artifacts "$art" --json "$out/tcc-bench.json" --csv "$out/tcc-bench.csv" || rc=1
+  step "tcc-bench (elementwise n = 2^28, then the 2-D workloads)"
+  timeout "$(limit 120 170)" "$build/bin/tcc-bench" --artifacts "$art" --budget-ms 100 \
+    --json "$out/tcc-bench.json" --csv "$out/tcc-bench.csv" || rc=1
   step "tcc-launch-bench"
-  "$build/bin/tcc-launch-bench" --artifacts "$art" --json "$out/tcc-launch.json" || rc=1
+  timeout "$(limit 30 150)" "$build/bin/tcc-launch-bench" --artifacts "$art" \
+    --json "$out/tcc-launch.json" || rc=1
   step "triton_bench.py (Triton and PyTorch, same shapes)"
-  # The device tool allows 600 s a command: keep the Python part inside what is left.
-  left=$((560 - SECONDS))
-  cold=()
-  [ "$left" -lt 150 ] && cold=(--skip-cold-compile)
-  [ "$left" -lt 60 ] && left=60
-  timeout "$left" python3 "$root/bench/triton_bench.py" --json "$out/triton.json" "${cold[@]}" || rc=1
+  t=$(limit 400 15)
+  timeout "$t" python3 "$root/bench/triton_bench.py" --json "$out/triton.json" \
+    --deadline $((t - 10)) || rc=1
 } >>"$out/bench.log" 2>&1
-tail -5 "$out/bench.log"
+grep -E "WRONG|FAILED|skipped" "$out/bench.log" | head -12
+tail -3 "$out/bench.log"
 
 step "summary"
 python3 "$root/bench/report.py" --tcc "$out/tcc-bench.json" --launch "$out/tcc-launch.json" \
-  --triton "$out/triton.json" --manifest "$art/MANIFEST.txt" >"$out/summary.txt" 2>&1
-echo "build warnings: $warnings; exit status $rc" >>"$out/summary.txt"
+  --triton "$out/triton.json" --compile-times "$art/compile_times.json" \
+  --manifest "$art/MANIFEST.txt" --tests "$tests_summary" >"$out/summary.txt" 2>&1
+echo "build warnings: $warnings; wall time ${SECONDS} s; exit status $rc" >>"$out/summary.txt"
 cat "$out/summary.txt"
 exit $rc

@@ -1,0 +1,359 @@
+#include "workloads.h"
+
+#include "common.h"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <memory>
+
+namespace benchutil {
+namespace {
+
+struct Workload {
+  std::string name;   // "softmax_16384x4096"
+  std::string kernel; // the kernel folder: transpose, softmax, ..., matmul_bias
+  int64_t M = 0, N = 0, K = 0;
+  double bytes = 0;   // memory-bound: bytes that must move (read + written)
+  double flops = 0;   // matmul: 2 M N K
+};
+
+std::string shape(int64_t m, int64_t n) { return std::to_string(m) + "x" + std::to_string(n); }
+
+// The workloads of PERFORMANCE.md / issues 5 and 7, fp32 unless named.
+std::vector<Workload> workloads() {
+  std::vector<Workload> r;
+  auto mem = [&](const std::string& kernel, int64_t m, int64_t n, double extra) {
+    Workload w;
+    w.name = kernel + "_" + shape(m, n);
+    w.kernel = kernel;
+    w.M = m;
+    w.N = n;
+    w.bytes = 2.0 * 4 * static_cast<double>(m) * static_cast<double>(n) + extra * 4 * n;
+    r.push_back(w);
+  };
+  mem("transpose", 16384, 16384, 0);
+  mem("softmax", 32768, 1024, 0);
+  mem("softmax", 16384, 4096, 0);
+  mem("softmax", 4096, 16384, 0);
+  mem("bias_add", 16384, 16384, 1);
+  mem("layernorm", 16384, 4096, 2);
+  mem("layernorm", 32768, 1024, 2);
+  mem("layernorm", 4096, 16384, 2);
+  auto mm = [&](const std::string& kernel, int64_t s) {
+    Workload w;
+    w.name = kernel + "_fp16_" + std::to_string(s) + "^3";
+    w.kernel = kernel;
+    w.M = w.N = w.K = s;
+    w.flops = 2.0 * static_cast<double>(s) * static_cast<double>(s) * static_cast<double>(s);
+    r.push_back(w);
+  };
+  mm("matmul", 1024);
+  mm("matmul", 4096);
+  mm("matmul_bias", 4096);
+  return r;
+}
+
+int64_t nextPow2(int64_t n) {
+  int64_t p = 1;
+  while (p < n)
+    p *= 2;
+  return p;
+}
+
+int64_t constexprOf(const tcc::KernelMetadata& m, const std::string& name, int64_t otherwise) {
+  for (const auto& c : m.constexprs)
+    if (c.first == name)
+      return c.second;
+  return otherwise;
+}
+
+// Whether a configuration runs the workload as the benchmark means it: rows in one block
+// (BLOCK = next power of two >= N), and the bias matmul without ReLU (what addmm does).
+bool applies(const Workload& w, const tcc::KernelMetadata& m) {
+  if (w.kernel == "softmax" || w.kernel == "layernorm")
+    return constexprOf(m, "BLOCK", 0) == nextPow2(w.N);
+  if (w.kernel == "matmul_bias")
+    return constexprOf(m, "RELU", 1) == 0;
+  return true;
+}
+
+uint16_t toHalf(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, 4);
+  const uint16_t sign = static_cast<uint16_t>((x >> 16) & 0x8000u);
+  const uint32_t a = x & 0x7fffffffu;
+  // The bench only converts normal values well inside f16's range.
+  uint32_t h = (a >> 13) - (112u << 10);
+  const uint32_t rem = a & 0x1fffu;
+  if (rem > 0x1000u || (rem == 0x1000u && (h & 1u)))
+    ++h;
+  return static_cast<uint16_t>(sign | h);
+}
+
+double fromHalf(uint16_t h) {
+  const int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+  double v = e == 0 ? std::ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : std::ldexp(1024 + m, e - 25);
+  return (h & 0x8000) ? -v : v;
+}
+
+constexpr uint32_t kPoison32 = 0x7fbadbadu;
+constexpr uint16_t kPoison16 = 0x7e5bu;
+
+// Rows checked of an M-row output: 513 spread evenly, the first and the last included.
+std::vector<int64_t> sampleRows(int64_t m) {
+  std::vector<int64_t> r;
+  for (int64_t k = 0; k <= 512; ++k)
+    r.push_back(k * (m - 1) / 512);
+  r.erase(std::unique(r.begin(), r.end()), r.end());
+  return r;
+}
+
+struct MatmulBuffers {
+  int64_t cap = 0; // elements of each matrix
+  tcc::bench::DeviceBuffer a, b, bias, c;
+  std::vector<uint16_t> ha, hb, hbias, hc;
+};
+
+} // namespace
+
+std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInputs& in) {
+  const tcc::Driver& d = tcc::driver();
+  std::vector<WorkloadRow> rows;
+  std::unique_ptr<MatmulBuffers> mmb;
+  std::printf("\n%-24s %-8s %-28s %-14s %9s %9s %9s %10s %8s\n", "workload", "source", "config",
+              "variant", "median_ms", "p20_ms", "p80_ms", "rate", "of_copy");
+  for (const Workload& w : workloads()) {
+    for (const char* source : {"tcc", "fixture"}) {
+      const std::string kdir = o.artifacts + "/" + source + "/" + w.kernel;
+      for (const std::string& dir : configFolders(kdir)) {
+        const std::string config = std::filesystem::path(dir).filename().string();
+        if (!o.filter.empty() && (w.name + "/" + source + "/" + config).find(o.filter) == std::string::npos)
+          continue;
+        WorkloadRow row;
+        row.workload = w.name;
+        row.kernel = w.kernel;
+        row.source = source;
+        row.config = config;
+        row.metric = w.flops > 0 ? "TFLOP/s" : "GB/s";
+        try {
+          tcc::Library lib(dir);
+          tcc::Kernel& k = lib.kernel(w.kernel);
+          if (!applies(w, k.variants().back()))
+            continue;
+          const int64_t M = w.M, N = w.N, K = w.K;
+          std::vector<tcc::Arg> args;
+          std::function<std::string()> check; // "" when correct
+          if (w.flops == 0) {
+            if (M * N > in.n)
+              throw tcc::Error("benchmarking " + w.name, "the shared buffers are too small");
+            const CUdeviceptr x = in.x, out = in.out, v0 = in.y, v1 = in.y + N * 4;
+            if (w.kernel == "transpose")
+              args = {x, out, M, N, N, M};
+            else if (w.kernel == "softmax")
+              args = {out, x, N, N, M, N};
+            else if (w.kernel == "bias_add")
+              args = {x, v0, out, M, N, N};
+            else
+              args = {x, v0, v1, out, N, M, N, 1e-5f};
+            check = [&, M, N, out]() -> std::string {
+              tcc::check(d.cuMemsetD32(out, kPoison32, static_cast<size_t>(M * N)), "poisoning");
+              k.launchArgs(nullptr, args.data(), args.size());
+              tcc::check(d.cuCtxSynchronize(), "running " + w.kernel, w.kernel);
+              const bool t = w.kernel == "transpose";
+              const int64_t rowsOut = t ? N : M, cols = t ? M : N;
+              std::vector<float> got(static_cast<size_t>(cols));
+              std::vector<double> ref(static_cast<size_t>(cols)), bound(static_cast<size_t>(cols));
+              int64_t bad = 0;
+              std::string first;
+              for (int64_t i : sampleRows(rowsOut)) {
+                tcc::check(d.cuMemcpyDtoH(got.data(), out + static_cast<CUdeviceptr>(i * cols * 4),
+                                          static_cast<size_t>(cols) * 4),
+                           "downloading a row");
+                const float* xr = in.hx + i * N;
+                if (t) {
+                  for (int64_t j = 0; j < cols; ++j) {
+                    ref[j] = in.hx[j * N + i];
+                    bound[j] = 0;
+                  }
+                } else if (w.kernel == "bias_add") {
+                  for (int64_t j = 0; j < cols; ++j) {
+                    ref[j] = xr[j] + in.hy[j];
+                    bound[j] = 0;
+                  }
+                } else if (w.kernel == "softmax") {
+                  double mx = -INFINITY, s = 0;
+                  for (int64_t j = 0; j < N; ++j)
+                    mx = std::max(mx, static_cast<double>(xr[j]));
+                  for (int64_t j = 0; j < N; ++j)
+                    s += ref[j] = std::exp(xr[j] - mx);
+                  for (int64_t j = 0; j < N; ++j) {
+                    ref[j] /= s;
+                    bound[j] = 1e-5 * ref[j] * std::max(1.0, (mx - xr[j]) / 8) + FLT_MIN;
+                  }
+                } else {
+                  double mean = 0, meanAbs = 0, var = 0;
+                  for (int64_t j = 0; j < N; ++j) {
+                    mean += xr[j];
+                    meanAbs += std::fabs(xr[j]);
+                  }
+                  mean /= N;
+                  meanAbs /= N;
+                  for (int64_t j = 0; j < N; ++j)
+                    var += (xr[j] - mean) * (xr[j] - mean);
+                  const double rstd = 1 / std::sqrt(var / N + 1e-5);
+                  for (int64_t j = 0; j < N; ++j) {
+                    const double wj = in.hy[j], bj = in.hy[N + j];
+                    ref[j] = (xr[j] - mean) * rstd * wj + bj;
+                    bound[j] = 1e-5 * (std::fabs(wj) * rstd * (std::fabs(xr[j]) + meanAbs) + std::fabs(bj));
+                  }
+                }
+                for (int64_t j = 0; j < cols; ++j) {
+                  // Exact rows compare the f32 result with the double reference rounded once.
+                  double want = bound[j] > 0 ? ref[j] : static_cast<float>(ref[j]);
+                  double e = std::fabs(got[j] - want);
+                  if (!(bound[j] > 0 ? e <= bound[j] : got[j] == want)) {
+                    if (bad++ == 0)
+                      first = "(" + std::to_string(i) + ", " + std::to_string(j) + "): got " +
+                              std::to_string(got[j]) + ", want " + std::to_string(want);
+                  }
+                }
+              }
+              return bad ? std::to_string(bad) + " wrong elements in the sampled rows; the first at " + first
+                         : "";
+            };
+          } else {
+            if (!mmb || mmb->cap < M * K) {
+              mmb = std::make_unique<MatmulBuffers>();
+              mmb->cap = M * K;
+              const size_t n = static_cast<size_t>(M * K); // square workloads: M = N = K
+              mmb->a = tcc::bench::DeviceBuffer(n * 2);
+              mmb->b = tcc::bench::DeviceBuffer(n * 2);
+              mmb->c = tcc::bench::DeviceBuffer(n * 2);
+              mmb->bias = tcc::bench::DeviceBuffer(static_cast<size_t>(N) * 2);
+              mmb->ha.resize(n);
+              mmb->hb.resize(n);
+              mmb->hc.resize(n);
+              mmb->hbias.resize(static_cast<size_t>(N));
+              // Values in +-[0.1, 1] from the shared f32 inputs (which lie in +-[0.5, 4]).
+              for (size_t i = 0; i < n; ++i) {
+                mmb->ha[i] = toHalf(in.hx[i] / 4);
+                mmb->hb[i] = toHalf(in.hy[i] / 4);
+              }
+              for (int64_t j = 0; j < N; ++j)
+                mmb->hbias[j] = toHalf(in.hx[n + j] / 4);
+              tcc::check(d.cuMemcpyHtoD(mmb->a.get(), mmb->ha.data(), n * 2), "uploading A");
+              tcc::check(d.cuMemcpyHtoD(mmb->b.get(), mmb->hb.data(), n * 2), "uploading B");
+              tcc::check(d.cuMemcpyHtoD(mmb->bias.get(), mmb->hbias.data(), static_cast<size_t>(N) * 2),
+                         "uploading the bias");
+            }
+            const CUdeviceptr a = mmb->a.get(), b = mmb->b.get(), c = mmb->c.get();
+            const bool bias = w.kernel == "matmul_bias";
+            if (bias)
+              args = {a, b, mmb->bias.get(), c, M, N, K, K, 1, N, 1, N, 1};
+            else
+              args = {a, b, c, M, N, K, K, 1, N, 1, N, 1};
+            check = [&, M, N, K, c, bias]() -> std::string {
+              tcc::check(d.cuMemsetD32(c, (uint32_t(kPoison16) << 16) | kPoison16,
+                                       static_cast<size_t>(M * N / 2)),
+                         "poisoning");
+              k.launchArgs(nullptr, args.data(), args.size());
+              tcc::check(d.cuCtxSynchronize(), "running " + w.kernel, w.kernel);
+              tcc::check(d.cuMemcpyDtoH(mmb->hc.data(), c, static_cast<size_t>(M * N) * 2), "downloading C");
+              int64_t unwritten = 0;
+              for (int64_t i = 0; i < M * N; ++i)
+                unwritten += mmb->hc[i] == kPoison16;
+              if (unwritten)
+                return std::to_string(unwritten) + " elements of C never written";
+              int64_t bad = 0;
+              std::string first;
+              uint64_t s = 12345;
+              for (int t = 0; t < 1024; ++t) {
+                s = s * 6364136223846793005ull + 1442695040888963407ull;
+                const int64_t i = static_cast<int64_t>((s >> 33) % static_cast<uint64_t>(M));
+                const int64_t j = static_cast<int64_t>((s >> 13) % static_cast<uint64_t>(N));
+                double ref = 0, scale = 0;
+                for (int64_t kk = 0; kk < K; ++kk) {
+                  const double p = fromHalf(mmb->ha[i * K + kk]) * fromHalf(mmb->hb[kk * N + j]);
+                  ref += p;
+                  scale += std::fabs(p);
+                }
+                if (bias) {
+                  ref += fromHalf(mmb->hbias[j]);
+                  scale += std::fabs(fromHalf(mmb->hbias[j]));
+                }
+                const double got = fromHalf(mmb->hc[i * N + j]);
+                if (!(std::fabs(got - ref) <= 1e-2 * scale) && bad++ == 0)
+                  first = "(" + std::to_string(i) + ", " + std::to_string(j) + "): got " +
+                          std::to_string(got) + ", want " + std::to_string(ref);
+              }
+              return bad ? std::to_string(bad) + " of 1024 sampled elements wrong; the first at " + first
+                         : "";
+            };
+          }
+          row.variant = k.planArgs(args.data(), args.size()).variant->specialisationString();
+          row.note = check();
+          row.correct = row.note.empty();
+          row.r = tcc::bench::run(
+              [&](CUstream s) { k.launchArgs(s, args.data(), args.size()); }, o.bench);
+          row.ok = true;
+          if (w.flops > 0) {
+            row.value = row.r.tflops(w.flops);
+          } else {
+            row.value = row.r.gbps(w.bytes);
+            row.fractionOfCopy = o.copyGbps > 0 ? row.value / o.copyGbps : 0;
+          }
+        } catch (const tcc::Error& e) {
+          row.note = e.what();
+        }
+        if (row.ok)
+          std::printf("%-24s %-8s %-28s %-14s %9.4f %9.4f %9.4f %10s %7.1f%%%s\n", row.workload.c_str(),
+                      row.source.c_str(), row.config.c_str(), row.variant.substr(0, 14).c_str(),
+                      row.r.median, row.r.p20, row.r.p80,
+                      (fmt("%.1f ", row.value) + row.metric).c_str(), 100 * row.fractionOfCopy,
+                      row.correct ? "" : ("  WRONG: " + row.note).c_str());
+        else
+          std::printf("%-24s %-8s %-28s FAILED: %s\n", row.workload.c_str(), row.source.c_str(),
+                      row.config.c_str(), row.note.c_str());
+        std::fflush(stdout);
+        rows.push_back(row);
+      }
+    }
+  }
+  return rows;
+}
+
+tcc::json::Value toJson(const WorkloadRow& row) {
+  tcc::json::Value o = tcc::json::Value::object();
+  o.set("workload", row.workload);
+  o.set("kernel", row.kernel);
+  o.set("source", row.source);
+  o.set("config", row.config);
+  o.set("variant", row.variant);
+  o.set("metric", row.metric);
+  o.set("ok", row.ok);
+  o.set("correct", row.correct);
+  if (!row.note.empty())
+    o.set("note", row.note);
+  if (row.ok) {
+    o.set("value", row.value);
+    if (row.metric == "GB/s") {
+      o.set("gbps", row.value);
+      o.set("fraction_of_copy", row.fractionOfCopy);
+    } else {
+      o.set("tflops", row.value);
+    }
+    o.set("median_ms", row.r.median);
+    o.set("p20_ms", row.r.p20);
+    o.set("p80_ms", row.r.p80);
+    o.set("min_ms", row.r.min);
+    o.set("reps", row.r.reps);
+  }
+  return o;
+}
+
+} // namespace benchutil

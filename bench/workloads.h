@@ -1,0 +1,48 @@
+// The 2-D workloads of issues 5 and 7 (transpose, softmax, bias add, layer norm, fp16
+// matmul with and without a fused bias) on the shapes of shared/design/PERFORMANCE.md, for
+// every applicable configuration of tcc's kernels and of the nvcc stand-ins: each checked
+// (output poisoned, sampled rows or elements against a CPU reference), then timed with the
+// runtime's harness (L2 flushed, median), as GB/s and fraction of the device copy, or
+// TFLOP/s. bench/triton_bench.py runs Triton and PyTorch on the same names and shapes.
+#pragma once
+
+#include "tcc/tcc.h"
+
+#include <string>
+#include <vector>
+
+namespace benchutil {
+
+struct WorkloadRow {
+  std::string workload; // "softmax_16384x4096": the key shared with triton_bench.py
+  std::string kernel, source, config, variant, note;
+  std::string metric;   // "GB/s" or "TFLOP/s"
+  bool ok = false, correct = false;
+  double value = 0;     // in `metric`
+  double fractionOfCopy = 0; // GB/s rows: of the measured device copy
+  tcc::bench::Result r;
+};
+
+struct WorkloadOptions {
+  std::string artifacts;
+  std::string filter;   // only workloads or configurations whose name contains it
+  double copyGbps = 0;  // the device copy, for the fractions
+  tcc::bench::Options bench;
+};
+
+// The f32 buffers tcc-bench already holds for the elementwise kernels (n elements each;
+// hx, hy their host copies, values in +-[0.5, 4]): the memory-bound workloads read x (and
+// y for bias, weights and shifts) and write out; the matmul operands are made from hx, hy.
+struct SharedInputs {
+  CUdeviceptr x = 0, y = 0, out = 0;
+  const float* hx = nullptr;
+  const float* hy = nullptr;
+  int64_t n = 0;
+};
+
+// Runs every workload over the configurations found; prints a table as it goes.
+std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& options, const SharedInputs& in);
+
+tcc::json::Value toJson(const WorkloadRow& row);
+
+} // namespace benchutil
