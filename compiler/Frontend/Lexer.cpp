@@ -113,8 +113,7 @@ static bool isIdentChar(char c) { return llvm::isAlnum(c) || c == '_'; }
 
 Lexer::Lexer(DiagnosticEngine &diags, unsigned bufferId) : diags(diags) {
   const llvm::MemoryBuffer *buf = diags.getSourceMgr().getMemoryBuffer(bufferId);
-  bufStart = buf->getBufferStart();
-  cur = bufStart;
+  cur = buf->getBufferStart();
   end = buf->getBufferEnd();
 }
 

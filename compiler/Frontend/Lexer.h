@@ -35,7 +35,6 @@ public:
   static constexpr unsigned kMaxIndentDepth = 100;
 
 private:
-  void lexLine();
   bool handleIndentation();
   void lexToken();
   void lexIdentifier();
@@ -44,11 +43,9 @@ private:
   bool lexDigits(bool (*isDigit)(char), const char *what);
   void push(TokenKind kind, const char *start, const char *end);
   void pushLayout(TokenKind kind, const char *at);
-  bool atLineEnd() const;
   void skipNewline();
 
   DiagnosticEngine &diags;
-  const char *bufStart;
   const char *cur;
   const char *end;
   std::vector<Token> tokens;
