@@ -1,9 +1,10 @@
 //===- DotLowering.cpp - tile.dot on CUDA cores ---------------------------===//
 //
-// a (M x K) and b (K x N) are staged in shared memory, a with M contiguous and b with N
-// contiguous, so that for each k a thread reads the rows and columns of its accumulator
-// elements as vectors; then one FMA per accumulator element and k, in f32. Tensor cores
-// come later; this is the portable path for every input type.
+// a (M x K) and b (K x N) are staged in shared memory in f32, a with M contiguous and b
+// with N contiguous, and each thread's M (N) coordinates gathered into one range, so that
+// for each k a thread reads the rows and columns of its accumulator elements as a few
+// vectors; then one FMA per accumulator element and k. Tensor cores come later; this is
+// the portable path for every input type.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,7 +19,11 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <algorithm>
+#include <limits>
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -27,49 +32,157 @@ using namespace mlir::tile;
 namespace tcc {
 namespace {
 
-/// The accumulator's distinct offsets along one dimension, in runs read by one access.
-struct OperandReads {
-  SmallVector<int64_t> starts; // first offset of each run
-  int64_t run = 1;             // elements per run
+/// How a staged operand orders the accumulator's dimension `dim` (M for a, N for b).
+/// When several threads split that dimension, each thread's values are gathered into one
+/// contiguous range of the staged tile (position-major, then repetition, then in-thread
+/// index), so that a thread reads all of them with the fewest, widest accesses whatever
+/// the accumulator's layout; otherwise the dimension is stored as it is.
+struct Gather {
+  bool permuted = false;
+  int64_t cta = 1, spt = 1, perThread = 1; // C, sizePerThread, values per thread
+
+  int64_t apply(int64_t x) const {
+    if (!permuted)
+      return x;
+    return (x % cta) / spt * perThread + x / cta * spt + x % spt;
+  }
+  Value emit(OpBuilder &b, Location loc, Value x) const {
+    if (!permuted)
+      return x;
+    auto c = [&](int64_t v) { return i32Const(b, loc, v); };
+    Value pos = arith::AndIOp::create(b, loc, x, c(cta - 1));
+    if (spt > 1)
+      pos = arith::ShRUIOp::create(b, loc, pos, c(llvm::Log2_64(spt)));
+    pos = arith::ShLIOp::create(b, loc, pos, c(llvm::Log2_64(perThread)));
+    Value rep = arith::ShRUIOp::create(b, loc, x, c(llvm::Log2_64(cta)));
+    if (spt > 1)
+      rep = arith::ShLIOp::create(b, loc, rep, c(llvm::Log2_64(spt)));
+    Value result = arith::OrIOp::create(b, loc, pos, rep);
+    if (spt > 1)
+      result = arith::OrIOp::create(b, loc, result,
+                                    arith::AndIOp::create(b, loc, x, c(spt - 1)));
+    return result;
+  }
+  /// Consecutive coordinates stay consecutive in runs of this many.
+  int64_t contiguousRun() const { return permuted ? spt : std::numeric_limits<int64_t>::max(); }
 };
 
-OperandReads accumulatorReads(const Distribution &acc, unsigned dim, int64_t maxWidth) {
+Gather gatherFor(const Distribution &acc, unsigned dim) {
+  Distribution::DimThreads t = acc.getDimThreads(dim);
+  int64_t size = acc.getShape()[dim];
+  int64_t cta = int64_t(t.sizePerThread) * t.lanes * t.warps;
+  Gather g;
+  if (size < cta || t.lanes * t.warps == 1)
+    return g;
+  g.permuted = true;
+  g.cta = cta;
+  g.spt = t.sizePerThread;
+  g.perThread = size / cta * t.sizePerThread;
+  return g;
+}
+
+/// What a thread reads of a staged operand for one k: its distinct coordinates along the
+/// accumulator's `dim`, as slots after a per-thread start, in runs of `run`.
+struct OperandReads {
+  Gather gather;
+  int64_t run = 1;
+  SmallVector<int64_t> starts;              // slot of each run's first value
+  llvm::DenseMap<int64_t, int64_t> slotOf;  // accumulator offset -> slot
+};
+
+OperandReads planReads(const Distribution &acc, unsigned dim, int64_t maxWidth) {
   OperandReads reads;
-  reads.run = std::min<int64_t>(acc.getRunAlong(dim), maxWidth);
+  reads.gather = gatherFor(acc, dim);
+  const Gather &g = reads.gather;
+  reads.run = std::min<int64_t>(g.permuted ? g.perThread : acc.getRunAlong(dim), maxWidth);
   llvm::SmallSetVector<int64_t, 16> starts;
   for (int64_t r = 0; r < acc.getNumRegs(); ++r) {
     int64_t offset = acc.getRegOffset(r, dim);
-    starts.insert(offset - offset % reads.run);
+    // Gathered: the thread's values are slots 0.. of its range; else plain offsets.
+    int64_t slot = g.permuted ? offset / g.cta * g.spt + offset % g.spt : offset;
+    reads.slotOf[offset] = slot;
+    starts.insert(slot - slot % reads.run);
   }
   reads.starts.assign(starts.begin(), starts.end());
   llvm::sort(reads.starts);
   return reads;
 }
 
-/// Warp 0 reading, at k = 0, the operand rows (dim 0 of acc for a) or columns (dim 1 for
-/// b) of its accumulator elements; coordinates in the operand's own dimensions.
-WarpAccesses operandReadAccesses(const Distribution &acc, unsigned accDim, int64_t maxWidth) {
-  OperandReads reads = accumulatorReads(acc, accDim, maxWidth);
+/// Where a thread's reads start (the slot origin), at compile time for simulation...
+int64_t readOrigin(const Distribution &acc, unsigned dim, const Gather &g, unsigned lane,
+                   unsigned warp) {
+  int64_t base = acc.getThreadBase(dim, lane, warp);
+  return g.permuted ? base / g.spt * g.perThread : base;
+}
+
+/// ...and at run time.
+Value emitReadOrigin(OpBuilder &b, Location loc, const Distribution &acc, unsigned dim,
+                     const Gather &g) {
+  if (!g.permuted)
+    return emitThreadBase(b, loc, acc, dim);
+  Value position = emitThreadPosition(b, loc, acc, dim);
+  return arith::ShLIOp::create(b, loc, position, i32Const(b, loc, llvm::Log2_64(g.perThread)));
+}
+
+/// Coordinates (in the operand's dimensions) of a point of the reduction dimension k and
+/// a staged position along the other one.
+SmallVector<int64_t> operandCoords(unsigned accDim, int64_t staged, int64_t k) {
+  return accDim == 0 ? SmallVector<int64_t>{staged, k} : SmallVector<int64_t>{k, staged};
+}
+
+/// Warp 0 reading, at k = 0, the operand values of its accumulator elements (once per
+/// k: `repeat` = K).
+WarpAccesses readAccesses(const Distribution &acc, unsigned accDim, int64_t maxWidth,
+                          int64_t repeat) {
+  OperandReads reads = planReads(acc, accDim, maxWidth);
   WarpAccesses accesses;
   accesses.width = reads.run;
+  accesses.repeat = repeat;
   for (int64_t start : reads.starts) {
     std::vector<std::optional<SmallVector<int64_t>>> lanes;
+    for (unsigned lane = 0; lane < 32; ++lane)
+      lanes.push_back(
+          operandCoords(accDim, readOrigin(acc, accDim, reads.gather, lane, 0) + start, 0));
+    accesses.instructions.push_back(std::move(lanes));
+  }
+  return accesses;
+}
+
+/// Vector width of an operand's stores: along the staged rows, kept within gathered runs.
+unsigned stageWidth(const Distribution &dist, unsigned rowDim, const Gather &g,
+                    unsigned maxWidth) {
+  return std::min<int64_t>(accessWidth(dist, rowDim, maxWidth), g.contiguousRun());
+}
+
+/// Warp 0 storing all registers of an operand into the staged tile.
+WarpAccesses stageAccesses(const Distribution &dist, unsigned rowDim, const Gather &g,
+                           unsigned maxWidth) {
+  WarpAccesses accesses;
+  accesses.width = stageWidth(dist, rowDim, g, maxWidth);
+  for (int64_t reg = 0; reg < dist.getNumRegs(); reg += accesses.width) {
+    std::vector<std::optional<SmallVector<int64_t>>> lanes;
     for (unsigned lane = 0; lane < 32; ++lane) {
-      int64_t coord = acc.getThreadBase(accDim, lane, 0) + start;
-      lanes.push_back(accDim == 0 ? SmallVector<int64_t>{coord, 0} : SmallVector<int64_t>{0, coord});
+      SmallVector<int64_t> coords;
+      for (unsigned d = 0; d < 2; ++d)
+        coords.push_back(dist.getThreadBase(d, lane, 0) + dist.getRegOffset(reg, d));
+      coords[rowDim] = g.apply(coords[rowDim]);
+      lanes.push_back(coords);
     }
     accesses.instructions.push_back(std::move(lanes));
   }
   return accesses;
 }
 
+/// Operands are staged in f32 (converted once when stored, not once per use).
+constexpr unsigned kStagedBytes = 4;
+
 struct DotPlan {
   Distribution a, b, acc;
+  Gather aGather, bGather; // along M (a's dim 0) and N (b's dim 1)
   SharedLayout aLayout, bLayout;
-  unsigned elementBytes;
   int64_t bOffsetBytes; // where b starts in the scratch buffer
 
-  int64_t bytes() const { return bOffsetBytes + bLayout.sizeInElements() * elementBytes; }
+  int64_t bytes() const { return bOffsetBytes + bLayout.sizeInElements() * kStagedBytes; }
 };
 
 std::optional<DotPlan> planDot(DotOp op) {
@@ -78,32 +191,34 @@ std::optional<DotPlan> planDot(DotOp op) {
   std::optional<Distribution> acc = Distribution::get(op.getAcc().getType());
   if (!a || !b || !acc)
     return std::nullopt;
-  unsigned elementBytes = op.getA().getType().getElementTypeBitWidth() / 8;
-  DotPlan plan{*a, *b, *acc, {}, {}, elementBytes, 0};
-  // a: rows of M (order [0, 1]); b: rows of N (order [1, 0]).
+  DotPlan plan{*a, *b, *acc, gatherFor(*acc, 0), gatherFor(*acc, 1), {}, {}, 0};
+  int64_t K = op.getA().getType().getDimSize(1);
+  // a: rows along M (order [0, 1]); b: rows along N (order [1, 0]).
   plan.aLayout = chooseSharedLayout(
-      op.getA().getType().getShape(), {SmallVector<unsigned>{0, 1}}, elementBytes,
+      op.getA().getType().getShape(), {SmallVector<unsigned>{0, 1}}, kStagedBytes,
       [&](ArrayRef<unsigned>, unsigned maxWidth) {
-        return std::vector<WarpAccesses>{distributionAccesses(*a, 0, maxWidth),
-                                         operandReadAccesses(*acc, 0, maxWidth)};
+        return std::vector<WarpAccesses>{stageAccesses(*a, 0, plan.aGather, maxWidth),
+                                         readAccesses(*acc, 0, maxWidth, K)};
       });
   plan.bLayout = chooseSharedLayout(
-      op.getB().getType().getShape(), {SmallVector<unsigned>{1, 0}}, elementBytes,
+      op.getB().getType().getShape(), {SmallVector<unsigned>{1, 0}}, kStagedBytes,
       [&](ArrayRef<unsigned>, unsigned maxWidth) {
-        return std::vector<WarpAccesses>{distributionAccesses(*b, 1, maxWidth),
-                                         operandReadAccesses(*acc, 1, maxWidth)};
+        return std::vector<WarpAccesses>{stageAccesses(*b, 1, plan.bGather, maxWidth),
+                                         readAccesses(*acc, 1, maxWidth, K)};
       });
-  plan.bOffsetBytes = llvm::alignTo(plan.aLayout.sizeInElements() * elementBytes, 16);
+  plan.bOffsetBytes = llvm::alignTo(plan.aLayout.sizeInElements() * kStagedBytes, 16);
   return plan;
 }
 
-/// Stores all registers of an operand into its staged layout.
+/// Stores all registers of an operand, in f32, into its staged layout.
 void stageOperand(OpBuilder &b, Location loc, Value base, const Distribution &dist,
-                  const SharedLayout &layout, ValueRange regs, Type memType) {
+                  unsigned rowDim, const Gather &gather, const SharedLayout &layout,
+                  ValueRange regs) {
+  Type f32 = b.getF32Type();
   SmallVector<Value> bases;
   for (unsigned d = 0; d < dist.getRank(); ++d)
     bases.push_back(emitThreadBase(b, loc, dist, d));
-  unsigned width = accessWidth(dist, layout.order[0], layout.vec);
+  unsigned width = stageWidth(dist, rowDim, gather, layout.vec);
   for (int64_t reg = 0; reg < dist.getNumRegs(); reg += width) {
     SmallVector<Value> coords;
     for (unsigned d = 0; d < dist.getRank(); ++d) {
@@ -112,8 +227,12 @@ void stageOperand(OpBuilder &b, Location loc, Value base, const Distribution &di
                                     .getResult()
                               : bases[d]);
     }
-    Value ptr = sharedElementPtr(b, loc, base, memType, layout.emitOffset(b, loc, coords));
-    storeShared(b, loc, ptr, llvm::to_vector(regs.slice(reg, width)));
+    coords[rowDim] = gather.emit(b, loc, coords[rowDim]);
+    Value ptr = sharedElementPtr(b, loc, base, f32, layout.emitOffset(b, loc, coords));
+    SmallVector<Value> values;
+    for (Value v : regs.slice(reg, width))
+      values.push_back(v.getType().isF32() ? v : arith::ExtFOp::create(b, loc, f32, v).getResult());
+    storeShared(b, loc, ptr, values);
   }
 }
 
@@ -127,7 +246,6 @@ struct DotLowering : OpConversionPattern<DotOp> {
     if (!plan)
       return op.emitOpError() << "operands without distribution layouts";
     Location loc = op.getLoc();
-    Type memType = op.getA().getType().getElementType();
     Type f32 = rewriter.getF32Type();
     int64_t K = op.getA().getType().getDimSize(1);
 
@@ -136,50 +254,49 @@ struct DotLowering : OpConversionPattern<DotOp> {
                                    i32Const(rewriter, loc, plan->bOffsetBytes));
     if (memoryPlan.needsLeadingBarrier(op))
       nvvm::barrier(rewriter, loc);
-    stageOperand(rewriter, loc, base, plan->a, plan->aLayout, adaptor.getA(), memType);
-    stageOperand(rewriter, loc, bBase, plan->b, plan->bLayout, adaptor.getB(), memType);
+    stageOperand(rewriter, loc, base, plan->a, 0, plan->aGather, plan->aLayout, adaptor.getA());
+    stageOperand(rewriter, loc, bBase, plan->b, 1, plan->bGather, plan->bLayout, adaptor.getB());
     nvvm::barrier(rewriter, loc);
 
     const Distribution &acc = plan->acc;
-    OperandReads rows = accumulatorReads(acc, 0, plan->aLayout.vec);
-    OperandReads cols = accumulatorReads(acc, 1, plan->bLayout.vec);
-    Value mBase = emitThreadBase(rewriter, loc, acc, 0);
-    Value nBase = emitThreadBase(rewriter, loc, acc, 1);
+    OperandReads rows = planReads(acc, 0, plan->aLayout.vec);
+    OperandReads cols = planReads(acc, 1, plan->bLayout.vec);
+    Value rowOrigin = emitReadOrigin(rewriter, loc, acc, 0, rows.gather);
+    Value colOrigin = emitReadOrigin(rewriter, loc, acc, 1, cols.gather);
 
     // acc += a[:, k] * b[k, :] for one k, on the accumulator registers `values`.
     auto step = [&](OpBuilder &b, Value k, SmallVector<Value> &values) {
-      llvm::DenseMap<int64_t, Value> aValues, bValues;
-      auto readRuns = [&](const OperandReads &reads, Value threadBase, Value stagedBase,
-                          const SharedLayout &layout, bool isA,
-                          llvm::DenseMap<int64_t, Value> &out) {
+      auto readRuns = [&](const OperandReads &reads, Value origin, Value stagedBase,
+                          const SharedLayout &layout, unsigned accDim) {
+        llvm::DenseMap<int64_t, Value> bySlot;
         for (int64_t start : reads.starts) {
-          Value coord = start ? arith::AddIOp::create(b, loc, threadBase, i32Const(b, loc, start))
-                                    .getResult()
-                              : threadBase;
-          SmallVector<Value> coords = isA ? SmallVector<Value>{coord, k}
-                                          : SmallVector<Value>{k, coord};
-          Value ptr = sharedElementPtr(b, loc, stagedBase, memType,
-                                       layout.emitOffset(b, loc, coords));
-          SmallVector<Value> loaded = loadShared(b, loc, ptr, memType, reads.run);
-          for (int64_t i = 0; i < reads.run; ++i) {
-            Value v = loaded[i];
-            if (!memType.isF32())
-              v = arith::ExtFOp::create(b, loc, f32, v);
-            out[start + i] = v;
-          }
+          Value staged = start ? arith::AddIOp::create(b, loc, origin, i32Const(b, loc, start))
+                                     .getResult()
+                               : origin;
+          SmallVector<Value> coords = accDim == 0 ? SmallVector<Value>{staged, k}
+                                                  : SmallVector<Value>{k, staged};
+          Value ptr = sharedElementPtr(b, loc, stagedBase, f32, layout.emitOffset(b, loc, coords));
+          SmallVector<Value> loaded = loadShared(b, loc, ptr, f32, reads.run);
+          for (int64_t i = 0; i < reads.run; ++i)
+            bySlot[start + i] = loaded[i];
         }
+        return bySlot;
       };
-      readRuns(rows, mBase, base, plan->aLayout, true, aValues);
-      readRuns(cols, nBase, bBase, plan->bLayout, false, bValues);
+      llvm::DenseMap<int64_t, Value> aValues = readRuns(rows, rowOrigin, base, plan->aLayout, 0);
+      llvm::DenseMap<int64_t, Value> bValues = readRuns(cols, colOrigin, bBase, plan->bLayout, 1);
       for (int64_t q = 0; q < acc.getNumRegs(); ++q)
-        values[q] = math::FmaOp::create(b, loc, aValues[acc.getRegOffset(q, 0)],
-                                        bValues[acc.getRegOffset(q, 1)], values[q]);
+        values[q] = math::FmaOp::create(b, loc, aValues[rows.slotOf[acc.getRegOffset(q, 0)]],
+                                        bValues[cols.slotOf[acc.getRegOffset(q, 1)]], values[q]);
     };
 
     SmallVector<Value> values = llvm::to_vector(adaptor.getAcc());
-    // Small K: unrolled here; larger: a loop over chunks of kUnroll, unrolled inside.
-    constexpr int64_t kUnroll = 8;
-    if (K <= 2 * kUnroll) {
+    // Small K: unrolled here; larger: a loop over chunks of kUnroll, unrolled inside,
+    // as many as keep the operand values of a chunk within ~128 registers (beside the
+    // accumulators).
+    int64_t valuesPerK = int64_t(rows.slotOf.size() + cols.slotOf.size());
+    int64_t kUnroll = std::clamp<int64_t>(
+        int64_t(llvm::bit_floor(uint64_t(std::max<int64_t>(1, 128 / valuesPerK)))), 1, 8);
+    if (K <= 16 && K * valuesPerK <= 256) {
       for (int64_t k = 0; k < K; ++k)
         step(rewriter, i32Const(rewriter, loc, k), values);
     } else {

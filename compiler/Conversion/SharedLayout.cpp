@@ -94,23 +94,26 @@ WarpAccesses distributionAccesses(const Distribution &dist, unsigned rowDim,
 int64_t countWavefronts(const SharedLayout &layout, const WarpAccesses &accesses,
                         unsigned elementBytes) {
   int64_t bytes = int64_t(accesses.width) * elementBytes;
-  unsigned lanesPerPhase = std::min<int64_t>(32, 128 / std::max<int64_t>(bytes, 4));
   int64_t total = 0;
   for (const auto &lanes : accesses.instructions) {
-    for (unsigned first = 0; first < 32; first += lanesPerPhase) {
-      llvm::DenseMap<int64_t, llvm::DenseSet<int64_t>> wordsPerBank;
-      for (unsigned lane = first; lane < first + lanesPerPhase; ++lane) {
-        if (!lanes[lane])
-          continue;
-        int64_t start = layout.offset(*lanes[lane]) * elementBytes;
-        for (int64_t word = start / 4; word <= (start + bytes - 1) / 4; ++word)
-          wordsPerBank[word % 32].insert(word);
+    // A wavefront serves one 4-byte word per bank (lanes reading the same word share
+    // it) and at most 128 bytes: the cost is the busiest bank's distinct words, and at
+    // least the distinct bytes over 128.
+    llvm::DenseMap<int64_t, llvm::DenseSet<int64_t>> wordsPerBank;
+    llvm::DenseSet<int64_t> words;
+    for (const auto &coords : lanes) {
+      if (!coords)
+        continue;
+      int64_t start = layout.offset(*coords) * elementBytes;
+      for (int64_t word = start / 4; word <= (start + bytes - 1) / 4; ++word) {
+        wordsPerBank[word % 32].insert(word);
+        words.insert(word);
       }
-      int64_t worst = 0;
-      for (auto &entry : wordsPerBank)
-        worst = std::max<int64_t>(worst, entry.second.size());
-      total += worst;
     }
+    int64_t worst = (int64_t(words.size()) * 4 + 127) / 128;
+    for (auto &entry : wordsPerBank)
+      worst = std::max<int64_t>(worst, entry.second.size());
+    total += worst * accesses.repeat;
   }
   return total;
 }

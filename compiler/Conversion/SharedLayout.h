@@ -42,6 +42,7 @@ struct SharedLayout {
 /// an idle lane).
 struct WarpAccesses {
   unsigned width = 1;
+  int64_t repeat = 1; // how many times the instructions run per staging (a dot's k loop)
   std::vector<std::vector<std::optional<llvm::SmallVector<int64_t>>>> instructions;
 };
 
@@ -54,9 +55,9 @@ WarpAccesses distributionAccesses(const Distribution &dist, unsigned contigDim,
 /// `rowDim` (vector width in elements, at most `maxWidth`).
 unsigned accessWidth(const Distribution &dist, unsigned rowDim, unsigned maxWidth);
 
-/// Shared-memory wavefronts the accesses cost under `layout` (bank-conflict model: a
-/// warp's request is split into phases of 128 bytes of thread accesses; a phase costs as
-/// many wavefronts as the most distinct 4-byte words any bank must serve).
+/// Shared-memory wavefronts the accesses cost under `layout` (bank-conflict model: per
+/// warp instruction, the most distinct 4-byte words any bank must serve, and at least
+/// the distinct bytes over 128; lanes reading the same word share it).
 int64_t countWavefronts(const SharedLayout &layout, const WarpAccesses &accesses,
                         unsigned elementBytes);
 

@@ -1,9 +1,10 @@
 // RUN: tile-opt %s -split-input-file -convert-tile-to-nvvm=per-thread-only -cse | FileCheck %s
 // RUN: tile-opt %s -split-input-file -convert-tile-to-nvvm | FileCheck %s --check-prefix=LLVM
 
-// dot on CUDA cores: a and b are staged in shared memory (a with M contiguous, b with N
-// contiguous), then per k each thread reads its 2 rows of a and 2 columns of b as
-// vectors and does 2x2 FMAs in f32. K = 16 is unrolled.
+// dot on CUDA cores: a and b are staged in shared memory in f32 (converted once, when
+// stored), a with M contiguous and b with N contiguous, each thread's rows (columns)
+// gathered into one range; then per k each thread reads its 2 rows of a and 2 columns of
+// b as one vector each and does 2x2 FMAs. K = 16 is unrolled.
 
 #a = #tile.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]}>
 #c = #tile.blocked<{sizePerThread = [2, 2], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
@@ -17,13 +18,14 @@ func.func @dot_f16(%a: tensor<8x16xf16, #a>, %b: tensor<16x16xf16, #a>, %acc: te
 
 // CHECK-LABEL: llvm.func @dot_f16(
 // CHECK-SAME: tile.shared_bytes = {{[1-9][0-9]*}} : i64
-// CHECK: llvm.store {{.*}} : f16, !llvm.ptr<3>
-// CHECK: llvm.store {{.*}} : vector<4xf16>, !llvm.ptr<3>
+// CHECK: arith.extf {{.*}} : f16 to f32
+// CHECK: llvm.store {{.*}} : f32, !llvm.ptr<3>
+// CHECK: llvm.store {{.*}} : vector<2xf32>, !llvm.ptr<3>
 // CHECK: nvvm.barrier0
 // CHECK-NOT: scf.for
-// CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> vector<2xf16>
-// CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> vector<2xf16>
-// CHECK: arith.extf {{.*}} : f16 to f32
+// CHECK-NOT: arith.extf
+// CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> vector<2xf32>
+// CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> vector<2xf32>
 // CHECK-COUNT-4: math.fma {{.*}} : f32
 // CHECK-COUNT-60: math.fma {{.*}} : f32
 // CHECK-NOT: math.fma
