@@ -12,7 +12,8 @@
 #   DIR/fixture/tiny/                    a near-empty kernel for launch-overhead measurements
 #   DIR/fixture/errors/{sm_80,sm_100,mismatch}/   cubins for the wrong architecture
 #   DIR/fixture/headers/*.h              generated launch headers of vector_add/copy, tiny
-#   DIR/headers/{fixture,tcc}_kernels/<example>.h  generated headers of the default configs
+#   DIR/headers/fixture_kernels/<example>.h   tcc-pack headers of the stand-ins' default configs
+#   DIR/headers/tcc_kernels/{transpose,softmax}.h   tcc --emit=header, default configurations
 #   DIR/src/*.tile                       derived sources: matmul with bf16 and f32 operands
 #   DIR/compile_times.json               tcc's time to compile each example to a cubin, here
 #   DIR/MANIFEST.txt                     what made them, and what failed
@@ -251,13 +252,13 @@ fi
 # The real thing, once tcc can emit cubins: every example in every configuration, timed.
 now() { echo "$EPOCHREALTIME"; }
 tcc_status="tcc: not built ($tcc)"
+spec=()
 : >"$tmp/times.tsv"
 if [ -x "$tcc" ]; then
   help=$("$tcc" --help 2>&1 || true)
   if grep -q cubin <<<"$help"; then
     flags=(--arch "$arch")
     grep -q -- "--arch" <<<"$help" || flags=()
-    spec=()
     if [ -n "${TCC_SPECIALISE_FLAGS:-}" ]; then
       read -r -a spec <<<"$TCC_SPECIALISE_FLAGS"
     elif grep -q -- "--specialize-all" <<<"$help"; then
@@ -351,33 +352,43 @@ json.dump({"what": "wall time of tcc --emit=cubin (front end to ptxas, one proce
           open(out, "w"), indent=1)
 EOF
 
-# Generated headers of the default configurations (the same HeaderWriter tcc uses).
+# Generated headers of the default configurations: the stand-ins' through tcc-pack (namespace
+# fixture), tcc's own through `tcc --emit=header` (general + specialised variants, functions
+# in the global namespace), for the kernels test/gpu/header_2d_test.cpp launches.
+default_config() { # example -> "assignments|warps" of its first configuration
+  local line e assigns warps
+  for line in "${tcc_configs[@]}"; do
+    IFS='|' read -r e assigns warps <<<"$line"
+    [ "$e" = "$1" ] && { echo "$assigns|$warps"; return; }
+  done
+}
 headers_made=0
-for src_kind in fixture tcc; do
-  mkdir -p "$art/headers/${src_kind}_kernels"
-  ns=fixture
-  [ "$src_kind" = tcc ] && ns=tcck
-  for ex in vector_add copy2d transpose bias_add softmax layernorm matmul matmul_bias; do
-    base=$art/$src_kind/$ex
-    [ -d "$base" ] || continue
-    # The example's default configuration (its first in tcc_configs), if it was built.
-    cfgdir=""
-    for line in "${tcc_configs[@]}"; do
-      IFS='|' read -r e assigns warps <<<"$line"
-      [ "$e" = "$ex" ] || continue
-      [ -d "$base/$(config_name "$assigns" "$warps")" ] && cfgdir=$base/$(config_name "$assigns" "$warps")
-      break
-    done
-    [ -n "$cfgdir" ] || continue
-    [ "$ex" = vector_add ] && [ "$src_kind" = fixture ] && continue # fixture/headers has it
-    if "$pack" --header "$art/headers/${src_kind}_kernels/$ex.h" --namespace "$ns" \
-         "$cfgdir"/*.json 2>"$tmp/hdr.log"; then
+mkdir -p "$art/headers/fixture_kernels" "$art/headers/tcc_kernels"
+for ex in copy2d transpose bias_add softmax layernorm matmul matmul_bias; do
+  IFS='|' read -r assigns warps <<<"$(default_config "$ex")"
+  cfgdir=$art/fixture/$ex/$(config_name "$assigns" "$warps")
+  [ -d "$cfgdir" ] || continue
+  if "$pack" --header "$art/headers/fixture_kernels/$ex.h" --namespace fixture \
+       "$cfgdir"/*.json 2>"$tmp/hdr.log"; then
+    headers_made=$((headers_made + 1))
+  else
+    note "header fixture $ex: $(head -c 300 "$tmp/hdr.log")"
+  fi
+done
+if [ -x "$tcc" ] && grep -q header <<<"$("$tcc" --help 2>&1)"; then
+  for ex in transpose softmax; do
+    IFS='|' read -r assigns warps <<<"$(default_config "$ex")"
+    [ -d "$art/tcc/$ex/$(config_name "$assigns" "$warps")" ] || continue # it did not compile
+    mapfile -t d < <(defines "$assigns")
+    if "$tcc" "$(source_of "$ex")" "${d[@]}" --num-warps "$warps" --arch "$arch" "${spec[@]}" \
+         --emit=header -o "$art/headers/tcc_kernels/$ex.h" >"$tmp/hdr.log" 2>&1; then
       headers_made=$((headers_made + 1))
     else
-      note "header $src_kind $ex: $(head -c 300 "$tmp/hdr.log")"
+      note "header tcc $ex: $(head -c 300 "$tmp/hdr.log" | tr '\n' ' ')"
+      rm -f "$art/headers/tcc_kernels/$ex.h"
     fi
   done
-done
+fi
 
 {
   echo "made by scripts/build-artifacts.sh on $(date -u +%Y-%m-%dT%H:%M:%SZ)"

@@ -12,8 +12,8 @@
 # device tool allows 600 s a command) so that the summary is always printed:
 #   1. configure and build the runtime-only configuration (no LLVM/MLIR);
 #   2. unit tests (ctest) and the GPU tests, in several processes (a kernel that faults ends
-#      its CUDA context, and with it only its own group): nvcc stand-ins, then tcc's kernels
-#      by family;
+#      its CUDA context, and with it only its own group): tcc's kernels by family, then the
+#      nvcc stand-ins;
 #   3. tcc-bench (elementwise and 2-D workloads), tcc-launch-bench, then Triton and PyTorch
 #      on the same shapes (bench/triton_bench.py, which skips what would not fit);
 #   4. the summary table (bench/report.py), printed last.
@@ -80,14 +80,15 @@ if [ -x "$build/bin/tcc-gpu-tests" ]; then
   (cd "$build" && timeout "$(limit 60 360)" ctest -E '^gpu$' --output-on-failure -j "$jobs") \
     >>"$out/tests.log" 2>&1 || rc=1
   passed=0 failed=0 skipped=0 notrun=""
-  # name|filter: the stand-ins first (they check the tests themselves), then tcc by family.
+  # name|filter: tcc's kernels by family, then the nvcc stand-ins (which check the tests
+  # themselves: a case failing for tcc and passing for its stand-in points at tcc).
   groups=(
     "other|-Artifacts/*"
-    "fixtures|Artifacts/*/fixture_*"
     "tcc-elementwise|Artifacts/Elementwise.*/tcc_*"
     "tcc-matrix|Artifacts/MatrixKernels.*/tcc_*"
     "tcc-rows|Artifacts/RowKernels.*/tcc_*"
     "tcc-matmul|Artifacts/Matmul.*/tcc_*"
+    "fixtures|Artifacts/*/fixture_*"
   )
   tests_end=$((SECONDS + $(limit 210 300)))
   for g in "${groups[@]}"; do

@@ -1,7 +1,9 @@
-// The generated launch headers of the 2-D examples (scripts/build-artifacts.sh writes them
-// from the default configurations into <artifacts>/headers/{fixture,tcc}_kernels/): typed
-// functions with the cubin embedded, launched on an awkward shape and compared with the
-// CPU exactly as the library-launched tests do (transpose: exact; softmax: 1e-5 relative).
+// The generated launch headers of the 2-D examples, from the default configurations
+// (scripts/build-artifacts.sh): the stand-ins' made by tcc-pack in <artifacts>/headers/
+// fixture_kernels/ (namespace fixture), tcc's own by `tcc --emit=header` in tcc_kernels/
+// (general and specialised variants; global namespace). Typed functions with the cubins
+// embedded, launched on an awkward shape and compared with the CPU as the library-launched
+// tests do (transpose: exact; softmax: 1e-5 relative).
 #include "gpu_util.h"
 #include "matrix.h"
 
@@ -100,7 +102,7 @@ TEST(GeneratedHeader2D, TccTranspose) {
   GTEST_SKIP() << "no header of tcc's transpose among the artifacts (tcc emitted no cubin?)";
 #else
   checkTranspose([](CUdeviceptr s, CUdeviceptr d, int32_t m, int32_t n, int32_t ss, int32_t sd) {
-    tcck::transpose(nullptr, s, d, m, n, ss, sd);
+    ::transpose(nullptr, s, d, m, n, ss, sd);
   });
 #endif
 }
@@ -111,7 +113,7 @@ TEST(GeneratedHeader2D, TccSoftmax) {
   GTEST_SKIP() << "no header of tcc's softmax among the artifacts (tcc emitted no cubin?)";
 #else
   checkSoftmax([](CUdeviceptr o, CUdeviceptr i, int32_t is, int32_t os, int32_t m, int32_t n) {
-    tcck::softmax(nullptr, o, i, is, os, m, n);
+    ::softmax(nullptr, o, i, is, os, m, n);
   });
 #endif
 }
