@@ -131,6 +131,14 @@ struct ConvertTileToNVVM : impl::ConvertTileToNVVMBase<ConvertTileToNVVM> {
       if (failed(checkLowerable(func)))
         return signalPassFailure();
       SharedMemoryPlan funcPlan = planSharedMemory(func);
+      // Hopper's largest shared memory per block (227 KiB; sm_80 has 163 KiB).
+      constexpr int64_t kMaxSharedBytes = 227 * 1024;
+      if (funcPlan.totalBytes > kMaxSharedBytes) {
+        func.emitError() << "needs " << funcPlan.totalBytes
+                         << " bytes of shared memory, more than the " << kMaxSharedBytes
+                         << " a program can have: use smaller tiles";
+        return signalPassFailure();
+      }
       func->setAttr(kSharedBytesAttr,
                     IntegerAttr::get(IntegerType::get(ctx, 64), funcPlan.totalBytes));
       plan.totalBytes = std::max(plan.totalBytes, funcPlan.totalBytes);

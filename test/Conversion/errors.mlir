@@ -62,3 +62,16 @@ func.func @broadcast_layouts(%x: tensor<1x32xf32, #row>) -> f32 attributes {tile
   %t = tile.reduce sum %s, axis 0 : tensor<32xf32, #tile.slice<{dim = 0, parent = #col}>> -> f32
   return %t : f32
 }
+
+// -----
+
+#rows = #tile.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#cols = #tile.blocked<{sizePerThread = [4, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>
+
+// expected-error @+1 {{needs 262144 bytes of shared memory, more than the 232448 a program can have: use smaller tiles}}
+func.func @too_much_shared(%x: tensor<256x256xf32, #rows>) -> f32 attributes {tile.num_warps = 4 : i32} {
+  %y = tile.convert_layout %x : tensor<256x256xf32, #rows> -> tensor<256x256xf32, #cols>
+  %s = tile.reduce sum %y, axis 0 : tensor<256x256xf32, #cols> -> tensor<256xf32, #tile.slice<{dim = 0, parent = #cols}>>
+  %t = tile.reduce sum %s, axis 0 : tensor<256xf32, #tile.slice<{dim = 0, parent = #cols}>> -> f32
+  return %t : f32
+}
