@@ -89,6 +89,21 @@ LogicalResult checkLowerable(func::FuncOp func) {
   return failure(result.wasInterrupted());
 }
 
+/// tile.dot stages its operands in shared memory from whatever layout they have: a
+/// conversion feeding it would be a second trip through shared memory for nothing.
+void foldOperandConversions(func::FuncOp func) {
+  func.walk([](tile::DotOp dot) {
+    for (OpOperand *operand : {&dot.getAMutable(), &dot.getBMutable()}) {
+      auto convert = operand->get().getDefiningOp<tile::ConvertLayoutOp>();
+      if (!convert)
+        continue;
+      operand->set(convert.getSrc());
+      if (convert->use_empty())
+        convert->erase();
+    }
+  });
+}
+
 /// Sizes the scratch buffer and decides which users must wait before writing it.
 SharedMemoryPlan planSharedMemory(func::FuncOp func) {
   SharedMemoryPlan plan;
@@ -130,6 +145,7 @@ struct ConvertTileToNVVM : impl::ConvertTileToNVVMBase<ConvertTileToNVVM> {
     for (auto func : llvm::to_vector(module.getOps<func::FuncOp>())) {
       if (failed(checkLowerable(func)))
         return signalPassFailure();
+      foldOperandConversions(func);
       SharedMemoryPlan funcPlan = planSharedMemory(func);
       // Hopper's largest shared memory per block (227 KiB; sm_80 has 163 KiB).
       constexpr int64_t kMaxSharedBytes = 227 * 1024;
