@@ -7,6 +7,7 @@
 #include "gpu_util.h"
 #include "matrix.h"
 
+#include <algorithm>
 #include <memory>
 
 namespace {
@@ -92,6 +93,8 @@ std::vector<Case> cases() {
       shapes = {{1, 1}};
       views = {"dense"};
     }
+    std::sort(shapes.begin(), shapes.end()); // unique names: small blocks could repeat a shape
+    shapes.erase(std::unique(shapes.begin(), shapes.end()), shapes.end());
     for (auto [m, n] : shapes) {
       for (const std::string& v : views) {
         if (m * n > (int64_t(1) << 22) && v != "dense" && v != "strided" && v != "src_t")
