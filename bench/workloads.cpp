@@ -18,11 +18,13 @@ struct Workload {
   std::string name;   // "softmax_16384x4096"
   std::string kernel; // the kernel folder: transpose, softmax, ..., matmul_bias
   int64_t M = 0, N = 0, K = 0;
-  double bytes = 0;   // memory-bound: bytes that must move (read + written)
-  double flops = 0;   // matmul: 2 M N K
+  double bytes = 0; // memory-bound: bytes that must move (read + written)
+  double flops = 0; // matmul: 2 M N K
 };
 
-std::string shape(int64_t m, int64_t n) { return std::to_string(m) + "x" + std::to_string(n); }
+std::string shape(int64_t m, int64_t n) {
+  return std::to_string(m) + "x" + std::to_string(n);
+}
 
 // The workloads of PERFORMANCE.md / issues 5 and 7, fp32 unless named.
 std::vector<Workload> workloads() {
@@ -97,7 +99,9 @@ uint16_t toHalf(float f) {
 
 double fromHalf(uint16_t h) {
   const int e = (h >> 10) & 0x1f, m = h & 0x3ff;
-  double v = e == 0 ? std::ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : std::ldexp(1024 + m, e - 25);
+  double v = e == 0    ? std::ldexp(m, -24)
+             : e == 31 ? (m ? NAN : INFINITY)
+                       : std::ldexp(1024 + m, e - 25);
   return (h & 0x8000) ? -v : v;
 }
 
@@ -132,7 +136,8 @@ std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInpu
       const std::string kdir = o.artifacts + "/" + source + "/" + w.kernel;
       for (const std::string& dir : configFolders(kdir)) {
         const std::string config = std::filesystem::path(dir).filename().string();
-        if (!o.filter.empty() && (w.name + "/" + source + "/" + config).find(o.filter) == std::string::npos)
+        if (!o.filter.empty() &&
+            (w.name + "/" + source + "/" + config).find(o.filter) == std::string::npos)
           continue;
         WorkloadRow row;
         row.workload = w.name;
@@ -209,7 +214,8 @@ std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInpu
                   for (int64_t j = 0; j < N; ++j) {
                     const double wj = in.hy[j], bj = in.hy[N + j];
                     ref[j] = (xr[j] - mean) * rstd * wj + bj;
-                    bound[j] = 1e-5 * (std::fabs(wj) * rstd * (std::fabs(xr[j]) + meanAbs) + std::fabs(bj));
+                    bound[j] = 1e-5 * (std::fabs(wj) * rstd * (std::fabs(xr[j]) + meanAbs) +
+                                       std::fabs(bj));
                   }
                 }
                 for (int64_t j = 0; j < cols; ++j) {
@@ -223,7 +229,8 @@ std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInpu
                   }
                 }
               }
-              return bad ? std::to_string(bad) + " wrong elements in the sampled rows; the first at " + first
+              return bad ? std::to_string(bad) +
+                               " wrong elements in the sampled rows; the first at " + first
                          : "";
             };
           } else {
@@ -248,8 +255,9 @@ std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInpu
                 mmb->hbias[j] = toHalf(in.hx[n + j] / 4);
               tcc::check(d.cuMemcpyHtoD(mmb->a.get(), mmb->ha.data(), n * 2), "uploading A");
               tcc::check(d.cuMemcpyHtoD(mmb->b.get(), mmb->hb.data(), n * 2), "uploading B");
-              tcc::check(d.cuMemcpyHtoD(mmb->bias.get(), mmb->hbias.data(), static_cast<size_t>(N) * 2),
-                         "uploading the bias");
+              tcc::check(
+                  d.cuMemcpyHtoD(mmb->bias.get(), mmb->hbias.data(), static_cast<size_t>(N) * 2),
+                  "uploading the bias");
             }
             const CUdeviceptr a = mmb->a.get(), b = mmb->b.get(), c = mmb->c.get();
             const bool bias = w.kernel == "matmul_bias";
@@ -263,7 +271,8 @@ std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInpu
                          "poisoning");
               k.launchArgs(nullptr, args.data(), args.size());
               tcc::check(d.cuCtxSynchronize(), "running " + w.kernel, w.kernel);
-              tcc::check(d.cuMemcpyDtoH(mmb->hc.data(), c, static_cast<size_t>(M * N) * 2), "downloading C");
+              tcc::check(d.cuMemcpyDtoH(mmb->hc.data(), c, static_cast<size_t>(M * N) * 2),
+                         "downloading C");
               int64_t unwritten = 0;
               for (int64_t i = 0; i < M * N; ++i)
                 unwritten += mmb->hc[i] == kPoison16;
@@ -291,15 +300,16 @@ std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInpu
                   first = "(" + std::to_string(i) + ", " + std::to_string(j) + "): got " +
                           std::to_string(got) + ", want " + std::to_string(ref);
               }
-              return bad ? std::to_string(bad) + " of 1024 sampled elements wrong; the first at " + first
+              return bad ? std::to_string(bad) + " of 1024 sampled elements wrong; the first at " +
+                               first
                          : "";
             };
           }
           row.variant = k.planArgs(args.data(), args.size()).variant->specialisationString();
           row.note = check();
           row.correct = row.note.empty();
-          row.r = tcc::bench::run(
-              [&](CUstream s) { k.launchArgs(s, args.data(), args.size()); }, o.bench);
+          row.r = tcc::bench::run([&](CUstream s) { k.launchArgs(s, args.data(), args.size()); },
+                                  o.bench);
           row.ok = true;
           if (w.flops > 0) {
             row.value = row.r.tflops(w.flops);
@@ -311,9 +321,9 @@ std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInpu
           row.note = e.what();
         }
         if (row.ok)
-          std::printf("%-24s %-8s %-28s %-14s %9.4f %9.4f %9.4f %10s %7.1f%%%s\n", row.workload.c_str(),
-                      row.source.c_str(), row.config.c_str(), row.variant.substr(0, 14).c_str(),
-                      row.r.median, row.r.p20, row.r.p80,
+          std::printf("%-24s %-8s %-28s %-14s %9.4f %9.4f %9.4f %10s %7.1f%%%s\n",
+                      row.workload.c_str(), row.source.c_str(), row.config.c_str(),
+                      row.variant.substr(0, 14).c_str(), row.r.median, row.r.p20, row.r.p80,
                       (fmt("%.1f ", row.value) + row.metric).c_str(), 100 * row.fractionOfCopy,
                       row.correct ? "" : ("  WRONG: " + row.note).c_str());
         else

@@ -16,17 +16,17 @@ namespace benchutil {
 struct WorkloadRow {
   std::string workload; // "softmax_16384x4096": the key shared with triton_bench.py
   std::string kernel, source, config, variant, note;
-  std::string metric;   // "GB/s" or "TFLOP/s"
+  std::string metric; // "GB/s" or "TFLOP/s"
   bool ok = false, correct = false;
-  double value = 0;     // in `metric`
+  double value = 0;          // in `metric`
   double fractionOfCopy = 0; // GB/s rows: of the measured device copy
   tcc::bench::Result r;
 };
 
 struct WorkloadOptions {
   std::string artifacts;
-  std::string filter;   // only workloads or configurations whose name contains it
-  double copyGbps = 0;  // the device copy, for the fractions
+  std::string filter;  // only workloads or configurations whose name contains it
+  double copyGbps = 0; // the device copy, for the fractions
   tcc::bench::Options bench;
 };
 

@@ -33,7 +33,9 @@ tcc::Kernel& kernelOf(const KernelConfig& config) {
   return lib->kernel(config.kernel);
 }
 
-std::string KernelConfig::label() const { return sanitize(source + "_" + kernel + "_" + config); }
+std::string KernelConfig::label() const {
+  return sanitize(source + "_" + kernel + "_" + config);
+}
 
 std::string sanitize(std::string s) {
   for (char& c : s)

@@ -12,10 +12,10 @@
 namespace gputest {
 
 struct KernelConfig {
-  std::string source; // "fixture" or "tcc"
-  std::string kernel; // the folder's name, which is the kernel's name
-  std::string config; // "BM64_BN64_W4"
-  std::string dir;    // the configuration's folder
+  std::string source;       // "fixture" or "tcc"
+  std::string kernel;       // the folder's name, which is the kernel's name
+  std::string config;       // "BM64_BN64_W4"
+  std::string dir;          // the configuration's folder
   tcc::KernelMetadata meta; // of the first variant found (parameters, constexprs, warps)
   std::string loadError;    // why the metadata could not be read, or empty
 
@@ -39,6 +39,8 @@ std::vector<KernelConfig> findConfigs(bool (*wanted)(const std::string& kernel))
 std::string sanitize(std::string s);
 
 // Ceiling division, for the grids the tests expect.
-inline int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+inline int64_t cdiv(int64_t a, int64_t b) {
+  return (a + b - 1) / b;
+}
 
 } // namespace gputest

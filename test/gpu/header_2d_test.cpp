@@ -36,8 +36,7 @@ using gputest::Layout;
 using gputest::Matrix;
 
 // transpose(stream, src, dst, M, N, stride_src, stride_dst) on 300 x 517 with strided rows.
-template <typename F>
-void checkTranspose(F launch) {
+template <typename F> void checkTranspose(F launch) {
   const int64_t M = 300, N = 517;
   Matrix in(DType::F32, Layout::rowMajor(M, N, 3), Matrix::Role::Input);
   Matrix out(DType::F32, Layout::rowMajor(N, M, 5), Matrix::Role::Output);
@@ -47,15 +46,14 @@ void checkTranspose(F launch) {
   launch(in.ptr(), out.ptr(), int32_t(M), int32_t(N), int32_t(N + 3), int32_t(M + 5));
   gputest::synchronize();
   out.download();
-  gputest::CheckResult r =
-      gputest::checkOutput(out, [&](int64_t i, int64_t j) { return gputest::Expected{in.at(j, i)}; });
+  gputest::CheckResult r = gputest::checkOutput(
+      out, [&](int64_t i, int64_t j) { return gputest::Expected{in.at(j, i)}; });
   EXPECT_TRUE(r.ok()) << r.describe();
 }
 
 // softmax(stream, out, inp, in_stride, out_stride, M, N) on 37 x 1000 rows (the headers are
 // made from BLOCK = 1024 configurations).
-template <typename F>
-void checkSoftmax(F launch) {
+template <typename F> void checkSoftmax(F launch) {
   const int64_t M = 37, N = 1000;
   Matrix in(DType::F32, Layout::rowMajor(M, N, 9), Matrix::Role::Input);
   Matrix out(DType::F32, Layout::rowMajor(M, N, 0), Matrix::Role::Output);

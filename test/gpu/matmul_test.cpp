@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <map>
 #include <memory>
 
 namespace {
@@ -26,25 +27,32 @@ using gputest::DType;
 using gputest::Layout;
 using gputest::Matrix;
 
-bool isMatmul(const std::string& k) { return k.rfind("matmul", 0) == 0; }
+bool isMatmul(const std::string& k) {
+  return k.rfind("matmul", 0) == 0;
+}
 
 struct Case {
   gputest::KernelConfig cfg;
   int64_t M = 0, N = 0, K = 0;
   // dense; strided (rows longer than the view); aligned (strides multiples of 16, with gaps);
   // transposed (A and B column-major); c_t (C column-major); offset (every pointer one
-  // element past 16-byte alignment).
+  // element past 16-byte alignment); cs16 (every 16th column of A, B and C, so that all
+  // strides are multiples of 16, as --specialize-all assumes of every integer).
   std::string view;
   std::string name;
 };
 
-void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+void PrintTo(const Case& c, std::ostream* os) {
+  *os << c.name;
+}
 
 struct Operands {
   Layout a, b, c, bias;
 };
 
-int64_t alignedPad(int64_t cols) { return (cols + 15) / 16 * 16 + 16 - cols; }
+int64_t alignedPad(int64_t cols) {
+  return (cols + 15) / 16 * 16 + 16 - cols;
+}
 
 Operands operandsOf(const Case& c) {
   const int64_t lead = c.view == "offset" ? 65 : 64;
@@ -57,6 +65,10 @@ Operands operandsOf(const Case& c) {
     o.a = Layout::rowMajor(c.M, c.K, alignedPad(c.K), lead);
     o.b = Layout::rowMajor(c.K, c.N, alignedPad(c.N), lead);
     o.c = Layout::rowMajor(c.M, c.N, alignedPad(c.N), lead);
+  } else if (c.view == "cs16") {
+    o.a = Layout::spread(c.M, c.K, 16, lead);
+    o.b = Layout::spread(c.K, c.N, 16, lead);
+    o.c = Layout::spread(c.M, c.N, 16, lead);
   } else if (c.view == "transposed") {
     o.a = Layout::colMajor(c.M, c.K, 2, lead);
     o.b = Layout::colMajor(c.K, c.N, 1, lead);
@@ -64,7 +76,8 @@ Operands operandsOf(const Case& c) {
   } else {
     o.a = Layout::rowMajor(c.M, c.K, 0, lead);
     o.b = Layout::rowMajor(c.K, c.N, 0, lead);
-    o.c = c.view == "c_t" ? Layout::colMajor(c.M, c.N, 0, lead) : Layout::rowMajor(c.M, c.N, 0, lead);
+    o.c =
+        c.view == "c_t" ? Layout::colMajor(c.M, c.N, 0, lead) : Layout::rowMajor(c.M, c.N, 0, lead);
   }
   o.bias = Layout::vector(c.N, lead);
   return o;
@@ -75,9 +88,9 @@ std::vector<tcc::Arg> argsOf(const Case& c, const Operands& o, CUdeviceptr a, CU
   std::vector<tcc::Arg> r = {a, b};
   if (c.cfg.hasParam("bias"))
     r.push_back(bias);
-  for (tcc::Arg x : std::initializer_list<tcc::Arg>{
-           out, c.M, c.N, c.K, o.a.rowStride, o.a.colStride, o.b.rowStride, o.b.colStride,
-           o.c.rowStride, o.c.colStride})
+  for (tcc::Arg x :
+       std::initializer_list<tcc::Arg>{out, c.M, c.N, c.K, o.a.rowStride, o.a.colStride,
+                                       o.b.rowStride, o.b.colStride, o.c.rowStride, o.c.colStride})
     r.push_back(x);
   return r;
 }
@@ -88,10 +101,12 @@ std::vector<Case> cases() {
     const int64_t bm = cfg.constexprOr("BM", 32), bn = cfg.constexprOr("BN", 32),
                   bk = cfg.constexprOr("BK", 32);
     std::vector<std::array<int64_t, 3>> shapes = {
-        {1, 1, 1},          {1, 300, 70},   {300, 1, 70},
-        {bm - 1, bn + 1, bk + 1}, {bm, bn, bk}, {2 * bm + 3, 3 * bn + 5, 5 * bk - 1},
-        {256, 256, 1024},   {2049, 4097, 40}};
-    std::vector<std::string> views = {"dense", "strided", "aligned", "transposed", "c_t", "offset"};
+        {1, 1, 1},        {1, 300, 70},
+        {300, 1, 70},     {bm - 1, bn + 1, bk + 1},
+        {bm, bn, bk},     {2 * bm + 3, 3 * bn + 5, 5 * bk - 1},
+        {256, 256, 1024}, {2049, 4097, 40}};
+    std::vector<std::string> views = {"dense", "strided", "aligned", "transposed",
+                                      "c_t",   "offset",  "cs16"};
     if (!cfg.loadError.empty()) {
       shapes = {{1, 1, 1}};
       views = {"dense"};
@@ -117,7 +132,9 @@ std::vector<Case> cases() {
   return r;
 }
 
-uint64_t seedOf(const Case& c) { return std::hash<std::string>()(c.name) | 1; }
+uint64_t seedOf(const Case& c) {
+  return std::hash<std::string>()(c.name) | 1;
+}
 
 class Matmul : public testing::TestWithParam<Case> {};
 
@@ -200,7 +217,9 @@ TEST_P(Matmul, MatchesCpuReference) {
       << "relative error of the Frobenius norm " << std::sqrt(err2 / ref2) << where;
 }
 
-std::string caseName(const testing::TestParamInfo<Case>& info) { return info.param.name; }
+std::string caseName(const testing::TestParamInfo<Case>& info) {
+  return info.param.name;
+}
 
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Matmul);
 INSTANTIATE_TEST_SUITE_P(Artifacts, Matmul, testing::ValuesIn(cases()), caseName);
@@ -209,6 +228,7 @@ TEST(Plans, Matmul) {
   std::vector<Case> all = cases();
   if (all.empty())
     GTEST_SKIP() << "no matmul artifacts in " << gputest::artifactsDir();
+  std::map<std::string, std::pair<bool, bool>> specialised; // dir -> (has one, chosen once)
   for (const Case& c : all) {
     SCOPED_TRACE(c.name);
     ASSERT_TRUE(c.cfg.loadError.empty()) << c.cfg.loadError;
@@ -221,11 +241,17 @@ TEST(Plans, Matmul) {
     };
     std::vector<tcc::Arg> args = argsOf(c, o, at(1, o.a), at(2, o.b), at(3, o.bias), at(4, o.c));
     tcc::LaunchPlan p = k.planArgs(args.data(), args.size());
+    auto& sp = specialised[c.cfg.dir];
+    sp.first = k.variants().size() > 1;
+    sp.second = sp.second || p.variant->specialisationScore() > 0;
     const int64_t bm = c.cfg.constexprOr("BM", 1), bn = c.cfg.constexprOr("BN", 1);
     EXPECT_EQ(p.grid.x, gputest::cdiv(c.M, bm) * gputest::cdiv(c.N, bn));
     EXPECT_EQ(p.grid.y, 1);
     EXPECT_EQ(p.grid.z, 1);
   }
+  // Every specialised variant is chosen by some case, so the GPU run tests it too.
+  for (const auto& [dir, sp] : specialised)
+    EXPECT_TRUE(!sp.first || sp.second) << "no case selects the specialised variant in " << dir;
 }
 
 } // namespace

@@ -23,7 +23,9 @@ DType dtypeOf(const std::string& paramType) {
   throw std::invalid_argument("no test element type for '" + paramType + "'");
 }
 
-size_t bytesOf(DType t) { return t == DType::F32 ? 4 : 2; }
+size_t bytesOf(DType t) {
+  return t == DType::F32 ? 4 : 2;
+}
 
 const char* nameOf(DType t) {
   switch (t) {
@@ -71,7 +73,8 @@ float halfToFloat(uint16_t h) {
     float v = std::ldexp(static_cast<float>(m), -24);
     return sign ? -v : v;
   }
-  uint32_t bits = e == 31 ? (sign | 0x7f800000u | (m << 13)) : (sign | ((e + 112u) << 23) | (m << 13));
+  uint32_t bits =
+      e == 31 ? (sign | 0x7f800000u | (m << 13)) : (sign | ((e + 112u) << 23) | (m << 13));
   float f;
   std::memcpy(&f, &bits, sizeof f);
   return f;
@@ -108,6 +111,16 @@ Layout Layout::colMajor(int64_t rows, int64_t cols, int64_t pad, int64_t lead) {
   l.cols = cols;
   l.rowStride = 1;
   l.colStride = rows + pad;
+  l.lead = lead;
+  return l;
+}
+
+Layout Layout::spread(int64_t rows, int64_t cols, int64_t cs, int64_t lead) {
+  Layout l;
+  l.rows = rows;
+  l.cols = cols;
+  l.rowStride = cs * cols;
+  l.colStride = cs;
   l.lead = lead;
   return l;
 }
@@ -153,9 +166,13 @@ Matrix::Matrix(DType type, Layout layout, Role role)
   }
 }
 
-CUdeviceptr Matrix::ptr() const { return dev_.get() + layout_.lead * bytesOf(type_); }
+CUdeviceptr Matrix::ptr() const {
+  return dev_.get() + layout_.lead * bytesOf(type_);
+}
 
-uint32_t Matrix::poisonBits() const { return poisonFor(type_, role_); }
+uint32_t Matrix::poisonBits() const {
+  return poisonFor(type_, role_);
+}
 
 uint32_t Matrix::bitsAt(int64_t pos) const {
   if (type_ == DType::F32) {
@@ -208,7 +225,8 @@ void Matrix::randomize(uint64_t seed, double lo, double hi) {
   parallelFor(l.rows, [&](int64_t r0, int64_t r1) {
     for (int64_t i = r0; i < r1; ++i) {
       // One stream per row, so that the values do not depend on the number of threads.
-      uint64_t s = (seed * 0x9E3779B97F4A7C15ull) ^ (static_cast<uint64_t>(i + 1) * 0xD1B54A32D192ED03ull);
+      uint64_t s =
+          (seed * 0x9E3779B97F4A7C15ull) ^ (static_cast<uint64_t>(i + 1) * 0xD1B54A32D192ED03ull);
       s |= 1;
       for (int64_t j = 0; j < l.cols; ++j) {
         s ^= s << 13;
@@ -222,7 +240,9 @@ void Matrix::randomize(uint64_t seed, double lo, double hi) {
   });
 }
 
-void Matrix::upload() { gputest::upload(dev_.get(), host_.data(), host_.size()); }
+void Matrix::upload() {
+  gputest::upload(dev_.get(), host_.data(), host_.size());
+}
 
 void Matrix::poison() {
   const uint32_t p = poisonBits();
@@ -238,7 +258,9 @@ void Matrix::poison() {
   }
 }
 
-void Matrix::download() { gputest::download(host_.data(), dev_.get(), host_.size()); }
+void Matrix::download() {
+  gputest::download(host_.data(), dev_.get(), host_.size());
+}
 
 int64_t Matrix::countWrittenOutside(int64_t* first) const {
   const Layout& l = layout_;
@@ -303,7 +325,8 @@ std::string CheckResult::describe() const {
   return s;
 }
 
-CheckResult checkOutput(const Matrix& out, const std::function<Expected(int64_t, int64_t)>& expected) {
+CheckResult checkOutput(const Matrix& out,
+                        const std::function<Expected(int64_t, int64_t)>& expected) {
   const Layout& l = out.layout();
   CheckResult r;
   std::mutex m;

@@ -31,13 +31,16 @@ float bf16ToFloat(uint16_t b);
 struct Layout {
   int64_t rows = 0, cols = 0;
   int64_t rowStride = 0, colStride = 1;
-  int64_t lead = 64;   // elements before element (0, 0): 256 bytes for f32, alignment kept
+  int64_t lead = 64;    // elements before element (0, 0): 256 bytes for f32, alignment kept
   int64_t guard = 1024; // elements after the last element of the view
 
   // Row-major with `pad` extra elements per row (row stride cols + pad).
   static Layout rowMajor(int64_t rows, int64_t cols, int64_t pad = 0, int64_t lead = 64);
   // Column-major (a transposed view): column stride rows + pad, row stride 1.
   static Layout colMajor(int64_t rows, int64_t cols, int64_t pad = 0, int64_t lead = 64);
+  // Every element `cs` apart along a row, rows `cs * cols` apart (a view of every cs-th
+  // column of a wider matrix).
+  static Layout spread(int64_t rows, int64_t cols, int64_t cs, int64_t lead = 64);
   // A vector of n elements (1 x n).
   static Layout vector(int64_t n, int64_t lead = 64) { return rowMajor(1, n, 0, lead); }
 
@@ -98,12 +101,12 @@ struct Expected {
 };
 
 struct CheckResult {
-  int64_t checked = 0;  // elements of the view compared
-  int64_t bad = 0;      // of them, outside their bound (or not equal, for exact ones)
+  int64_t checked = 0; // elements of the view compared
+  int64_t bad = 0;     // of them, outside their bound (or not equal, for exact ones)
   int64_t badI = -1, badJ = -1;
   double badGot = 0, badWant = 0, badBound = 0;
-  double worst = 0;     // the largest |got - want| / bound over elements with a bound
-  int64_t outside = 0;  // elements outside the view written (guards, gaps between rows)
+  double worst = 0;    // the largest |got - want| / bound over elements with a bound
+  int64_t outside = 0; // elements outside the view written (guards, gaps between rows)
   int64_t firstOutside = -1;
   bool ok() const { return bad == 0 && outside == 0; }
   std::string describe() const;
@@ -111,6 +114,7 @@ struct CheckResult {
 
 // Compares every element of the output's view (after download()) with expected(i, j),
 // and checks that nothing outside the view was written.
-CheckResult checkOutput(const Matrix& out, const std::function<Expected(int64_t, int64_t)>& expected);
+CheckResult checkOutput(const Matrix& out,
+                        const std::function<Expected(int64_t, int64_t)>& expected);
 
 } // namespace gputest

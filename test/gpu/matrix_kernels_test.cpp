@@ -8,6 +8,7 @@
 #include "matrix.h"
 
 #include <algorithm>
+#include <map>
 #include <memory>
 
 namespace {
@@ -26,18 +27,23 @@ struct Case {
   // dense: contiguous rows; strided: rows longer than the view (odd pads); aligned: row
   // strides padded to a multiple of 16 (the specialised variants' assumption) with gaps;
   // offset: every pointer one element past 16-byte alignment; src_t / dst_t (copy2d): a
-  // column-major (transposed) source or destination.
+  // column-major (transposed) source or destination; cs16 (copy2d): every 16th column, so
+  // that all strides are multiples of 16 (--specialize-all assumes so of every integer).
   std::string view;
   std::string name;
 };
 
-void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+void PrintTo(const Case& c, std::ostream* os) {
+  *os << c.name;
+}
 
 struct Operands {
   Layout in, out, bias;
 };
 
-int64_t alignedPad(int64_t cols) { return (cols + 15) / 16 * 16 + 16 - cols; }
+int64_t alignedPad(int64_t cols) {
+  return (cols + 15) / 16 * 16 + 16 - cols;
+}
 
 Operands operandsOf(const Case& c) {
   const int64_t lead = c.view == "offset" ? 65 : 64;
@@ -56,6 +62,10 @@ Operands operandsOf(const Case& c) {
                            : Layout::rowMajor(c.M, c.N, padIn, lead);
   o.out = c.view == "dst_t" ? Layout::colMajor(outRows, outCols, 0, lead)
                             : Layout::rowMajor(outRows, outCols, padOut, lead);
+  if (c.view == "cs16") {
+    o.in = Layout::spread(c.M, c.N, 16, lead);
+    o.out = Layout::spread(outRows, outCols, 16, lead);
+  }
   if (c.cfg.kernel == "bias_add")
     o.out = o.in; // one stride for x and out
   o.bias = Layout::vector(c.N, lead);
@@ -80,14 +90,20 @@ std::vector<Case> cases() {
   std::vector<Case> r;
   for (const gputest::KernelConfig& cfg : gputest::findConfigs(isMatrixKernel)) {
     const int64_t bm = cfg.constexprOr("BM", 32), bn = cfg.constexprOr("BN", 32);
-    std::vector<std::pair<int64_t, int64_t>> shapes = {
-        {1, 1},          {1, 1000},      {1000, 1},           {bm - 1, bn + 1},
-        {bm, bn},        {bm + 1, 2 * bn - 1}, {3 * bm + 5, 5 * bn + 3}, {1024, 1024},
-        {2049, 4097}};
+    std::vector<std::pair<int64_t, int64_t>> shapes = {{1, 1},
+                                                       {1, 1000},
+                                                       {1000, 1},
+                                                       {bm - 1, bn + 1},
+                                                       {bm, bn},
+                                                       {bm + 1, 2 * bn - 1},
+                                                       {3 * bm + 5, 5 * bn + 3},
+                                                       {1024, 1024},
+                                                       {2049, 4097}};
     std::vector<std::string> views = {"dense", "strided", "aligned", "offset"};
     if (cfg.kernel == "copy2d") {
       views.push_back("src_t");
       views.push_back("dst_t");
+      views.push_back("cs16");
     }
     if (!cfg.loadError.empty()) {
       shapes = {{1, 1}};
@@ -112,7 +128,9 @@ std::vector<Case> cases() {
   return r;
 }
 
-uint64_t seedOf(const Case& c) { return std::hash<std::string>()(c.name) | 1; }
+uint64_t seedOf(const Case& c) {
+  return std::hash<std::string>()(c.name) | 1;
+}
 
 class MatrixKernels : public testing::TestWithParam<Case> {};
 
@@ -141,9 +159,11 @@ TEST_P(MatrixKernels, MatchesCpuReference) {
 
   gputest::CheckResult r;
   if (c.cfg.kernel == "transpose")
-    r = gputest::checkOutput(out, [&](int64_t i, int64_t j) { return gputest::Expected{in.at(j, i)}; });
+    r = gputest::checkOutput(out,
+                             [&](int64_t i, int64_t j) { return gputest::Expected{in.at(j, i)}; });
   else if (c.cfg.kernel == "copy2d")
-    r = gputest::checkOutput(out, [&](int64_t i, int64_t j) { return gputest::Expected{in.at(i, j)}; });
+    r = gputest::checkOutput(out,
+                             [&](int64_t i, int64_t j) { return gputest::Expected{in.at(i, j)}; });
   else
     r = gputest::checkOutput(out, [&](int64_t i, int64_t j) {
       return gputest::Expected{static_cast<float>(in.at(i, j) + bias->at(0, j))};
@@ -153,7 +173,9 @@ TEST_P(MatrixKernels, MatchesCpuReference) {
                       << o.in.describe() << ", out " << o.out.describe();
 }
 
-std::string caseName(const testing::TestParamInfo<Case>& info) { return info.param.name; }
+std::string caseName(const testing::TestParamInfo<Case>& info) {
+  return info.param.name;
+}
 
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(MatrixKernels);
 INSTANTIATE_TEST_SUITE_P(Artifacts, MatrixKernels, testing::ValuesIn(cases()), caseName);
@@ -164,6 +186,7 @@ TEST(Plans, MatrixKernels) {
   std::vector<Case> all = cases();
   if (all.empty())
     GTEST_SKIP() << "no copy2d/transpose/bias_add artifacts in " << gputest::artifactsDir();
+  std::map<std::string, std::pair<bool, bool>> specialised; // dir -> (has one, chosen once)
   for (const Case& c : all) {
     SCOPED_TRACE(c.name);
     ASSERT_TRUE(c.cfg.loadError.empty()) << c.cfg.loadError;
@@ -176,11 +199,17 @@ TEST(Plans, MatrixKernels) {
     };
     std::vector<tcc::Arg> args = argsOf(c, o, at(1, o.in), at(2, o.out), at(3, o.bias));
     tcc::LaunchPlan p = k.planArgs(args.data(), args.size());
+    auto& sp = specialised[c.cfg.dir];
+    sp.first = k.variants().size() > 1;
+    sp.second = sp.second || p.variant->specialisationScore() > 0;
     tcc::Dim3 g = expectedGrid(c);
     EXPECT_EQ(p.grid.x, g.x);
     EXPECT_EQ(p.grid.y, g.y);
     EXPECT_EQ(p.grid.z, g.z);
   }
+  // Every specialised variant is chosen by some case, so the GPU run tests it too.
+  for (const auto& [dir, sp] : specialised)
+    EXPECT_TRUE(!sp.first || sp.second) << "no case selects the specialised variant in " << dir;
 }
 
 } // namespace

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <map>
 #include <memory>
 
 namespace {
@@ -26,7 +27,9 @@ using gputest::DType;
 using gputest::Layout;
 using gputest::Matrix;
 
-bool isRowKernel(const std::string& k) { return k == "softmax" || k == "layernorm"; }
+bool isRowKernel(const std::string& k) {
+  return k == "softmax" || k == "layernorm";
+}
 
 struct Case {
   gputest::KernelConfig cfg;
@@ -38,7 +41,9 @@ struct Case {
   std::string name;
 };
 
-void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+void PrintTo(const Case& c, std::ostream* os) {
+  *os << c.name;
+}
 
 struct Operands {
   Layout in, out, w, b;
@@ -86,9 +91,10 @@ std::vector<Case> cases() {
     for (int64_t n : ns) {
       if (n < 1 || n > block)
         continue;
-      // 1 x N; 130 rows; 2049 rows where N is the odd half-block length (2049 x 4097 for
-      // BLOCK = 8192); M x 1 as 4097 x 1.
-      std::vector<int64_t> ms = {1, 130};
+      // 1 x N; 144 rows (a multiple of 16, so that with N = BLOCK the specialised variants
+      // run); 2049 rows where N is the odd half-block length (2049 x 4097 for BLOCK = 8192);
+      // M x 1 as 4097 x 1.
+      std::vector<int64_t> ms = {1, 144};
       if (n == block / 2 + 1 && n > 1)
         ms.push_back(2049);
       if (n == 1)
@@ -111,7 +117,9 @@ std::vector<Case> cases() {
   return r;
 }
 
-uint64_t seedOf(const Case& c) { return std::hash<std::string>()(c.name) | 1; }
+uint64_t seedOf(const Case& c) {
+  return std::hash<std::string>()(c.name) | 1;
+}
 
 // The CPU reference of one row, in double.
 struct RowRef {
@@ -203,7 +211,9 @@ TEST_P(RowKernels, MatchesCpuReference) {
                       << o.out.describe();
 }
 
-std::string caseName(const testing::TestParamInfo<Case>& info) { return info.param.name; }
+std::string caseName(const testing::TestParamInfo<Case>& info) {
+  return info.param.name;
+}
 
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(RowKernels);
 INSTANTIATE_TEST_SUITE_P(Artifacts, RowKernels, testing::ValuesIn(cases()), caseName);
@@ -212,6 +222,7 @@ TEST(Plans, RowKernels) {
   std::vector<Case> all = cases();
   if (all.empty())
     GTEST_SKIP() << "no softmax/layernorm artifacts in " << gputest::artifactsDir();
+  std::map<std::string, std::pair<bool, bool>> specialised; // dir -> (has one, chosen once)
   for (const Case& c : all) {
     SCOPED_TRACE(c.name);
     ASSERT_TRUE(c.cfg.loadError.empty()) << c.cfg.loadError;
@@ -221,13 +232,19 @@ TEST(Plans, RowKernels) {
     auto at = [](int base, const Layout& l) {
       return CUdeviceptr((uint64_t(base) << 32) + uint64_t(l.lead) * 4);
     };
-    std::vector<tcc::Arg> args =
-        argsOf(c, o, at(1, o.in), at(2, o.out), at(3, o.w), at(4, o.b));
+    std::vector<tcc::Arg> args = argsOf(c, o, at(1, o.in), at(2, o.out), at(3, o.w), at(4, o.b));
     tcc::LaunchPlan p = k.planArgs(args.data(), args.size());
+    auto& sp = specialised[c.cfg.dir];
+    // Rows shorter than 16 (BLOCK < 16) can never meet N % 16 == 0.
+    sp.first = k.variants().size() > 1 && c.cfg.constexprOr("BLOCK", 1) >= 16;
+    sp.second = sp.second || p.variant->specialisationScore() > 0;
     EXPECT_EQ(p.grid.x, c.M);
     EXPECT_EQ(p.grid.y, 1);
     EXPECT_EQ(p.grid.z, 1);
   }
+  // Every specialised variant is chosen by some case, so the GPU run tests it too.
+  for (const auto& [dir, sp] : specialised)
+    EXPECT_TRUE(!sp.first || sp.second) << "no case selects the specialised variant in " << dir;
 }
 
 } // namespace
