@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <unistd.h>
@@ -96,7 +97,8 @@ int compileAndRun(const std::string& header, const std::string& main, std::strin
   std::stringstream ss;
   ss << in.rdbuf();
   *output = ss.str();
-  std::system(("rm -rf '" + dir + "'").c_str());
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
   return status;
 }
 

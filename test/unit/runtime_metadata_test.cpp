@@ -5,6 +5,7 @@
 #include "tcc/error.h"
 #include "tcc/metadata.h"
 
+#include <filesystem>
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -115,7 +116,10 @@ public:
     char tmpl[] = "/tmp/tcc-unit-XXXXXX";
     path_ = ::mkdtemp(tmpl);
   }
-  ~TempDir() { std::system(("rm -rf '" + path_ + "'").c_str()); }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
   const std::string& path() const { return path_; }
 
 private:
