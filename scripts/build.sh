@@ -6,6 +6,9 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${TCC_BUILD_DIR:-$root/build}
 jobs=${TCC_JOBS:-$(nproc)}
+# Paths under the checkout are hashed relative to it, so a fresh clone elsewhere (CI) reuses
+# the compiler cache of this one.
+export CCACHE_BASEDIR="$root"
 exec 9>/tmp/tcc-build.lock
 flock 9
 if [ ! -f "$build/build.ninja" ]; then
