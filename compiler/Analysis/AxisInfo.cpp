@@ -501,6 +501,11 @@ public:
         div = std::max(div, getPointeeBytes(arg.getType()));
       if (tile::isPowerOf2(div))
         std::fill(info.divisibility.begin(), info.divisibility.end(), div);
+      // `tile.equal_to = 1`: the Driver replaces the uses by the constant, but tile-opt
+      // sees the attribute alone.
+      if (auto eq = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(), "tile.equal_to"))
+        if (!isPointerLike(arg.getType()))
+          info = AxisInfo::constant(shapeOf(arg.getType()), eq.getInt());
       set(arg, info);
     }
     for (Block &block : func.getBody())

@@ -70,8 +70,8 @@ int64_t highestPowerOf2Divisor(int64_t value);
 
 /// AxisInfo of every integer, boolean and pointer value of every function under `root`,
 /// computed once, in dominance order, with fixpoints over scf.for iteration arguments.
-/// Function arguments: `tile.divisibility` (bytes for pointers) or nothing known
-/// (pointers: aligned to their pointee's size). Loads, reductions and ops it does not
+/// Function arguments: `tile.divisibility` (bytes for pointers), `tile.equal_to` (an integer
+/// known exactly), or nothing known (pointers: aligned to their pointee's size). Loads, reductions and ops it does not
 /// know give "nothing known".
 class AxisInfoAnalysis {
 public:

@@ -2,6 +2,7 @@
 
 #include "compiler/Driver/Codegen.h"
 
+#include "compiler/Analysis/AxisInfo.h"
 #include "compiler/Conversion/Passes.h"
 #include "compiler/Driver/Driver.h"
 #include "compiler/Frontend/Diagnostics.h"
@@ -13,6 +14,7 @@
 #include "compiler/Transforms/Pipeline.h"
 #include "dialects/Tile/TileDialect.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -21,6 +23,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -36,7 +39,12 @@ namespace {
 
 constexpr const char *kCompilerName = "tcc 0.1";
 
-using Divisibility = std::map<std::string, int64_t>; // argument name -> multiple of
+/// What one compilation assumes about one argument (--specialize, --variants=auto).
+struct Assumption {
+  int64_t divisibility = 1; // a multiple of this (a pointer: its address in bytes)
+  bool equalToOne = false;  // an integer equal to 1 (a unit stride)
+};
+using Assumptions = std::map<std::string, Assumption>; // argument name -> assumption
 
 /// "f32", "i32", "bf16", ...; empty for types a kernel parameter cannot have.
 std::string scalarName(Type type) {
@@ -80,8 +88,8 @@ SmallVector<func::FuncOp> kernelsOf(ModuleOp module) {
   return kernels;
 }
 
-/// --specialize NAME=D[,NAME=D...] entries.
-bool parseSpecializations(const CodegenOptions &options, Divisibility *out,
+/// --specialize NAME=D|NAME=eq1[,...] entries.
+bool parseSpecializations(const CodegenOptions &options, Assumptions *out,
                           DiagnosticEngine &diags) {
   for (const std::string &option : options.specialize) {
     SmallVector<StringRef> items;
@@ -89,23 +97,35 @@ bool parseSpecializations(const CodegenOptions &options, Divisibility *out,
     for (StringRef item : items) {
       auto [name, value] = item.split('=');
       name = name.trim();
+      value = value.trim();
+      Assumption a;
       int64_t d = 0;
-      if (name.empty() || value.trim().getAsInteger(10, d) || d <= 0 || (d & (d - 1))) {
-        diags.error("invalid --specialize '" + item + "': expected NAME=D with D a power of two, "
-                    "such as x=16");
+      if (!name.empty() && value == "eq1") {
+        a.equalToOne = true;
+      } else if (!name.empty() && !value.getAsInteger(10, d) && d > 0 && !(d & (d - 1))) {
+        a.divisibility = d;
+      } else {
+        diags.error("invalid --specialize '" + item + "': expected NAME=D with D a power of two "
+                    "(such as x=16) or NAME=eq1 (an integer equal to 1, such as stride_n=eq1)");
         return false;
       }
-      (*out)[name.str()] = d;
+      (*out)[name.str()] = a;
     }
   }
   return true;
 }
 
-/// The divisibility each argument of `kernel` is compiled under.
-bool resolveSpecializations(func::FuncOp kernel, const Divisibility &requested, bool all,
-                            Divisibility *resolved, DiagnosticEngine &diags) {
+bool isSpecialisableInteger(Type type) {
+  auto integer = dyn_cast<IntegerType>(type);
+  return integer && integer.getWidth() > 1;
+}
+
+/// The assumptions each argument of `kernel` is compiled under: `all` (--specialize-all:
+/// pointers 16-byte aligned, i32/i64 divisible by 16), overridden by `requested`.
+bool resolveSpecializations(func::FuncOp kernel, const Assumptions &requested, bool all,
+                            Assumptions *resolved, DiagnosticEngine &diags) {
   SmallVector<std::string> names = argNames(kernel);
-  for (auto &[name, d] : requested)
+  for (auto &[name, a] : requested)
     if (!llvm::is_contained(names, name)) {
       diags.error("--specialize names '" + name + "', which is not a parameter of kernel '" +
                   kernel.getName().str() + "'");
@@ -113,28 +133,126 @@ bool resolveSpecializations(func::FuncOp kernel, const Divisibility &requested, 
     }
   for (auto [i, name] : llvm::enumerate(names)) {
     Type type = kernel.getArgumentTypes()[i];
-    int64_t d = 1;
+    Assumption a;
     if (all && (isa<tile::PointerType>(type) || type.isInteger(32) || type.isInteger(64)))
-      d = 16;
+      a.divisibility = 16;
     if (auto it = requested.find(name); it != requested.end())
-      d = it->second;
-    if (d > 1 && !isa<tile::PointerType, IntegerType>(type)) {
+      a = it->second;
+    if (a.divisibility > 1 && !isa<tile::PointerType, IntegerType>(type)) {
       diags.error("--specialize: parameter '" + name + "' of kernel '" + kernel.getName().str() +
                   "' is not a pointer or an integer");
       return false;
     }
-    if (d > 1)
-      (*resolved)[name] = d;
+    if (a.equalToOne && !isSpecialisableInteger(type)) {
+      diags.error("--specialize " + name + "=eq1: parameter '" + name + "' of kernel '" +
+                  kernel.getName().str() + "' is not an integer (i8..i64)");
+      return false;
+    }
+    if (a.divisibility > 1 || a.equalToOne)
+      (*resolved)[name] = a;
   }
   return true;
 }
 
-void applySpecializations(func::FuncOp kernel, const Divisibility &divisibility) {
+/// Records the assumptions as argument attributes (tile.divisibility, tile.equal_to) and
+/// replaces every use of an argument assumed equal to 1 by the constant 1: the argument
+/// stays in the signature (the ABI does not change), and AxisInfo and canonicalisation see
+/// a unit stride (contiguity, `x * 1` folded).
+void applySpecializations(func::FuncOp kernel, const Assumptions &assumptions) {
   SmallVector<std::string> names = argNames(kernel);
   Builder b(kernel.getContext());
-  for (auto [i, name] : llvm::enumerate(names))
-    if (auto it = divisibility.find(name); it != divisibility.end())
-      kernel.setArgAttr(i, "tile.divisibility", b.getI32IntegerAttr(int32_t(it->second)));
+  for (auto [i, name] : llvm::enumerate(names)) {
+    auto it = assumptions.find(name);
+    if (it == assumptions.end())
+      continue;
+    if (it->second.divisibility > 1)
+      kernel.setArgAttr(i, "tile.divisibility",
+                        b.getI32IntegerAttr(int32_t(it->second.divisibility)));
+    if (it->second.equalToOne && !kernel.isExternal()) {
+      kernel.setArgAttr(i, "tile.equal_to", b.getI32IntegerAttr(1));
+      BlockArgument arg = kernel.getArgument(i);
+      OpBuilder builder = OpBuilder::atBlockBegin(&kernel.getBody().front());
+      Value one = arith::ConstantOp::create(builder, arg.getLoc(),
+                                            b.getIntegerAttr(arg.getType(), 1));
+      arg.replaceAllUsesWith(one);
+    }
+  }
+}
+
+/// The integer arguments of `kernel` that are inner (unit-candidate) strides: multiplied,
+/// after splats, broadcasts and casts, by a tile that is contiguous along its last
+/// dimension (`rn[None, :] * stride_n`, `offs * stride`). Row strides multiply tiles that
+/// are contiguous along another dimension or scalars, and are not listed.
+SmallVector<std::string> innerStrides(func::FuncOp kernel) {
+  SmallVector<std::string> result;
+  if (kernel.isExternal())
+    return result;
+  AxisInfoAnalysis axis(kernel);
+  SmallVector<std::string> names = argNames(kernel);
+  for (auto [i, name] : llvm::enumerate(names)) {
+    BlockArgument arg = kernel.getArgument(i);
+    if (!isSpecialisableInteger(arg.getType()))
+      continue;
+    SmallVector<Value> work{arg};
+    llvm::DenseSet<Value> seen;
+    bool inner = false;
+    while (!work.empty() && !inner) {
+      Value v = work.pop_back_val();
+      if (!seen.insert(v).second)
+        continue;
+      for (OpOperand &use : v.getUses()) {
+        Operation *user = use.getOwner();
+        if (isa<tile::SplatOp, tile::BroadcastOp, tile::ExpandDimsOp, arith::ExtSIOp,
+                arith::ExtUIOp, arith::TruncIOp, arith::IndexCastOp>(user)) {
+          work.push_back(user->getResult(0));
+        } else if (isa<arith::MulIOp>(user)) {
+          Value other = user->getOperand(1 - use.getOperandNumber());
+          auto shaped = dyn_cast<ShapedType>(other.getType());
+          if (!shaped || shaped.getRank() == 0)
+            continue;
+          AxisInfo info = axis.getAxisInfo(other);
+          if (info.getRank() == shaped.getRank() && info.contiguity.back() > 1)
+            inner = true;
+        }
+      }
+    }
+    if (inner)
+      result.push_back(name);
+  }
+  return result;
+}
+
+/// --variants=auto: the general variant; every pointer 16-byte aligned and every i32/i64
+/// divisible by 16 (as --specialize-all); and, where the kernel has inner strides, the same
+/// with those strides equal to 1 (row-major operands).
+std::vector<Assumptions> autoVariants(func::FuncOp kernel, DiagnosticEngine &diags) {
+  std::vector<Assumptions> sets(1);
+  Assumptions aligned;
+  if (!resolveSpecializations(kernel, {}, /*all=*/true, &aligned, diags))
+    return {};
+  if (!aligned.empty())
+    sets.push_back(aligned);
+  SmallVector<std::string> strides = innerStrides(kernel);
+  if (!strides.empty()) {
+    Assumptions unit = aligned;
+    for (const std::string &name : strides)
+      unit[name] = Assumption{1, true};
+    sets.push_back(unit);
+  }
+  return sets;
+}
+
+/// "general" or "x%16, n%16, stride_n==1", in parameter order (for --ptxas-verbose).
+std::string describeAssumptions(func::FuncOp kernel, const Assumptions &set) {
+  std::string s;
+  for (const std::string &name : argNames(kernel)) {
+    auto it = set.find(name);
+    if (it == set.end())
+      continue;
+    s += (s.empty() ? "" : ", ") + name +
+         (it->second.equalToOne ? "==1" : "%" + std::to_string(it->second.divisibility));
+  }
+  return s.empty() ? "general" : s;
 }
 
 /// What one compilation of the module produced.
@@ -154,9 +272,9 @@ public:
 
 private:
   ModuleOp loadModule();
-  bool compile(ModuleOp tileModule, const std::map<std::string, Divisibility> &perKernel,
+  bool compile(ModuleOp tileModule, const std::map<std::string, Assumptions> &perKernel,
                Compiled *result);
-  tcc::KernelArtifact describe(func::FuncOp kernel, const Divisibility &divisibility,
+  tcc::KernelArtifact describe(func::FuncOp kernel, const Assumptions &assumptions,
                                const Compiled &compiled);
   bool writeText(StringRef text);
 
@@ -181,7 +299,7 @@ ModuleOp Codegen::loadModule() {
 }
 
 bool Codegen::compile(ModuleOp tileModule,
-                      const std::map<std::string, Divisibility> &perKernel, Compiled *result) {
+                      const std::map<std::string, Assumptions> &perKernel, Compiled *result) {
   MLIRContext *context = tileModule.getContext();
   OwningOpRef<ModuleOp> module = tileModule.clone();
   for (func::FuncOp kernel : kernelsOf(*module))
@@ -251,7 +369,7 @@ bool Codegen::compile(ModuleOp tileModule,
   return true;
 }
 
-tcc::KernelArtifact Codegen::describe(func::FuncOp kernel, const Divisibility &divisibility,
+tcc::KernelArtifact Codegen::describe(func::FuncOp kernel, const Assumptions &assumptions,
                                       const Compiled &compiled) {
   tcc::KernelArtifact artifact;
   artifact.name = kernel.getName().str();
@@ -260,8 +378,10 @@ tcc::KernelArtifact Codegen::describe(func::FuncOp kernel, const Divisibility &d
     tcc::KernelParam param;
     param.name = name;
     param.type = paramTypeName(kernel.getArgumentTypes()[i]);
-    if (auto it = divisibility.find(name); it != divisibility.end())
-      param.divisibility = it->second;
+    if (auto it = assumptions.find(name); it != assumptions.end()) {
+      param.divisibility = it->second.divisibility;
+      param.equalToOne = it->second.equalToOne;
+    }
     artifact.params.push_back(param);
   }
   if (auto constexprs = kernel->getAttrOfType<DictionaryAttr>("tile.constexprs"))
@@ -314,7 +434,7 @@ int Codegen::run() {
                 ": expected -O0 to -O3");
     return 1;
   }
-  Divisibility requested;
+  Assumptions requested;
   if (!parseSpecializations(codegen, &requested, diags))
     return 1;
   ModuleOp module = loadModule();
@@ -335,7 +455,16 @@ int Codegen::run() {
                 "): choose one with --kernel");
     return 1;
   }
-  std::map<std::string, Divisibility> specialised, general;
+  if (codegen.autoVariants && (!requested.empty() || codegen.specializeAll)) {
+    diags.error("--variants=auto derives the specialisations from the kernel's signature: "
+                "drop --specialize and --specialize-all");
+    return 1;
+  }
+  if (codegen.autoVariants && stage != EmitStage::Cubin && stage != EmitStage::Header) {
+    diags.error("--variants=auto needs --emit=cubin or --emit=header (one output per variant)");
+    return 1;
+  }
+  std::map<std::string, Assumptions> specialised;
   for (func::FuncOp kernel : kernels)
     if (!resolveSpecializations(kernel, requested, codegen.specializeAll,
                                 &specialised[kernel.getName().str()], diags))
@@ -347,43 +476,59 @@ int Codegen::run() {
     return compile(module, specialised, &compiled) && writeText(compiled.llvmIR) ? 0 : 1;
   case EmitStage::PTX:
     return compile(module, specialised, &compiled) && writeText(compiled.ptx) ? 0 : 1;
-  case EmitStage::Cubin: {
-    if (options.outputPath == "-") {
+  case EmitStage::Cubin:
+  case EmitStage::Header: {
+    if (stage == EmitStage::Cubin && options.outputPath == "-") {
       diags.error("--emit=cubin needs -o FILE.cubin (the metadata JSON and the PTX are "
                   "written beside it)");
       return 1;
     }
-    if (!compile(module, specialised, &compiled))
-      return 1;
-    func::FuncOp kernel = kernels.front();
-    tcc::KernelArtifact artifact =
-        describe(kernel, specialised[kernel.getName().str()], compiled);
-    std::string error;
-    if (!tcc::writeArtifact(artifact, options.outputPath, &error)) {
-      diags.error(error);
-      return 1;
-    }
-    return 0;
-  }
-  case EmitStage::Header: {
-    // The general variant always; the specialised one too when specialisations were asked.
+    // The variants: --variants=auto derives them from the signature; otherwise a cubin is
+    // the one compilation asked for, and a header has the general variant and, when
+    // specialisations were asked, the specialised one.
     func::FuncOp kernel = kernels.front();
     std::string name = kernel.getName().str();
-    std::vector<tcc::KernelArtifact> variants;
-    if (!compile(module, general, &compiled))
-      return 1;
-    variants.push_back(describe(kernel, {}, compiled));
-    if (!specialised[name].empty()) {
-      Compiled narrow;
-      if (!compile(module, specialised, &narrow))
+    std::vector<Assumptions> sets;
+    if (codegen.autoVariants) {
+      sets = autoVariants(kernel, diags);
+      if (sets.empty())
         return 1;
-      variants.push_back(describe(kernel, specialised[name], narrow));
+    } else if (stage == EmitStage::Cubin) {
+      sets.push_back(specialised[name]);
+    } else {
+      sets.push_back({});
+      if (!specialised[name].empty())
+        sets.push_back(specialised[name]);
+    }
+    std::vector<tcc::KernelArtifact> variants;
+    for (const Assumptions &set : sets) {
+      if (codegen.ptxasVerbose && sets.size() > 1)
+        llvm::errs() << "tcc: variant " << describeAssumptions(kernel, set) << "\n";
+      Compiled one;
+      if (!compile(module, {{name, set}}, &one))
+        return 1;
+      variants.push_back(describe(kernel, set, one));
+    }
+    std::string error;
+    if (stage == EmitStage::Cubin) {
+      // The first (general, or the one asked for) at -o, the others beside it with the
+      // specialisation in the name: k.cubin, k.d16_d16_..._e1.cubin.
+      StringRef out(options.outputPath);
+      std::string stem = out.ends_with(".cubin") ? out.drop_back(6).str() : out.str();
+      for (auto [i, v] : llvm::enumerate(variants)) {
+        std::string path = i == 0 ? options.outputPath : stem + tcc::variantSuffix(v) + ".cubin";
+        if (!tcc::writeArtifact(v, path, &error)) {
+          diags.error(error);
+          return 1;
+        }
+      }
+      return 0;
     }
     for (tcc::KernelArtifact &v : variants)
       v.ptx.clear(); // the header embeds cubins only
     tcc::HeaderOptions headerOptions;
     headerOptions.provenance = options.inputPath;
-    std::string header, error;
+    std::string header;
     if (!tcc::generateHeader(variants, headerOptions, &header, &error)) {
       diags.error(error);
       return 1;

@@ -21,10 +21,15 @@ struct CodegenOptions {
   /// --num-warps: warps per program; 0 keeps the kernel's num_warps.
   unsigned numWarps = 0;
   /// --specialize NAME=D[,NAME=D...]: argument NAME is a multiple of D (a pointer: its
-  /// address in bytes). D is a power of two.
+  /// address in bytes). D is a power of two. NAME=eq1: integer argument NAME equals 1 (its
+  /// uses are replaced by the constant; the parameter stays in the signature).
   std::vector<std::string> specialize;
-  /// --specialize-all: every pointer 16-byte aligned, every integer divisible by 16.
+  /// --specialize-all: every pointer 16-byte aligned, every i32/i64 divisible by 16
+  /// (--specialize entries override it per argument).
   bool specializeAll = false;
+  /// --variants=auto (--emit=cubin|header): the general variant, the --specialize-all one
+  /// and, when the kernel has inner strides, the same with those strides equal to 1.
+  bool autoVariants = false;
   /// --mlir-print-ir-after-all: the IR after every pass, on stderr.
   bool printIRAfterAll = false;
   /// --ptxas-verbose: ptxas -v (registers, spills, shared memory) on stderr.

@@ -151,6 +151,12 @@ std::string validateArtifact(const KernelArtifact& a) {
     if (p.divisibility > 1 && !ptr && elem[0] != 'i')
       return k + "parameter '" + p.name + "' of type " + p.type +
              " cannot carry a divisibility assumption";
+    if (p.equalToOne && (ptr || elem[0] != 'i'))
+      return k + "parameter '" + p.name + "' of type " + p.type +
+             " cannot carry an equal-to-1 assumption (integers only)";
+    if (p.equalToOne && p.divisibility > 1)
+      return k + "parameter '" + p.name + "' cannot be both equal to 1 and divisible by " +
+             std::to_string(p.divisibility);
   }
   for (const auto& c : a.constexprs) {
     if (!isIdentifier(c.first))
@@ -208,9 +214,23 @@ std::string variantSuffix(const KernelArtifact& a) {
     if (a.params[i].divisibility > 1) {
       s += "d" + std::to_string(a.params[i].divisibility);
       any = true;
+    } else if (a.params[i].equalToOne) {
+      s += "e1";
+      any = true;
     }
   }
   return any ? s : "";
+}
+
+int specialisationScore(const KernelArtifact& a) {
+  int s = 0;
+  for (const KernelParam& p : a.params) {
+    for (int64_t d = p.divisibility; d > 1; d >>= 1)
+      ++s;
+    if (p.equalToOne)
+      s += kEqualToOneScore;
+  }
+  return s;
 }
 
 std::string artifactMetadataJson(const KernelArtifact& a, const std::string& cubinFileName,
@@ -237,6 +257,8 @@ std::string artifactMetadataJson(const KernelArtifact& a, const std::string& cub
     j += "{\"name\": " + jsonQuote(p.name) + ", \"type\": " + jsonQuote(p.type);
     if (p.divisibility > 1)
       j += ", \"divisibility\": " + std::to_string(p.divisibility);
+    if (p.equalToOne)
+      j += ", \"equal_to\": 1";
     j += "}";
   }
   j += a.params.empty() ? "],\n" : "\n  ],\n";

@@ -24,6 +24,10 @@ struct KernelParam {
   // Specialisation this variant was compiled under: the argument's value (for a pointer, its
   // address in bytes) is a multiple of `divisibility`. 1 means no assumption. A power of two.
   int64_t divisibility = 1;
+  // Specialisation "equal to 1" (integers only, not with a divisibility > 1): the variant was
+  // compiled with the argument replaced by the constant 1 (unit strides). Metadata:
+  // "equal_to": 1.
+  bool equalToOne = false;
 };
 
 // One compiled variant of one kernel.
@@ -59,8 +63,16 @@ std::string artifactMetadataJson(const KernelArtifact& artifact, const std::stri
                                  const std::string& ptxFileName = "");
 
 // A file-name suffix naming the specialisation, e.g. "" for the general variant and
-// ".d16_d16_d16_d16" when x, y, out and n are all assumed divisible by 16 ("_" = none).
+// ".d16_d16_d16_d16" when x, y, out and n are all assumed divisible by 16 ("_" = none,
+// "e1" = equal to 1).
 std::string variantSuffix(const KernelArtifact& artifact);
+
+// How specialised a variant is: the sum over its parameters of log2(divisibility), plus
+// kEqualToOneScore per parameter assumed equal to 1 (a value known exactly says more than any
+// divisibility of a 64-bit value). 0 for the general variant. The runtime and the generated
+// headers try variants in decreasing order of this score.
+constexpr int kEqualToOneScore = 64;
+int specialisationScore(const KernelArtifact& artifact);
 
 struct WrittenArtifact {
   std::string cubinPath;

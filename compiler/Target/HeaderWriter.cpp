@@ -58,14 +58,6 @@ std::string cxxScalarType(const std::string& type) {
   return "double";
 }
 
-int specialisationScore(const KernelArtifact& a) {
-  int s = 0;
-  for (const KernelParam& p : a.params)
-    for (int64_t d = p.divisibility; d > 1; d >>= 1)
-      ++s;
-  return s;
-}
-
 std::string cString(const std::string& s) {
   // Identifiers and arch names only reach here (validated), but quote defensively.
   std::string r = "\"";
@@ -174,7 +166,9 @@ bool generateHeader(const std::vector<KernelArtifact>& variantsIn, const HeaderO
     for (size_t j = 0; j < i; ++j) {
       bool same = true;
       for (size_t p = 0; p < first.params.size(); ++p)
-        same = same && variants[i]->params[p].divisibility == variants[j]->params[p].divisibility;
+        same = same &&
+               variants[i]->params[p].divisibility == variants[j]->params[p].divisibility &&
+               variants[i]->params[p].equalToOne == variants[j]->params[p].equalToOne;
       if (same) {
         *error = "kernel '" + first.name + "': two variants with the same specialisation";
         return false;
@@ -224,10 +218,13 @@ bool generateHeader(const std::vector<KernelArtifact>& variantsIn, const HeaderO
     std::string idx = std::to_string(i);
     h += "// variant " + idx + ":";
     std::string conds;
-    for (const KernelParam& p : v.params)
+    for (const KernelParam& p : v.params) {
       if (p.divisibility > 1)
         conds += (conds.empty() ? " " : ", ") + p.name + " % " + std::to_string(p.divisibility) +
                  " == 0";
+      if (p.equalToOne)
+        conds += (conds.empty() ? " " : ", ") + p.name + " == 1";
+    }
     h += conds.empty() ? " general\n" : conds + "\n";
     h += "alignas(16) inline const unsigned char image" + idx + "[" +
          std::to_string(v.cubin.size()) + "] = {";
@@ -265,6 +262,10 @@ bool generateHeader(const std::vector<KernelArtifact>& variantsIn, const HeaderO
     const KernelArtifact& v = *variants[i];
     std::string cond;
     for (const KernelParam& p : v.params) {
+      if (p.equalToOne) {
+        cond += (cond.empty() ? "" : " && ") + cxxName(p.name) + " == 1";
+        continue;
+      }
       if (p.divisibility <= 1)
         continue;
       bool ptr = false;

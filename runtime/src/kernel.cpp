@@ -67,7 +67,8 @@ Kernel::Kernel(std::string name, std::vector<KernelMetadata> metas, std::vector<
     for (const KernelMetadata& prev : metas_) {
       bool dup = true;
       for (size_t i = 0; i < m.params.size(); ++i)
-        dup = dup && m.params[i].divisibility == prev.params[i].divisibility;
+        dup = dup && m.params[i].divisibility == prev.params[i].divisibility &&
+              m.params[i].equalToOne == prev.params[i].equalToOne;
       if (dup)
         throw Error("loading the variants of " + name_,
                     m.origin + " and " + prev.origin + " are the same specialisation (" +
@@ -96,7 +97,7 @@ Kernel::Kernel(std::string name, std::vector<KernelMetadata> metas, std::vector<
   }
   if (metas_.back().specialisationScore() != 0)
     throw Error("loading the variants of " + name_,
-                "no general variant (one without divisibility assumptions) among " +
+                "no general variant (one without assumptions on its arguments) among " +
                     std::to_string(metas_.size()) + " variants of " + metas_.front().configString(),
                 name_);
 }
@@ -221,6 +222,10 @@ size_t Kernel::marshal(const Arg* args, size_t count, Marshalled* out) const {
     const std::vector<ParamInfo>& vp = metas_[v].params;
     for (size_t i = 0; ok && i < vp.size(); ++i) {
       int64_t d = vp[i].divisibility;
+      if (vp[i].equalToOne) {
+        ok = out->slots[i] == 1; // integers only (checked when the metadata was read)
+        continue;
+      }
       if (d <= 1)
         continue;
       uint64_t value = vp[i].isPointer ? out->storage[i] : static_cast<uint64_t>(out->slots[i]);

@@ -124,9 +124,12 @@ bool parseParamType(const std::string& type, ParamInfo* info) {
 
 int KernelMetadata::specialisationScore() const {
   int s = 0;
-  for (const ParamInfo& p : params)
+  for (const ParamInfo& p : params) {
     for (int64_t d = p.divisibility; d > 1; d >>= 1)
       ++s;
+    if (p.equalToOne)
+      s += 64; // a value known exactly: more than any divisibility of a 64-bit value
+  }
   return s;
 }
 
@@ -143,6 +146,8 @@ std::string KernelMetadata::specialisationString() const {
   for (const ParamInfo& p : params)
     if (p.divisibility > 1)
       s += (s.empty() ? "" : ", ") + p.name + "%" + std::to_string(p.divisibility);
+    else if (p.equalToOne)
+      s += (s.empty() ? "" : ", ") + p.name + "==1";
   return s.empty() ? "general" : s;
 }
 
@@ -211,6 +216,17 @@ KernelMetadata parseMetadata(const std::string& text, const std::string& origin,
     if (info.divisibility > 1 && !info.isPointer && info.elementKind != ScalarKind::Int)
       r.fail("parameter '" + info.name + "' of type " + type +
              " cannot carry a divisibility assumption");
+    if (const json::Value* eq = p.find("equal_to")) {
+      if (!eq->isInt() || eq->asInt() != 1)
+        r.fail("parameter '" + info.name + "': \"equal_to\" must be 1 (the only value supported)");
+      if (info.isPointer || info.elementKind != ScalarKind::Int)
+        r.fail("parameter '" + info.name + "' of type " + type +
+               " cannot carry an equal-to-1 assumption (integers only)");
+      if (info.divisibility > 1)
+        r.fail("parameter '" + info.name + "' cannot be both equal to 1 and divisible by " +
+               std::to_string(info.divisibility));
+      info.equalToOne = true;
+    }
     m.params.push_back(std::move(info));
   }
 

@@ -42,10 +42,19 @@ int main(int argc, char **argv) {
   app.add_option("--num-warps", codegen.numWarps,
                  "warps per program (default: the kernel's num_warps)");
   app.add_option("--specialize", codegen.specialize,
-                 "NAME=D[,NAME=D...]: compile for argument NAME a multiple of D (a pointer: "
-                 "D-byte aligned), e.g. --specialize x=16,n=16 (repeatable)");
+                 "NAME=D|NAME=eq1[,...]: compile for argument NAME a multiple of D (a pointer: "
+                 "D-byte aligned) or, with eq1, an integer equal to 1 (a unit stride), e.g. "
+                 "--specialize x=16,n=16,stride_n=eq1 (repeatable)");
   app.add_flag("--specialize-all", codegen.specializeAll,
-               "compile for 16-byte aligned pointers and integers divisible by 16");
+               "compile for 16-byte aligned pointers and integers divisible by 16 "
+               "(--specialize entries override it)");
+  std::string variants = "single";
+  app.add_option("--variants", variants,
+                 "single (default): the variant --specialize asks for (a header adds the "
+                 "general one); auto: general, aligned/divisible by 16, and that with unit "
+                 "inner strides where the kernel has strides (--emit=cubin writes each beside "
+                 "-o, named by its specialisation; --emit=header embeds them all)")
+      ->check(CLI::IsMember({"single", "auto"}));
   app.add_flag("--mlir-print-ir-after-all", codegen.printIRAfterAll,
                "print the IR after every pass of the GPU pipeline (stderr)");
   app.add_flag("--ptxas-verbose", codegen.ptxasVerbose,
@@ -83,6 +92,7 @@ int main(int argc, char **argv) {
   if (*run)
     return tcc::runKernel(options, runOptions);
   options.emit = *tcc::parseEmitStage(emit);
+  codegen.autoVariants = variants == "auto";
   tcc::Driver driver(std::move(options));
   return driver.run();
 }

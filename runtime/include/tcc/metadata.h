@@ -20,6 +20,7 @@ struct ParamInfo {
   ScalarKind elementKind = ScalarKind::Int; // of the scalar, or of the pointee
   int elementBits = 32;    // of the scalar, or of the pointee (i1 counts as 8 in memory)
   int64_t divisibility = 1;
+  bool equalToOne = false; // "equal_to": 1 (integers only): compiled for the value 1
 };
 
 struct KernelMetadata {
@@ -40,11 +41,12 @@ struct KernelMetadata {
   std::string origin;      // the metadata file (or "<memory>")
 
   int threadsPerBlock() const { return 32 * numWarps; }
-  // Sum of log2(divisibility) over the parameters: 0 for the general variant.
+  // Sum of log2(divisibility) over the parameters, plus 64 per parameter assumed equal to 1
+  // (docs/artifacts.md): 0 for the general variant.
   int specialisationScore() const;
   // "BLOCK=1024, num_warps=4" style description of the configuration.
   std::string configString() const;
-  // "x%16, n%16" style description of the specialisation, or "general".
+  // "x%16, n%16, stride_n==1" style description of the specialisation, or "general".
   std::string specialisationString() const;
 };
 
