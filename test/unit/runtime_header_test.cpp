@@ -49,6 +49,34 @@ TEST(HeaderWriter, TypedSignatureAndSpecialisedVariantFirst) {
   EXPECT_NE(h.find("#include <tcc/embedded.h>"), std::string::npos);
 }
 
+TEST(HeaderWriter, EqualToOneVariantsTestTheValue) {
+  // vector_add's n standing in for a stride: general, n % 16, n == 1.
+  tcc::KernelArtifact general = variant(1), aligned = variant(16), unit = variant(16);
+  unit.params[3].divisibility = 1;
+  unit.params[3].equalToOne = true;
+  unit.cubin += "unit";
+  std::string err;
+  std::string h = generate({general, aligned, unit}, {}, &err);
+  ASSERT_FALSE(h.empty()) << err;
+  size_t eq = h.find("if (x % 16u == 0 && y % 16u == 0 && out % 16u == 0 && n == 1)");
+  size_t div = h.find("if (x % 16u == 0 && y % 16u == 0 && out % 16u == 0 && n % 16 == 0)");
+  size_t gen = h.find("// the general variant");
+  ASSERT_NE(eq, std::string::npos) << h;
+  ASSERT_NE(div, std::string::npos) << h;
+  ASSERT_NE(gen, std::string::npos) << h;
+  EXPECT_LT(eq, div); // most specialised first
+  EXPECT_LT(div, gen);
+  EXPECT_NE(h.find("// variant 0: x % 16 == 0, y % 16 == 0, out % 16 == 0, n == 1"),
+            std::string::npos)
+      << h;
+  // Differing only in equal-to-1 is a different specialisation; the same twice is not.
+  tcc::KernelArtifact unitOnly = variant(1);
+  unitOnly.params[3].equalToOne = true;
+  EXPECT_FALSE(generate({general, unitOnly}, {}, &err).empty()) << err;
+  EXPECT_EQ(generate({general, unitOnly, unitOnly}, {}, &err), "");
+  EXPECT_NE(err.find("same specialisation"), std::string::npos) << err;
+}
+
 TEST(HeaderWriter, RejectsInconsistentVariants) {
   std::string err;
   EXPECT_EQ(generate({variant(16)}, {}, &err), "");

@@ -62,6 +62,92 @@ TEST(RuntimeKernel, PicksTheMostSpecialisedVariantTheArgumentsAllow) {
   EXPECT_EQ(k.plan(p, p, p, n).variant->specialisationScore(), 16);
 }
 
+// copy2d's variants as `tcc --variants=auto` writes them: general; everything aligned /
+// divisible by 16; and that with the inner strides (stride_sn, stride_dn) equal to 1.
+tcc::KernelMetadata copy2dMeta(int variant) {
+  auto p = [&](const std::string& name, const std::string& type, bool inner) {
+    std::string s = "{\"name\": \"" + name + "\", \"type\": \"" + type + "\"";
+    if (variant == 1 || (variant == 2 && !inner))
+      s += ", \"divisibility\": 16";
+    if (variant == 2 && inner)
+      s += ", \"equal_to\": 1";
+    return s + "}";
+  };
+  std::string text =
+      "{\"format\": \"tcc-kernel\", \"version\": 1, \"name\": \"copy2d\", \"arch\": "
+      "\"sm_90\", \"cubin\": \"k.cubin\", \"num_warps\": 4, \"grid\": [\"cdiv(M, 32)\", "
+      "\"cdiv(N, 32)\", \"1\"], \"params\": [" +
+      p("src", "*f32", false) + ", " + p("dst", "*f32", false) + ", " + p("M", "i32", false) +
+      ", " + p("N", "i32", false) + ", " + p("stride_sm", "i32", false) + ", " +
+      p("stride_sn", "i32", true) + ", " + p("stride_dm", "i32", false) + ", " +
+      p("stride_dn", "i32", true) + "], \"constexprs\": {\"BM\": 32, \"BN\": 32}}";
+  return tcc::parseMetadata(text, "copy2d_" + std::to_string(variant), "");
+}
+
+TEST(RuntimeKernel, EqualToOneVariantsAreChosenForUnitStrides) {
+  tcc::Library lib;
+  for (int v : {0, 1, 2})
+    lib.add(copy2dMeta(v));
+  tcc::Kernel& k = lib.kernel("copy2d");
+  ASSERT_EQ(k.variants().size(), 3u);
+  // Most specialised first: equal-to-1 counts 64 per parameter, above any divisibility.
+  EXPECT_EQ(k.variants()[0].specialisationScore(), 2 * 64 + 6 * 4);
+  EXPECT_EQ(k.variants()[0].specialisationString(),
+            "src%16, dst%16, M%16, N%16, stride_sm%16, stride_sn==1, stride_dm%16, stride_dn==1");
+  EXPECT_EQ(k.variants()[1].specialisationScore(), 8 * 4);
+  EXPECT_EQ(k.variants()[2].specialisationScore(), 0);
+  EXPECT_TRUE(k.variants()[0].params[5].equalToOne);
+  EXPECT_EQ(k.variants()[0].params[5].divisibility, 1);
+
+  auto chosen = [&](CUdeviceptr s, CUdeviceptr d, int32_t m, int32_t n, int32_t ssm, int32_t ssn,
+                    int32_t sdm, int32_t sdn) {
+    return k.plan(s, d, m, n, ssm, ssn, sdm, sdn).variant->specialisationScore();
+  };
+  // Row-major, dense, dimensions multiples of 16: the unit-stride variant.
+  EXPECT_EQ(chosen(kAligned, kAligned2, 64, 128, 128, 1, 128, 1), 2 * 64 + 24);
+  // Strided rows (multiples of 16), unit inner strides: still the unit-stride variant.
+  EXPECT_EQ(chosen(kAligned, kAligned2, 64, 128, 144, 1, 160, 1), 2 * 64 + 24);
+  // One inner stride is 1, the other not: neither specialised variant holds.
+  EXPECT_EQ(chosen(kAligned, kAligned2, 64, 128, 128, 1, 1, 64), 0);
+  // Every 16th column: all strides multiples of 16, the aligned variant.
+  EXPECT_EQ(chosen(kAligned, kAligned2, 64, 128, 2048, 16, 2048, 16), 32);
+  // Unit strides but a misaligned pointer or a row stride not a multiple of 16: general.
+  EXPECT_EQ(chosen(kAligned + 4, kAligned2, 64, 128, 128, 1, 128, 1), 0);
+  EXPECT_EQ(chosen(kAligned, kAligned2, 64, 100, 100, 1, 100, 1), 0);
+  // Equal to 1 means exactly 1: -1 and 17 do not qualify.
+  EXPECT_EQ(chosen(kAligned, kAligned2, 64, 128, 128, -1, 128, 1), 0);
+  EXPECT_EQ(chosen(kAligned, kAligned2, 64, 128, 128, 17, 128, 1), 0);
+  // A variant that differs from another only in equal-to-1 is a different specialisation.
+  tcc::Library lib2;
+  tcc::KernelMetadata a = copy2dMeta(0), b = copy2dMeta(0);
+  b.params[5].equalToOne = true;
+  lib2.add(a);
+  lib2.add(b);
+  EXPECT_EQ(lib2.kernel("copy2d").variants().size(), 2u);
+}
+
+TEST(RuntimeKernel, EqualToOneMetadataIsChecked) {
+  auto parse = [](const std::string& param) {
+    return errorOf([&] {
+      tcc::parseMetadata("{\"format\": \"tcc-kernel\", \"version\": 1, \"name\": \"k\", "
+                         "\"arch\": \"sm_90\", \"cubin\": \"k.cubin\", \"num_warps\": 4, "
+                         "\"grid\": [\"1\", \"1\", \"1\"], \"params\": [" +
+                             param + "]}",
+                         "k.json", "");
+    });
+  };
+  EXPECT_EQ(parse("{\"name\": \"s\", \"type\": \"i32\", \"equal_to\": 1}"), "(no error)");
+  EXPECT_NE(parse("{\"name\": \"s\", \"type\": \"i32\", \"equal_to\": 2}").find("must be 1"),
+            std::string::npos);
+  EXPECT_NE(parse("{\"name\": \"p\", \"type\": \"*f32\", \"equal_to\": 1}").find("integers only"),
+            std::string::npos);
+  EXPECT_NE(parse("{\"name\": \"f\", \"type\": \"f32\", \"equal_to\": 1}").find("integers only"),
+            std::string::npos);
+  EXPECT_NE(parse("{\"name\": \"s\", \"type\": \"i32\", \"equal_to\": 1, \"divisibility\": 16}")
+                .find("both equal to 1"),
+            std::string::npos);
+}
+
 TEST(RuntimeKernel, ComputesTheGridFromTheArguments) {
   tcc::Library lib;
   lib.add(meta(1024, 4, 1));

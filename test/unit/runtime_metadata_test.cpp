@@ -197,6 +197,36 @@ TEST(ArtifactContract, GeneralVariantHasNoSuffixAndNoPtxFile) {
   EXPECT_EQ(m.ptxPath, "");
 }
 
+TEST(ArtifactContract, EqualToOneRoundTrips) {
+  TempDir dir;
+  tcc::KernelArtifact a = sampleArtifact();
+  for (auto& p : a.params)
+    p.divisibility = 1;
+  a.params[3].equalToOne = true; // n == 1
+  a.params[0].divisibility = 16;
+  EXPECT_EQ(tcc::variantSuffix(a), ".d16___e1");
+  EXPECT_EQ(tcc::specialisationScore(a), 4 + tcc::kEqualToOneScore);
+  std::string json = tcc::artifactMetadataJson(a, "k.cubin");
+  EXPECT_NE(json.find("{\"name\": \"n\", \"type\": \"i32\", \"equal_to\": 1}"), std::string::npos)
+      << json;
+  std::string err;
+  tcc::WrittenArtifact w;
+  ASSERT_TRUE(tcc::writeArtifact(a, dir.path() + "/k" + tcc::variantSuffix(a) + ".cubin", &err, &w))
+      << err;
+  tcc::KernelMetadata m = tcc::loadMetadataFile(w.metadataPath);
+  EXPECT_TRUE(m.params[3].equalToOne);
+  EXPECT_FALSE(m.params[0].equalToOne);
+  EXPECT_EQ(m.specialisationScore(), tcc::specialisationScore(a));
+  EXPECT_EQ(m.specialisationString(), "x%16, n==1");
+  // Integers only, and not together with a divisibility.
+  tcc::KernelArtifact b = a;
+  b.params[0].equalToOne = true;
+  EXPECT_NE(tcc::validateArtifact(b).find("integers only"), std::string::npos);
+  b = a;
+  b.params[3].divisibility = 16;
+  EXPECT_NE(tcc::validateArtifact(b).find("both equal to 1"), std::string::npos);
+}
+
 TEST(ArtifactContract, WriterValidates) {
   auto invalid = [](auto mutate) {
     tcc::KernelArtifact a = sampleArtifact();
