@@ -298,3 +298,18 @@ func.func @ptr2d(%p: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %stride: i32
   return %pp : tensor<16x32x!tile.ptr<f16>>
 }
 
+
+// -----
+
+// `tile.equal_to = 1` (--specialize s=eq1): the argument is the constant 1, so the strided
+// offsets stay contiguous.
+// expected-remark @below {{arg #0: contiguity = [1], divisibility = [1], constancy = [1], value = 1}}
+func.func @unit_stride(%s: i32 {tile.equal_to = 1 : i32}) -> tensor<64xi32> {
+  // expected-remark @below {{contiguity = [64], divisibility = [1073741824], constancy = [1], range = [0, 63]}}
+  %r = tile.make_range 0 to 64 : tensor<64xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [64], value = 1}}
+  %ss = tile.splat %s : i32 -> tensor<64xi32>
+  // expected-remark @below {{contiguity = [64], divisibility = [1073741824], constancy = [1], range = [0, 63]}}
+  %offs = arith.muli %r, %ss : tensor<64xi32>
+  return %offs : tensor<64xi32>
+}
