@@ -2,8 +2,10 @@
 # Builds what the GPU tests and benchmarks load, into DIR (default build/artifacts):
 #
 #   DIR/tcc/<example>/<config>/          lang-examples compiled by tcc (--emit=cubin), once tcc
-#                                        emits cubins: a general variant and, when tcc lists
-#                                        --specialize-all, a specialised one (*.spec.cubin/json)
+#                                        emits cubins: with --variants=auto the general variant
+#                                        (<example>.cubin/json), the aligned one (.d16_...) and,
+#                                        for kernels with strides, unit inner strides (..._e1_...);
+#                                        ptxas -v of every variant in ptxas.txt
 #   DIR/fixture/<kernel>/<config>/       nvcc-built stand-ins wrapped by tcc-pack:
 #                                        vector_add/vector_copy (test/gpu/fixtures/elementwise.cu,
 #                                        general + 16-byte specialised) and every 2-D example
@@ -13,7 +15,8 @@
 #   DIR/fixture/errors/{sm_80,sm_100,mismatch}/   cubins for the wrong architecture
 #   DIR/fixture/headers/*.h              generated launch headers of vector_add/copy, tiny
 #   DIR/headers/fixture_kernels/<example>.h   tcc-pack headers of the stand-ins' default configs
-#   DIR/headers/tcc_kernels/{transpose,softmax}.h   tcc --emit=header, default configurations
+#   DIR/headers/tcc_kernels/{transpose,softmax,copy2d}.h   tcc --emit=header --variants=auto,
+#                                        default configurations
 #   DIR/src/*.tile                       derived sources: matmul with bf16 and f32 operands
 #   DIR/compile_times.json               tcc's time to compile each example to a cubin, here
 #   DIR/MANIFEST.txt                     what made them, and what failed
@@ -259,8 +262,16 @@ if [ -x "$tcc" ]; then
   if grep -q cubin <<<"$help"; then
     flags=(--arch "$arch")
     grep -q -- "--arch" <<<"$help" || flags=()
+    # The specialised variants: --variants=auto (general, aligned, and aligned with unit
+    # inner strides where the kernel has strides: k.cubin, k.d16_..., k.d16_..._e1_...),
+    # or one --specialize-all variant (k.spec.cubin) from an older tcc, or
+    # $TCC_SPECIALISE_FLAGS (k.spec.cubin).
+    auto=0
     if [ -n "${TCC_SPECIALISE_FLAGS:-}" ]; then
       read -r -a spec <<<"$TCC_SPECIALISE_FLAGS"
+    elif grep -q -- "--variants" <<<"$help"; then
+      spec=(--variants=auto)
+      auto=1
     elif grep -q -- "--specialize-all" <<<"$help"; then
       spec=(--specialize-all)
     fi
@@ -309,10 +320,12 @@ if [ -x "$tcc" ]; then
       fi
       printf '%s\t%s\t%s\t%s\n' "$ex" "$name" "$is_default" "${secs[*]}" >>"$tmp/times.tsv"
       if ((${#spec[@]})); then
+        out=$dir/$ex.spec.cubin
+        [ "$auto" = 1 ] && out=$dir/$ex.cubin # the general variant again, the others beside it
         if ! "$tcc" "$src" "${d[@]}" "${w[@]}" "${flags[@]}" "${spec[@]}" "${verbose[@]}" \
-             --emit=cubin -o "$dir/$ex.spec.cubin" >"$tmp/tcc.log" 2>&1; then
+             --emit=cubin -o "$out" >"$tmp/tcc.log" 2>&1; then
           note "tcc $ex $name specialised (${spec[*]}) FAILED: $(head -c 300 "$tmp/tcc.log" | tr '\n' ' ')"
-          rm -f "$dir/$ex.spec".*
+          rm -f "$dir/$ex.spec".* "$dir/$ex".d*.*
         fi
         [ ${#verbose[@]} -gt 0 ] && cp "$tmp/tcc.log" "$dir/ptxas.txt"
       fi
@@ -376,7 +389,7 @@ for ex in copy2d transpose bias_add softmax layernorm matmul matmul_bias; do
   fi
 done
 if [ -x "$tcc" ] && grep -q header <<<"$("$tcc" --help 2>&1)"; then
-  for ex in transpose softmax; do
+  for ex in transpose softmax copy2d; do
     IFS='|' read -r assigns warps <<<"$(default_config "$ex")"
     [ -d "$art/tcc/$ex/$(config_name "$assigns" "$warps")" ] || continue # it did not compile
     mapfile -t d < <(defines "$assigns")

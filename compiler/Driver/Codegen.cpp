@@ -179,10 +179,45 @@ void applySpecializations(func::FuncOp kernel, const Assumptions &assumptions) {
   }
 }
 
-/// The integer arguments of `kernel` that are inner (unit-candidate) strides: multiplied,
-/// after splats, broadcasts and casts, by a tile that is contiguous along its last
-/// dimension (`rn[None, :] * stride_n`, `offs * stride`). Row strides multiply tiles that
-/// are contiguous along another dimension or scalars, and are not listed.
+/// True if `offset` (an integer tile) reaches, through the ops computing addresses, the
+/// pointer of a load or store that is contiguous along no dimension: an access that a unit
+/// stride could make contiguous. Transpose's destination (`rn[None, :] * stride_dst +
+/// rm[:, None]`) is already contiguous along its first dimension: its stride is a row stride.
+bool feedsNonContiguousAccess(Value offset, const AxisInfoAnalysis &axis) {
+  SmallVector<Value> work{offset};
+  llvm::DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (!seen.insert(v).second || seen.size() > 256)
+      continue;
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (isa<tile::LoadOp, tile::StoreOp>(user)) {
+        if (use.getOperandNumber() != 0)
+          continue; // a stored value or a mask, not an address
+        auto shaped = dyn_cast<ShapedType>(v.getType());
+        unsigned rank = shaped ? shaped.getRank() : 0;
+        bool contiguous = false;
+        for (unsigned d = 0; d < rank; ++d)
+          contiguous = contiguous || axis.getContiguity(v, d) > 1;
+        if (!contiguous)
+          return true;
+        continue;
+      }
+      if (isa<tile::BroadcastOp, tile::ExpandDimsOp, tile::AddPtrOp, arith::AddIOp,
+              arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp, arith::IndexCastOp>(user))
+        for (Value r : user->getResults())
+          work.push_back(r);
+    }
+  }
+  return false;
+}
+
+/// The integer arguments of `kernel` that are inner strides, worth a unit-stride variant:
+/// multiplied (after splats, broadcasts and casts) by a tile that is contiguous along its
+/// last dimension (`rn[None, :] * stride_n`, `offs * stride`), into the address of an
+/// access that is otherwise contiguous along no dimension. Row strides multiply scalars or
+/// tiles contiguous along another dimension, and are not listed.
 SmallVector<std::string> innerStrides(func::FuncOp kernel) {
   SmallVector<std::string> result;
   if (kernel.isExternal())
@@ -211,7 +246,8 @@ SmallVector<std::string> innerStrides(func::FuncOp kernel) {
           if (!shaped || shaped.getRank() == 0)
             continue;
           AxisInfo info = axis.getAxisInfo(other);
-          if (info.getRank() == shaped.getRank() && info.contiguity.back() > 1)
+          if (info.getRank() == shaped.getRank() && info.contiguity.back() > 1 &&
+              feedsNonContiguousAccess(user->getResult(0), axis))
             inner = true;
         }
       }

@@ -37,6 +37,23 @@ std::string KernelConfig::label() const {
   return sanitize(source + "_" + kernel + "_" + config);
 }
 
+void VariantCoverage::record(const std::string& dir, const tcc::Kernel& kernel,
+                             const tcc::LaunchPlan& plan) {
+  for (const tcc::KernelMetadata& v : kernel.variants())
+    if (v.specialisationScore() > 0)
+      variants_[dir][v.origin] = v.specialisationString();
+  chosen_.insert({dir, plan.variant->origin});
+}
+
+std::vector<std::string> VariantCoverage::missed() const {
+  std::vector<std::string> r;
+  for (const auto& [dir, files] : variants_)
+    for (const auto& [file, spec] : files)
+      if (!chosen_.count({dir, file}))
+        r.push_back(dir + ": " + spec);
+  return r;
+}
+
 std::string sanitize(std::string s) {
   for (char& c : s)
     if (!std::isalnum(static_cast<unsigned char>(c)))
@@ -54,8 +71,8 @@ std::vector<KernelConfig> findConfigs(bool (*wanted)(const std::string& kernel))
       if (!wanted(kernel))
         continue;
       for (const std::string& cdir : subdirs(kdir)) {
-        // The first metadata file of the folder (sorted): the general variant's (x.json
-        // sorts before x.spec.json), whose parameters and constexprs all variants share.
+        // The general variant's metadata (the least specialised; parameters and constexprs
+        // are shared by all variants): x.json, beside x.spec.json or x.d16_..._e1.json.
         std::vector<std::string> jsons;
         std::error_code ec;
         for (const auto& e : fs::directory_iterator(cdir, ec))
@@ -70,7 +87,11 @@ std::vector<KernelConfig> findConfigs(bool (*wanted)(const std::string& kernel))
         c.config = fs::path(cdir).filename().string();
         c.dir = cdir;
         try {
-          c.meta = tcc::loadMetadataFile(jsons.front());
+          for (size_t i = 0; i < jsons.size(); ++i) {
+            tcc::KernelMetadata m = tcc::loadMetadataFile(jsons[i]);
+            if (i == 0 || m.specialisationScore() < c.meta.specialisationScore())
+              c.meta = std::move(m);
+          }
         } catch (const tcc::Error& e) {
           c.loadError = e.what(); // the family makes one case for it, which fails saying so
         }

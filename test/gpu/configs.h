@@ -6,7 +6,10 @@
 #include "tcc/tcc.h"
 
 #include <cstdint>
+#include <map>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gputest {
@@ -16,7 +19,7 @@ struct KernelConfig {
   std::string kernel;       // the folder's name, which is the kernel's name
   std::string config;       // "BM64_BN64_W4"
   std::string dir;          // the configuration's folder
-  tcc::KernelMetadata meta; // of the first variant found (parameters, constexprs, warps)
+  tcc::KernelMetadata meta; // of the general variant (parameters, constexprs, warps)
   std::string loadError;    // why the metadata could not be read, or empty
 
   // The constexpr `name`, or `otherwise` when the configuration has none of that name.
@@ -34,6 +37,20 @@ tcc::Kernel& kernelOf(const KernelConfig& config);
 
 // Every configuration of the kernels whose folder name satisfies `wanted`, fixtures first.
 std::vector<KernelConfig> findConfigs(bool (*wanted)(const std::string& kernel));
+
+// Which specialised variants of each configuration the cases select (a variant is named by
+// its metadata file), so that a Plans test can insist that the GPU run executes every one:
+// general, aligned (everything % 16) and, with --variants=auto, unit inner strides (== 1).
+class VariantCoverage {
+public:
+  void record(const std::string& dir, const tcc::Kernel& kernel, const tcc::LaunchPlan& plan);
+  // "<dir>: <specialisation>" for each specialised variant that no case selected.
+  std::vector<std::string> missed() const;
+
+private:
+  std::map<std::string, std::map<std::string, std::string>> variants_; // dir -> file -> spec
+  std::set<std::pair<std::string, std::string>> chosen_;                // (dir, file)
+};
 
 // Letters, digits and '_' only (GoogleTest parameter names).
 std::string sanitize(std::string s);

@@ -1,7 +1,8 @@
 // The generated launch headers of the 2-D examples, from the default configurations
 // (scripts/build-artifacts.sh): the stand-ins' made by tcc-pack in <artifacts>/headers/
 // fixture_kernels/ (namespace fixture), tcc's own by `tcc --emit=header` in tcc_kernels/
-// (general and specialised variants; global namespace). Typed functions with the cubins
+// (`--variants=auto`: general, aligned and, for copy2d, unit inner strides; global
+// namespace). Typed functions with the cubins
 // embedded, launched on an awkward shape and compared with the CPU as the library-launched
 // tests do (transpose: exact; softmax: 1e-5 relative).
 #include "gpu_util.h"
@@ -21,6 +22,12 @@
 #define TCC_HAVE_TCC_TRANSPOSE_HEADER 1
 #else
 #define TCC_HAVE_TCC_TRANSPOSE_HEADER 0
+#endif
+#if __has_include(<tcc_kernels/copy2d.h>)
+#include <tcc_kernels/copy2d.h>
+#define TCC_HAVE_TCC_COPY2D_HEADER 1
+#else
+#define TCC_HAVE_TCC_COPY2D_HEADER 0
 #endif
 #if __has_include(<tcc_kernels/softmax.h>)
 #include <tcc_kernels/softmax.h>
@@ -102,6 +109,43 @@ TEST(GeneratedHeader2D, TccTranspose) {
   checkTranspose([](CUdeviceptr s, CUdeviceptr d, int32_t m, int32_t n, int32_t ss, int32_t sd) {
     ::transpose(nullptr, s, d, m, n, ss, sd);
   });
+#endif
+}
+
+// copy2d(stream, src, dst, M, N, stride_sm, stride_sn, stride_dm, stride_dn) through the
+// header of `tcc --variants=auto`, on views that meet each variant's conditions: row-major
+// with every dimension and row stride a multiple of 16 (unit inner strides), every 16th
+// column (all strides multiples of 16: the aligned variant), odd padding (general).
+TEST(GeneratedHeader2D, TccCopy2dEveryVariant) {
+  TCC_REQUIRE_GPU();
+#if !TCC_HAVE_TCC_COPY2D_HEADER
+  GTEST_SKIP() << "no header of tcc's copy2d among the artifacts (tcc emitted no cubin?)";
+#else
+  struct View {
+    const char* what;
+    Layout in, out;
+  };
+  const int64_t M = 96, N = 160;
+  const View views[] = {
+      {"unit inner strides", Layout::rowMajor(M, N, 16), Layout::rowMajor(M, N, 0)},
+      {"every 16th column", Layout::spread(M, N, 16), Layout::spread(M, N, 16)},
+      {"odd padding", Layout::rowMajor(M, N, 3), Layout::rowMajor(M, N, 5)},
+  };
+  for (const View& v : views) {
+    SCOPED_TRACE(v.what);
+    Matrix in(DType::F32, v.in, Matrix::Role::Input);
+    Matrix out(DType::F32, v.out, Matrix::Role::Output);
+    in.randomize(11, -100, 100);
+    in.upload();
+    out.poison();
+    ::copy2d(nullptr, in.ptr(), out.ptr(), int32_t(M), int32_t(N), int32_t(v.in.rowStride),
+             int32_t(v.in.colStride), int32_t(v.out.rowStride), int32_t(v.out.colStride));
+    gputest::synchronize();
+    out.download();
+    gputest::CheckResult r = gputest::checkOutput(
+        out, [&](int64_t i, int64_t j) { return gputest::Expected{in.at(i, j)}; });
+    EXPECT_TRUE(r.ok()) << r.describe();
+  }
 #endif
 }
 
