@@ -38,7 +38,11 @@ timing_runs=${TCC_TIMING_RUNS:-3}
 
 # tcc's configurations: example | -D assignments | num_warps. The first line of an example
 # is its default configuration (the one whose compile time is reported and whose header is
-# generated). Softmax and layer norm need BLOCK >= N: one configuration per power of two.
+# generated). Softmax and layer norm need BLOCK >= N: one configuration per power of two, with
+# 4, 8 and 16 warps at BLOCK 4096..16384 (Triton's best at 4096x16384 is 4 warps), except
+# layernorm at BLOCK 16384 with 4 warps, which spills (255 registers, ~580 B: d, w and b are
+# all live at once; see bench/RESULTS.md). `tcc --ptxas-verbose` of every configuration and
+# variant is kept in its folder as ptxas.txt.
 tcc_configs=(
   "vector_add|BLOCK=1024|4" "vector_add|BLOCK=128|4" "vector_add|BLOCK=256|4"
   "vector_add|BLOCK=4096|4" "vector_add|BLOCK=1024|8" "vector_add|BLOCK=2048|4"
@@ -52,9 +56,13 @@ tcc_configs=(
   "softmax|BLOCK=1024|4" "softmax|BLOCK=1|4" "softmax|BLOCK=8|4" "softmax|BLOCK=1024|8"
   "softmax|BLOCK=4096|8" "softmax|BLOCK=4096|16" "softmax|BLOCK=8192|16"
   "softmax|BLOCK=16384|16" "softmax|BLOCK=16384|32"
+  "softmax|BLOCK=4096|4" "softmax|BLOCK=8192|4" "softmax|BLOCK=8192|8" "softmax|BLOCK=16384|4"
+  "softmax|BLOCK=16384|8"
   "layernorm|BLOCK=1024|4" "layernorm|BLOCK=1|4" "layernorm|BLOCK=8|4" "layernorm|BLOCK=1024|8"
   "layernorm|BLOCK=4096|8" "layernorm|BLOCK=4096|16" "layernorm|BLOCK=8192|16"
   "layernorm|BLOCK=16384|16" "layernorm|BLOCK=16384|32"
+  "layernorm|BLOCK=4096|4" "layernorm|BLOCK=8192|4" "layernorm|BLOCK=8192|8"
+  "layernorm|BLOCK=16384|8"
   "matmul|BM=128 BN=128 BK=32|8" "matmul|BM=64 BN=64 BK=32|4" "matmul|BM=32 BN=32 BK=32|4"
   "matmul_bias|BM=128 BN=128 BK=32 RELU=True|8" "matmul_bias|BM=128 BN=128 BK=32 RELU=False|8"
   "matmul_bias|BM=32 BN=32 BK=32 RELU=True|4"
