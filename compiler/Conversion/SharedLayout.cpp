@@ -5,9 +5,11 @@
 #include "compiler/Conversion/ThreadIndex.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
 
 using namespace mlir;
 
@@ -92,28 +94,33 @@ WarpAccesses distributionAccesses(const Distribution &dist, unsigned rowDim,
 }
 
 int64_t countWavefronts(const SharedLayout &layout, const WarpAccesses &accesses,
-                        unsigned elementBytes) {
+                        unsigned elementBytes, int64_t limit) {
   int64_t bytes = int64_t(accesses.width) * elementBytes;
   int64_t total = 0;
+  // This runs for every candidate layout of every staged tile: no allocation per
+  // instruction (the words of one instruction, sorted, are at most 32 lanes x 4 words).
+  SmallVector<int64_t, 256> words;
   for (const auto &lanes : accesses.instructions) {
     // A wavefront serves one 4-byte word per bank (lanes reading the same word share
     // it) and at most 128 bytes: the cost is the busiest bank's distinct words, and at
     // least the distinct bytes over 128.
-    llvm::DenseMap<int64_t, llvm::DenseSet<int64_t>> wordsPerBank;
-    llvm::DenseSet<int64_t> words;
+    words.clear();
     for (const auto &coords : lanes) {
       if (!coords)
         continue;
       int64_t start = layout.offset(*coords) * elementBytes;
-      for (int64_t word = start / 4; word <= (start + bytes - 1) / 4; ++word) {
-        wordsPerBank[word % 32].insert(word);
-        words.insert(word);
-      }
+      for (int64_t word = start / 4; word <= (start + bytes - 1) / 4; ++word)
+        words.push_back(word);
     }
+    llvm::sort(words);
+    words.erase(std::unique(words.begin(), words.end()), words.end());
+    int64_t perBank[32] = {};
     int64_t worst = (int64_t(words.size()) * 4 + 127) / 128;
-    for (auto &entry : wordsPerBank)
-      worst = std::max<int64_t>(worst, entry.second.size());
+    for (int64_t word : words)
+      worst = std::max(worst, ++perBank[word & 31]);
     total += worst * accesses.repeat;
+    if (limit >= 0 && total > limit)
+      return total;
   }
   return total;
 }
@@ -124,9 +131,13 @@ SharedLayout chooseSharedLayout(
   SharedLayout best;
   int64_t bestCost = -1, bestSize = 0;
   auto consider = [&](const SharedLayout &candidate, ArrayRef<WarpAccesses> accesses) {
+    // Candidates already worse than the best are abandoned early.
     int64_t cost = 0;
-    for (const WarpAccesses &a : accesses)
-      cost += countWavefronts(candidate, a, elementBytes);
+    for (const WarpAccesses &a : accesses) {
+      cost += countWavefronts(candidate, a, elementBytes, bestCost < 0 ? -1 : bestCost - cost);
+      if (bestCost >= 0 && cost > bestCost)
+        return;
+    }
     int64_t size = candidate.sizeInElements();
     if (bestCost < 0 || cost < bestCost || (cost == bestCost && size < bestSize)) {
       best = candidate;

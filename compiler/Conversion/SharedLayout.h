@@ -58,8 +58,10 @@ unsigned accessWidth(const Distribution &dist, unsigned rowDim, unsigned maxWidt
 /// Shared-memory wavefronts the accesses cost under `layout` (bank-conflict model: per
 /// warp instruction, the most distinct 4-byte words any bank must serve, and at least
 /// the distinct bytes over 128; lanes reading the same word share it).
+/// Wavefronts of all instructions of `accesses` (times their repeat count); stops
+/// counting (returning more than `limit`) once the count exceeds a non-negative `limit`.
 int64_t countWavefronts(const SharedLayout &layout, const WarpAccesses &accesses,
-                        unsigned elementBytes);
+                        unsigned elementBytes, int64_t limit = -1);
 
 /// The cheapest layout over `orders` (candidate dimension orders), vector widths up to
 /// 16 bytes, swizzles and paddings, for the accesses `patterns(order, maxWidth)` yields

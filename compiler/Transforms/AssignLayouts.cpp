@@ -62,6 +62,19 @@ public:
     });
     for (auto &[rank, type] : largest)
       defaults[rank] = tcc::getDefaultLayout(func.getContext(), type.getShape(), numWarps);
+    // A dot's accumulator carried around loops takes the dot's layout from the start, so
+    // that no conversion sits on the loop-carried path.
+    func.walk([&](tile::DotOp dot) {
+      Attribute layout = dotLayoutFor(dot);
+      Value acc = dot.getAcc();
+      while (auto arg = dyn_cast<BlockArgument>(acc)) {
+        auto forOp = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+        if (!forOp || !forOp.getTiedLoopInit(arg) || preferred.count(arg))
+          break;
+        preferred[arg] = layout;
+        acc = forOp.getTiedLoopInit(arg)->get();
+      }
+    });
     visitBlock(func.getBody().front());
     return mlir::failure(failed);
   }
@@ -71,7 +84,12 @@ private:
   unsigned numWarps;
   OpBuilder builder;
   DenseMap<unsigned, Attribute> defaults;
+  DenseMap<Value, Attribute> preferred; // loop-carried accumulators of dots
   bool failed = false;
+
+  Attribute dotLayoutFor(tile::DotOp dot) {
+    return tcc::getDotLayout(func.getContext(), dot.getType().getShape(), numWarps);
+  }
 
   Attribute defaultFor(Type type) {
     auto tile = cast<RankedTensorType>(type);
@@ -153,8 +171,9 @@ private:
       return setResultLayouts(op, layout);
     }
     if (auto dot = dyn_cast<tile::DotOp>(op)) {
-      // a and b keep their layouts: the lowering of dot chooses how it reads them.
-      Attribute layout = defaultFor(dot.getType());
+      // a and b keep their layouts: the lowering of dot stages them in shared memory from
+      // whatever layout they come in. The accumulator gets a block of elements per thread.
+      Attribute layout = dotLayoutFor(dot);
       convertOperand(op, 2, layout);
       return setResultLayouts(op, layout);
     }
@@ -198,6 +217,11 @@ private:
          llvm::zip(forOp.getInitArgs(), forOp.getRegionIterArgs(), forOp.getResults())) {
       if (!isTile(init.getType()))
         continue;
+      if (auto it = preferred.find(arg); it != preferred.end()) {
+        OpOperand *tied = forOp.getTiedLoopInit(arg);
+        convertOperand(forOp, tied->getOperandNumber(), it->second);
+        init = tied->get();
+      }
       arg.setType(init.getType());
       result.setType(init.getType());
     }

@@ -5,6 +5,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <algorithm>
 #include <numeric>
 
@@ -63,6 +65,37 @@ tile::BlockedEncodingAttr getDefaultLayout(MLIRContext *ctx, ArrayRef<int64_t> s
   SmallVector<unsigned> ones(shape.size(), 1), order(shape.size());
   std::iota(order.rbegin(), order.rend(), 0u);
   return makeBlockedLayout(ctx, shape, ones, order, numWarps);
+}
+
+tile::BlockedEncodingAttr getDotLayout(MLIRContext *ctx, ArrayRef<int64_t> shape,
+                                       unsigned numWarps) {
+  int64_t threads = int64_t(kWarpSize) * numWarps;
+  if (shape.size() != 2 || shape[0] * shape[1] < threads || !llvm::isPowerOf2_64(shape[0]) ||
+      !llvm::isPowerOf2_64(shape[1]))
+    return getDefaultLayout(ctx, shape, numWarps);
+  // The thread grid gm x gn (powers of two, gm * gn = threads, each within its dimension)
+  // minimising the values read per k, tm + tn; ties go to the wider tn.
+  int64_t bestM = 0, bestN = 0;
+  for (int64_t gm = 1; gm <= threads; gm *= 2) {
+    int64_t gn = threads / gm;
+    if (gm > shape[0] || gn > shape[1])
+      continue;
+    int64_t tm = shape[0] / gm, tn = shape[1] / gn;
+    if (!bestM || tm + tn < shape[0] / bestM + shape[1] / bestN ||
+        (tm + tn == shape[0] / bestM + shape[1] / bestN && tn > shape[1] / bestN))
+      bestM = gm, bestN = gn;
+  }
+  if (!bestM)
+    return getDefaultLayout(ctx, shape, numWarps);
+  int64_t tm = shape[0] / bestM, tn = shape[1] / bestN;
+  SmallVector<unsigned> spt{unsigned(std::min<int64_t>(tm, 4)), unsigned(std::min<int64_t>(tn, 4))};
+  unsigned lanesN = unsigned(std::min<int64_t>(kWarpSize, bestN));
+  unsigned lanesM = kWarpSize / lanesN;
+  if (lanesM > bestM)
+    return getDefaultLayout(ctx, shape, numWarps);
+  SmallVector<unsigned> lanes{lanesM, lanesN};
+  SmallVector<unsigned> warps{unsigned(bestM / lanesM), unsigned(bestN / lanesN)};
+  return tile::BlockedEncodingAttr::get(ctx, spt, lanes, warps, SmallVector<unsigned>{1, 0});
 }
 
 Value convertAfterDef(OpBuilder &builder, Value value, Attribute layout) {

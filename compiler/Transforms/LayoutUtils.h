@@ -42,6 +42,16 @@ mlir::tile::BlockedEncodingAttr getDefaultLayout(mlir::MLIRContext *ctx,
                                                  llvm::ArrayRef<int64_t> shape,
                                                  unsigned numWarps);
 
+/// The accumulator (and result) layout of a `tile.dot` of shape M x N on CUDA cores: the
+/// threads form a grid over the tile and each holds a tm x tn block, chosen as square as
+/// the thread count allows (tn >= tm), so that the tm values of a and tn values of b it
+/// reads per k feed tm * tn FMAs. sizePerThread is at most 4 x 4 (16-byte accesses of
+/// f32), further elements of the block being repetitions; lanes run along N first, order
+/// [1, 0] as a row-major store wants. Falls back to the default layout for tiles too
+/// small to give each thread a distinct element.
+mlir::tile::BlockedEncodingAttr getDotLayout(mlir::MLIRContext *ctx,
+                                             llvm::ArrayRef<int64_t> shape, unsigned numWarps);
+
 /// `value` in `layout`: a new tile.convert_layout right after its definition (at the
 /// start of its block for block arguments), or `value` itself if already so laid out.
 mlir::Value convertAfterDef(mlir::OpBuilder &builder, mlir::Value value,

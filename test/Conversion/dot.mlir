@@ -35,8 +35,9 @@ func.func @dot_f16(%a: tensor<8x16xf16, #a>, %b: tensor<16x16xf16, #a>, %acc: te
 
 // -----
 
-// A longer K runs as a loop over chunks of 8, unrolled inside; the accumulators are its
-// iteration arguments. f32 operands need no conversion.
+// A longer K runs as a loop over chunks of 4 (8 operand values per k: 4 k keep a chunk's
+// operands within 32 registers), unrolled inside; the accumulators are its iteration
+// arguments. f32 operands need no conversion.
 
 #a = #tile.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [2, 1], order = [1, 0]}>
 #c = #tile.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 8], warpsPerCTA = [2, 1], order = [1, 0]}>
@@ -78,3 +79,36 @@ func.func @dot_converted(%a: tensor<8x16xf32, #a>, %b: tensor<16x16xf32, #a>, %a
 // CHECK: nvvm.barrier0
 // CHECK-NOT: nvvm.barrier0
 // CHECK: math.fma
+
+// -----
+
+// The dot layout tile-assign-layouts gives a 64x64 accumulator over 4 warps: 4x8 per
+// thread (4x4 elements, 2 repetitions along N). Runs of 4 f32 are full 16-byte vectors
+// already, so the staged operands are not permuted (lanes read consecutive chunks): per
+// k a thread reads its 4 values of a (the shared layout chooser takes 2-wide chunks for a,
+// whose staging stores are scalar) and 2 vectors of b, and does 32 FMAs; 2 k per loop
+// iteration.
+
+#l = #tile.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+#c = #tile.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+
+func.func @dot_block(%a: tensor<64x32xf16, #l>, %b: tensor<32x64xf16, #l>, %acc: tensor<64x64xf32, #c>) -> f32 attributes {tile.num_warps = 4 : i32} {
+  %d = tile.dot %a, %b, %acc : tensor<64x32xf16, #l>, tensor<32x64xf16, #l> -> tensor<64x64xf32, #c>
+  %s = tile.reduce sum %d, axis 1 : tensor<64x64xf32, #c> -> tensor<64xf32, #tile.slice<{dim = 1, parent = #c}>>
+  %t = tile.reduce sum %s, axis 0 : tensor<64xf32, #tile.slice<{dim = 1, parent = #c}>> -> f32
+  return %t : f32
+}
+
+// CHECK-LABEL: llvm.func @dot_block(
+// CHECK: nvvm.barrier0
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c2_i32 iter_args(
+// CHECK-COUNT-2: llvm.load {{.*}} : !llvm.ptr<3> -> vector<2xf32>
+// CHECK-COUNT-2: llvm.load {{.*}} : !llvm.ptr<3> -> vector<4xf32>
+// CHECK-NOT: llvm.load
+// CHECK-COUNT-32: math.fma {{.*}} : f32
+// CHECK-COUNT-2: llvm.load {{.*}} : !llvm.ptr<3> -> vector<2xf32>
+// CHECK-COUNT-2: llvm.load {{.*}} : !llvm.ptr<3> -> vector<4xf32>
+// CHECK-NOT: llvm.load
+// CHECK-COUNT-32: math.fma {{.*}} : f32
+// CHECK-NOT: math.fma
+// CHECK: scf.yield
