@@ -22,6 +22,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Support/Timing.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
@@ -310,6 +311,8 @@ private:
   ModuleOp loadModule();
   bool compile(ModuleOp tileModule, const std::map<std::string, Assumptions> &perKernel,
                Compiled *result);
+  bool compileTimed(ModuleOp tileModule, const std::map<std::string, Assumptions> &perKernel,
+                    Compiled *result, TimingScope &scope);
   tcc::KernelArtifact describe(func::FuncOp kernel, const Assumptions &assumptions,
                                const Compiled &compiled);
   bool writeText(StringRef text);
@@ -320,6 +323,10 @@ private:
   DiagnosticEngine &diags;
   EmitStage stage;
   OwningOpRef<ModuleOp> parsed; // tile IR read from a .mlir input
+  // --time-passes: a tree of wall times printed on stderr when the Codegen is destroyed
+  // (the root scope first, then the manager).
+  DefaultTimingManager timing;
+  TimingScope rootScope;
 };
 
 ModuleOp Codegen::loadModule() {
@@ -336,6 +343,13 @@ ModuleOp Codegen::loadModule() {
 
 bool Codegen::compile(ModuleOp tileModule,
                       const std::map<std::string, Assumptions> &perKernel, Compiled *result) {
+  TimingScope scope = rootScope.nest("compile");
+  return compileTimed(tileModule, perKernel, result, scope);
+}
+
+bool Codegen::compileTimed(ModuleOp tileModule,
+                           const std::map<std::string, Assumptions> &perKernel,
+                           Compiled *result, TimingScope &scope) {
   MLIRContext *context = tileModule.getContext();
   OwningOpRef<ModuleOp> module = tileModule.clone();
   for (func::FuncOp kernel : kernelsOf(*module))
@@ -354,6 +368,8 @@ bool Codegen::compile(ModuleOp tileModule,
   pipeline.numWarps = codegen.numWarps;
   buildTileGpuPipeline(pm, pipeline);
   pm.addPass(createConvertTileToNVVM());
+  TimingScope passesScope = scope.nest("MLIR passes");
+  pm.enableTiming(passesScope);
   {
     SourceMgrDiagnosticHandler handler(diags.getSourceMgr(), context, llvm::errs());
     if (failed(pm.run(*module))) {
@@ -361,6 +377,7 @@ bool Codegen::compile(ModuleOp tileModule,
       return false;
     }
   }
+  passesScope.stop();
   for (auto func : module->getOps<LLVM::LLVMFuncOp>()) {
     if (!func->hasAttr("nvvm.kernel"))
       continue;
@@ -375,20 +392,26 @@ bool Codegen::compile(ModuleOp tileModule,
   ptxOptions.optLevel = codegen.optLevel;
   std::string error;
   llvm::LLVMContext llvmContext;
+  TimingScope translateScope = scope.nest("translate to LLVM IR");
   std::unique_ptr<llvm::Module> llvmModule =
       translateToLLVMIR(*module, llvmContext, ptxOptions, &error);
+  translateScope.stop();
+  TimingScope optScope = scope.nest("LLVM optimisation pipeline");
   if (!llvmModule || !optimizeLLVMIR(*llvmModule, ptxOptions, &error)) {
     diags.error(error);
     return false;
   }
+  optScope.stop();
   if (stage == EmitStage::LLVM) {
     result->llvmIR = printLLVMIR(*llvmModule);
     return true;
   }
+  TimingScope ptxScope = scope.nest("NVPTX code generation");
   if (!emitPtx(*llvmModule, ptxOptions, &result->ptx, &error)) {
     diags.error(error);
     return false;
   }
+  ptxScope.stop();
   if (stage == EmitStage::PTX)
     return true;
   CubinOptions cubinOptions;
@@ -396,6 +419,7 @@ bool Codegen::compile(ModuleOp tileModule,
   cubinOptions.optLevel = codegen.optLevel;
   cubinOptions.verbose = codegen.ptxasVerbose;
   std::string log;
+  TimingScope ptxasScope = scope.nest("ptxas");
   if (!assembleCubin(result->ptx, cubinOptions, &result->cubin, &error, &log)) {
     diags.error(error);
     return false;
@@ -461,6 +485,11 @@ bool Codegen::writeText(StringRef text) {
 }
 
 int Codegen::run() {
+  if (codegen.timePasses) {
+    timing.setEnabled(true);
+    timing.setDisplayMode(DefaultTimingManager::DisplayMode::Tree);
+  }
+  rootScope = timing.getRootScope();
   if (!isSupportedArch(codegen.arch)) {
     diags.error("unsupported --arch '" + codegen.arch + "': expected sm_80, sm_90 or sm_90a");
     return 1;
@@ -473,7 +502,9 @@ int Codegen::run() {
   Assumptions requested;
   if (!parseSpecializations(codegen, &requested, diags))
     return 1;
+  TimingScope frontScope = rootScope.nest("front end");
   ModuleOp module = loadModule();
+  frontScope.stop();
   if (!module)
     return 1;
   SmallVector<func::FuncOp> kernels = kernelsOf(module);

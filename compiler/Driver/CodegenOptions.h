@@ -34,6 +34,9 @@ struct CodegenOptions {
   bool printIRAfterAll = false;
   /// --ptxas-verbose: ptxas -v (registers, spills, shared memory) on stderr.
   bool ptxasVerbose = false;
+  /// --time-passes: wall time of the front end, each MLIR pass, LLVM's optimisation
+  /// pipeline, NVPTX code generation and ptxas, on stderr.
+  bool timePasses = false;
 };
 
 } // namespace tcc

@@ -59,6 +59,8 @@ int main(int argc, char **argv) {
                "print the IR after every pass of the GPU pipeline (stderr)");
   app.add_flag("--ptxas-verbose", codegen.ptxasVerbose,
                "print ptxas -v (registers, spills, shared memory) for --emit=cubin|header");
+  app.add_flag("--time-passes", codegen.timePasses,
+               "print the time spent in each stage and MLIR pass (stderr)");
 
   // tcc run --interpret KERNEL.tile --arg x=rand:1000 ... (docs/interpreter.md)
   tcc::RunCommandOptions runOptions;
