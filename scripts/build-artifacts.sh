@@ -63,10 +63,11 @@ tcc_configs=(
   "layernorm|BLOCK=16384|16" "layernorm|BLOCK=16384|32"
   "layernorm|BLOCK=4096|4" "layernorm|BLOCK=8192|4" "layernorm|BLOCK=8192|8"
   "layernorm|BLOCK=16384|8"
-  "matmul|BM=128 BN=128 BK=32|8" "matmul|BM=64 BN=64 BK=32|4" "matmul|BM=32 BN=32 BK=32|4"
+  "matmul|BM=64 BN=64 BK=32|4" "matmul|BM=128 BN=128 BK=32|8" "matmul|BM=32 BN=32 BK=32|4"
+  "matmul_bias|BM=64 BN=64 BK=32 RELU=True|4" "matmul_bias|BM=64 BN=64 BK=32 RELU=False|4"
   "matmul_bias|BM=128 BN=128 BK=32 RELU=True|8" "matmul_bias|BM=128 BN=128 BK=32 RELU=False|8"
   "matmul_bias|BM=32 BN=32 BK=32 RELU=True|4"
-  "matmul_bf16|BM=128 BN=128 BK=32|8" "matmul_bf16|BM=32 BN=32 BK=32|4"
+  "matmul_bf16|BM=64 BN=64 BK=32|4" "matmul_bf16|BM=128 BN=128 BK=32|8" "matmul_bf16|BM=32 BN=32 BK=32|4"
   "matmul_f32|BM=64 BN=64 BK=32|4" "matmul_f32|BM=32 BN=32 BK=32|4"
 )
 # The nvcc stand-ins of the 2-D examples: fixture file | kernels | -D assignments | num_warps.
