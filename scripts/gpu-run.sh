@@ -145,6 +145,8 @@ step "benchmarks" | tee "$out/bench.log"
   t=$(limit 400 15)
   timeout "$t" python3 "$root/bench/triton_bench.py" --json "$out/triton.json" \
     --deadline $((t - 10)) || rc=1
+  step "sass_compare.py (tcc's and Triton's SASS for the same configurations)"
+  timeout 60 python3 "$root/bench/sass_compare.py" "$art" --out "$build/sass-compare.txt" || true
 } >>"$out/bench.log" 2>&1
 grep -E "WRONG|FAILED|skipped" "$out/bench.log" | head -12
 tail -3 "$out/bench.log"
@@ -153,6 +155,10 @@ step "summary"
 python3 "$root/bench/report.py" --tcc "$out/tcc-bench.json" --launch "$out/tcc-launch.json" \
   --triton "$out/triton.json" --compile-times "$art/compile_times.json" \
   --manifest "$art/MANIFEST.txt" --tests "$tests_summary" >"$out/summary.txt" 2>&1
+if [ -s "$build/sass-compare.txt" ]; then
+  { echo; echo "SASS, aligned variants (cuobjdump; counts of instructions in the kernel body):"
+    cat "$build/sass-compare.txt"; } >>"$out/summary.txt"
+fi
 echo "build warnings: $warnings; wall time ${SECONDS} s; exit status $rc" >>"$out/summary.txt"
 cat "$out/summary.txt"
 exit $rc
