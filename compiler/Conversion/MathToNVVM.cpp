@@ -3,6 +3,9 @@
 // Without libdevice, f32 exp/exp2/log/log2/sin/cos/rsqrt map to PTX's approximate
 // special-function instructions as Triton does (exp(x) = ex2.approx(x * log2 e), log(x) =
 // lg2.approx(x) * ln 2); f16 and bf16 compute in f32. sqrt stays llvm.sqrt (sqrt.rn).
+// f32 division is div.full.f32, as Triton's `/`: within 2 ulp over the whole range, and
+// a divisor shared by many quotients costs one reciprocal (ptxas reuses it), where IEEE
+// div.rn.f32 costs a Newton sequence with a slow path for each quotient.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +13,7 @@
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 
 #include <cmath>
@@ -63,6 +67,34 @@ struct SpecialFunctionLowering : ConvertOpToLLVMPattern<MathOp> {
   SpecialFunction fn;
 };
 
+/// f32 (and f16/bf16, computed in f32) division through div.full.f32.
+struct DivFLowering : ConvertOpToLLVMPattern<arith::DivFOp> {
+  DivFLowering(LLVMTypeConverter &converter)
+      : ConvertOpToLLVMPattern<arith::DivFOp>(converter, /*benefit=*/10) {}
+
+  LogicalResult matchAndRewrite(arith::DivFOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Type type = op.getType();
+    if (!type.isF32() && !type.isF16() && !type.isBF16())
+      return failure(); // f64 keeps IEEE division (div.rn.f64)
+    Location loc = op.getLoc();
+    Type f32 = rewriter.getF32Type();
+    Value a = adaptor.getLhs(), b = adaptor.getRhs();
+    if (!type.isF32()) {
+      a = LLVM::FPExtOp::create(rewriter, loc, f32, a);
+      b = LLVM::FPExtOp::create(rewriter, loc, f32, b);
+    }
+    Value q = LLVM::CallIntrinsicOp::create(rewriter, loc, f32,
+                                            rewriter.getStringAttr("llvm.nvvm.div.full"),
+                                            ValueRange{a, b})
+                  .getResult(0);
+    if (!type.isF32())
+      q = LLVM::FPTruncOp::create(rewriter, loc, type, q);
+    rewriter.replaceOp(op, q);
+    return success();
+  }
+};
+
 } // namespace
 
 void populateMathToNVVMPatterns(LLVMTypeConverter &converter, RewritePatternSet &patterns) {
@@ -81,6 +113,7 @@ void populateMathToNVVMPatterns(LLVMTypeConverter &converter, RewritePatternSet 
       converter, SpecialFunction{"llvm.nvvm.cos.approx.f", 1.0, 1.0});
   patterns.add<SpecialFunctionLowering<math::RsqrtOp>>(
       converter, SpecialFunction{"llvm.nvvm.rsqrt.approx.f", 1.0, 1.0});
+  patterns.add<DivFLowering>(converter);
 }
 
 } // namespace tcc
