@@ -66,6 +66,48 @@ SmallVector<Value> emitCoordinates(OpBuilder &b, Location loc, ArrayRef<Value> b
   return coords;
 }
 
+/// Addresses of a thread's accesses (`width` registers each) to the staged tile: a
+/// register group whose offset is another's plus a constant for every thread reuses that
+/// one's address (an immediate offset).
+struct AccessAddresses {
+  AccessAddresses(const SharedLayout &layout, const Distribution &dist, unsigned width)
+      : layout(layout), width(width) {
+    reuse = planOffsetReuse(layout, llvm::divideCeil(dist.getNumRegs(), width),
+                            dist.getNumWarps(), [&](int64_t access, unsigned lane, unsigned warp) {
+                              SmallVector<int64_t> coords;
+                              for (unsigned d = 0; d < dist.getRank(); ++d)
+                                coords.push_back(dist.getThreadBase(d, lane, warp) +
+                                                 dist.getRegOffset(access * width, d));
+                              return coords;
+                            });
+    offsets.reserve(reuse.size());
+    for (int64_t access = 0; access < int64_t(reuse.size()); ++access)
+      offsets.push_back(dist.getRegOffsets(access * width));
+  }
+
+  /// The address of the access starting at register `reg` (accesses in order).
+  Value emit(OpBuilder &b, Location loc, Value base, Type memType, ArrayRef<Value> bases,
+             int64_t reg) {
+    int64_t access = reg / width;
+    const OffsetReuse &r = reuse[access];
+    Value ptr;
+    if (r.ref != access) {
+      ptr = sharedElementPtr(b, loc, ptrs[r.ref], memType, i32Const(b, loc, r.delta));
+    } else {
+      SmallVector<Value> coords = emitCoordinates(b, loc, bases, offsets[access]);
+      ptr = sharedElementPtr(b, loc, base, memType, layout.emitOffset(b, loc, coords));
+    }
+    ptrs.push_back(ptr);
+    return ptr;
+  }
+
+  const SharedLayout &layout;
+  unsigned width;
+  SmallVector<OffsetReuse> reuse;
+  SmallVector<SmallVector<int64_t>> offsets;
+  SmallVector<Value> ptrs;
+};
+
 struct ConvertLayoutLowering : OpConversionPattern<ConvertLayoutOp> {
   ConvertLayoutLowering(TypeConverter &converter, MLIRContext *ctx, const SharedMemoryPlan &plan)
       : OpConversionPattern(converter, ctx), memoryPlan(plan) {}
@@ -98,10 +140,9 @@ struct ConvertLayoutLowering : OpConversionPattern<ConvertLayoutOp> {
     for (unsigned d = 0; d < src.getRank(); ++d)
       srcBases.push_back(emitThreadBase(rewriter, loc, src, d));
     unsigned srcWidth = accessWidth(src, layout.order[0], layout.vec);
+    AccessAddresses srcAddresses(layout, src, srcWidth);
     for (int64_t reg = 0; reg < src.getNumRegs(); reg += srcWidth) {
-      SmallVector<Value> coords = emitCoordinates(rewriter, loc, srcBases, src.getRegOffsets(reg));
-      Value ptr = sharedElementPtr(rewriter, loc, base, memType,
-                                   layout.emitOffset(rewriter, loc, coords));
+      Value ptr = srcAddresses.emit(rewriter, loc, base, memType, srcBases, reg);
       SmallVector<Value> elements;
       for (unsigned i = 0; i < srcWidth; ++i)
         elements.push_back(toSharedMemory(rewriter, loc, srcRegs[reg + i]));
@@ -113,10 +154,9 @@ struct ConvertLayoutLowering : OpConversionPattern<ConvertLayoutOp> {
       dstBases.push_back(emitThreadBase(rewriter, loc, dst, d));
     unsigned dstWidth = accessWidth(dst, layout.order[0], layout.vec);
     SmallVector<Value> values;
+    AccessAddresses dstAddresses(layout, dst, dstWidth);
     for (int64_t reg = 0; reg < dst.getNumRegs(); reg += dstWidth) {
-      SmallVector<Value> coords = emitCoordinates(rewriter, loc, dstBases, dst.getRegOffsets(reg));
-      Value ptr = sharedElementPtr(rewriter, loc, base, memType,
-                                   layout.emitOffset(rewriter, loc, coords));
+      Value ptr = dstAddresses.emit(rewriter, loc, base, memType, dstBases, reg);
       for (Value v : loadShared(rewriter, loc, ptr, memType, dstWidth))
         values.push_back(fromSharedMemory(rewriter, loc, v, elementType));
     }

@@ -221,16 +221,36 @@ void stageOperand(OpBuilder &b, Location loc, Value base, const Distribution &di
   for (unsigned d = 0; d < dist.getRank(); ++d)
     bases.push_back(emitThreadBase(b, loc, dist, d));
   unsigned width = stageWidth(dist, rowDim, gather, layout.vec);
+  // Registers whose staged offset is another's plus a constant for every thread reuse
+  // that one's address (an immediate offset) instead of computing their own.
+  int64_t numAccesses = llvm::divideCeil(dist.getNumRegs(), width);
+  SmallVector<OffsetReuse> reuse = planOffsetReuse(
+      layout, numAccesses, dist.getNumWarps(), [&](int64_t access, unsigned lane, unsigned warp) {
+        SmallVector<int64_t> coords;
+        for (unsigned d = 0; d < dist.getRank(); ++d)
+          coords.push_back(dist.getThreadBase(d, lane, warp) +
+                           dist.getRegOffset(access * width, d));
+        coords[rowDim] = gather.apply(coords[rowDim]);
+        return coords;
+      });
+  SmallVector<Value> ptrs;
   for (int64_t reg = 0; reg < dist.getNumRegs(); reg += width) {
-    SmallVector<Value> coords;
-    for (unsigned d = 0; d < dist.getRank(); ++d) {
-      int64_t offset = dist.getRegOffset(reg, d);
-      coords.push_back(offset ? arith::AddIOp::create(b, loc, bases[d], i32Const(b, loc, offset))
-                                    .getResult()
-                              : bases[d]);
+    const OffsetReuse &r = reuse[reg / width];
+    Value ptr;
+    if (r.ref != reg / width) {
+      ptr = sharedElementPtr(b, loc, ptrs[r.ref], f32, i32Const(b, loc, r.delta));
+    } else {
+      SmallVector<Value> coords;
+      for (unsigned d = 0; d < dist.getRank(); ++d) {
+        int64_t offset = dist.getRegOffset(reg, d);
+        coords.push_back(offset ? arith::AddIOp::create(b, loc, bases[d], i32Const(b, loc, offset))
+                                      .getResult()
+                                : bases[d]);
+      }
+      coords[rowDim] = gather.emit(b, loc, coords[rowDim]);
+      ptr = sharedElementPtr(b, loc, base, f32, layout.emitOffset(b, loc, coords));
     }
-    coords[rowDim] = gather.emit(b, loc, coords[rowDim]);
-    Value ptr = sharedElementPtr(b, loc, base, f32, layout.emitOffset(b, loc, coords));
+    ptrs.push_back(ptr);
     SmallVector<Value> values;
     for (Value v : regs.slice(reg, width))
       values.push_back(v.getType().isF32() ? v : arith::ExtFOp::create(b, loc, f32, v).getResult());

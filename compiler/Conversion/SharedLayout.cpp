@@ -62,6 +62,39 @@ Value SharedLayout::emitOffset(OpBuilder &b, Location loc, ArrayRef<Value> coord
   return arith::AddIOp::create(b, loc, rowStart, col);
 }
 
+SmallVector<OffsetReuse> planOffsetReuse(
+    const SharedLayout &layout, int64_t numAccesses, unsigned numWarps,
+    function_ref<SmallVector<int64_t>(int64_t, unsigned, unsigned)> coordsOf) {
+  unsigned numThreads = 32 * numWarps;
+  // offsets[a * numThreads + t]: access a's element offset for thread t.
+  SmallVector<int64_t> offsets;
+  offsets.reserve(numAccesses * numThreads);
+  for (int64_t a = 0; a < numAccesses; ++a)
+    for (unsigned t = 0; t < numThreads; ++t)
+      offsets.push_back(layout.offset(coordsOf(a, t % 32, t / 32)));
+  SmallVector<OffsetReuse> reuse;
+  SmallVector<int64_t> computed; // accesses whose offsets are computed
+  for (int64_t a = 0; a < numAccesses; ++a) {
+    const int64_t *mine = &offsets[a * numThreads];
+    OffsetReuse r{a, 0};
+    for (int64_t ref : computed) {
+      const int64_t *theirs = &offsets[ref * numThreads];
+      int64_t delta = mine[0] - theirs[0];
+      bool same = true;
+      for (unsigned t = 1; t < numThreads && same; ++t)
+        same = mine[t] - theirs[t] == delta;
+      if (same) {
+        r = OffsetReuse{ref, delta};
+        break;
+      }
+    }
+    if (r.ref == a)
+      computed.push_back(a);
+    reuse.push_back(r);
+  }
+  return reuse;
+}
+
 unsigned accessWidth(const Distribution &dist, unsigned rowDim, unsigned maxWidth) {
   if (dist.getContigDim() != rowDim || dist.getContigRun() <= 1)
     return 1;

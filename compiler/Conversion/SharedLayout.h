@@ -37,6 +37,23 @@ struct SharedLayout {
                          llvm::ArrayRef<mlir::Value> coords) const;
 };
 
+/// Address reuse between the accesses a thread makes to a staged tile: access `a` may
+/// take the address of access `ref` plus `delta` elements when, for every thread, its
+/// offset is exactly that one's plus `delta` (checked at compile time over all threads),
+/// so that one per-thread address serves many accesses as `[%r+imm]`; `ref == a` for
+/// an access whose offset is computed.
+struct OffsetReuse {
+  int64_t ref = 0;
+  int64_t delta = 0;
+};
+/// `numAccesses` accesses whose coordinates, for the thread (lane, warp), are
+/// `coordsOf(access, lane, warp)`, made by `numWarps` warps.
+llvm::SmallVector<OffsetReuse> planOffsetReuse(
+    const SharedLayout &layout, int64_t numAccesses, unsigned numWarps,
+    llvm::function_ref<llvm::SmallVector<int64_t>(int64_t access, unsigned lane,
+                                                  unsigned warp)>
+        coordsOf);
+
 /// One warp's accesses to a staged tile: per instruction, per lane, the coordinates of
 /// the first of `width` elements contiguous along the shared layout's order[0] (none for
 /// an idle lane).

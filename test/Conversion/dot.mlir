@@ -50,8 +50,13 @@ func.func @dot_f32(%a: tensor<32x64xf32, #a>, %b: tensor<64x32xf32, #a>, %acc: t
 }
 
 // CHECK-LABEL: llvm.func @dot_f32(
-// CHECK: nvvm.barrier0
+// Staging computes one address per thread for registers whose offsets differ by a
+// constant in every thread; the others are that address plus an immediate.
+// CHECK: %[[P:.*]] = llvm.getelementptr inbounds %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+// CHECK: llvm.getelementptr inbounds %[[P]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
 // CHECK: %[[C64:.*]] = arith.constant 64 : i32
+// CHECK: llvm.getelementptr inbounds %[[P]][%[[C64]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+// CHECK: nvvm.barrier0
 // CHECK: scf.for %{{.*}} = %{{.*}} to %[[C64]] step %{{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) : i32 {
 // CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> vector<4xf32>
 // CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> vector<4xf32>
