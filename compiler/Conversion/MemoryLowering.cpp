@@ -1,4 +1,4 @@
-//===- MemoryLowering.cpp - loads and stores in global memory -------------===//
+//===- MemoryLowering.cpp - loads, stores and atomics in global memory -----===//
 //
 // Each thread accesses its registers in groups of `tile.vec` consecutive elements (the
 // width tile-mask proved legal), one vector access per group. Unpredicated accesses are
@@ -278,10 +278,91 @@ struct StoreLowering : OpConversionPattern<StoreOp> {
   }
 };
 
+/// One element per instruction (atomics do not vectorise): `atom.global.add` where the
+/// old value is used, `red.global.add` where it is not. Masked-off lanes yield 0.
+/// Replicated elements are added by their owning thread alone, as stores are written; the
+/// other copies would not see the old value, so a used result needs a layout without
+/// replicas (and a tile, not a scalar).
+struct AtomicAddLowering : OpConversionPattern<AtomicAddOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(AtomicAddOp op, OneToNOpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type type = op.getType();
+    auto tile = dyn_cast<RankedTensorType>(type);
+    Type element = tile ? tile.getElementType() : type;
+    bool resultUsed = !op.getResult().use_empty();
+    ValueRange ptrs = adaptor.getPtr(), masks = adaptor.getMask(), values = adaptor.getValue();
+    Value owner;
+    if (tile) {
+      std::optional<Distribution> dist = getDistributionOrError(op, type);
+      if (!dist)
+        return failure();
+      if (resultUsed && dist->hasReplicas()) // reported before the conversion
+        return rewriter.notifyMatchFailure(op, "old values of replicated elements");
+      owner = emitOwnerPredicate(rewriter, loc, *dist);
+    } else {
+      if (resultUsed) // reported before the conversion
+        return rewriter.notifyMatchFailure(op, "old value of a scalar");
+      Value tid = nvvm::threadIdX(rewriter, loc, kernelNumThreads(op));
+      owner = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, tid,
+                                    i32Const(rewriter, loc, 0));
+    }
+    unsigned bits = element.getIntOrFloatBitWidth();
+    std::string ptxType = element.isF32() ? ".f32" : bits == 32 ? ".u32" : ".u64";
+    std::string valueConstraint = element.isF32() ? "f" : bits == 32 ? "r" : "l";
+    SmallVector<Value> results;
+    for (size_t i = 0; i < ptrs.size(); ++i) {
+      Value pred = conjoin(rewriter, loc, masks.empty() ? Value() : masks[i], owner);
+      if (!resultUsed) {
+        // $0 predicate (if any), then address and value.
+        unsigned base = pred ? 1 : 0;
+        std::string text = (pred ? "@$0 " : std::string()) + "red.global.add" + ptxType +
+                           " [$" + std::to_string(base) + "], $" +
+                           std::to_string(base + 1) + ";";
+        std::string constraints = std::string(pred ? "b," : "") + "l," + valueConstraint;
+        SmallVector<Value> operands;
+        if (pred)
+          operands.push_back(pred);
+        operands.append({ptrs[i], values[i]});
+        LLVM::InlineAsmOp::create(rewriter, loc, TypeRange(), operands, text, constraints,
+                                  /*has_side_effects=*/true, /*is_align_stack=*/false,
+                                  LLVM::TailCallKind::None, LLVM::AsmDialectAttr(),
+                                  ArrayAttr());
+        continue;
+      }
+      // $0 the old value, $1 predicate (if any), then address and value. Zeroed first so
+      // that masked-off lanes read 0.
+      unsigned base = pred ? 2 : 1;
+      std::string zero = element.isF32() ? "mov.b32 $0, 0f00000000;"
+                                         : "mov.b" + std::to_string(bits) + " $0, 0;";
+      std::string text = (pred ? zero + "\n\t@$1 " : std::string()) + "atom.global.add" +
+                         ptxType + " $0, [$" + std::to_string(base) + "], $" +
+                         std::to_string(base + 1) + ";";
+      std::string constraints = "=" + valueConstraint + (pred ? ",b" : "") + ",l," +
+                                valueConstraint;
+      SmallVector<Value> operands;
+      if (pred)
+        operands.push_back(pred);
+      operands.append({ptrs[i], values[i]});
+      auto asmOp = LLVM::InlineAsmOp::create(
+          rewriter, loc, element, operands, text, constraints,
+          /*has_side_effects=*/true, /*is_align_stack=*/false, LLVM::TailCallKind::None,
+          LLVM::AsmDialectAttr(), ArrayAttr());
+      results.push_back(asmOp.getResult(0));
+    }
+    if (resultUsed)
+      replaceWithRegisters(rewriter, op, results);
+    else
+      rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void populateMemoryLoweringPatterns(TileTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<LoadLowering, StoreLowering>(converter, patterns.getContext());
+  patterns.add<LoadLowering, StoreLowering, AtomicAddLowering>(converter, patterns.getContext());
 }
 
 } // namespace tcc

@@ -75,6 +75,22 @@ LogicalResult checkLowerable(func::FuncOp func) {
         for (BlockArgument arg : block.getArguments())
           if (failed(checkType(op, arg.getType())))
             return WalkResult::interrupt();
+    if (auto atomic = dyn_cast<tile::AtomicAddOp>(op); atomic && !atomic->use_empty()) {
+      // Only the owner of a replicated element adds it, so only it sees the old value.
+      auto tile = dyn_cast<RankedTensorType>(atomic.getType());
+      if (!tile) {
+        op->emitError("the old value of a scalar atomic_add is not supported; use a tile, "
+                      "or drop the result");
+        return WalkResult::interrupt();
+      }
+      std::optional<Distribution> dist = Distribution::get(tile);
+      if (dist && dist->hasReplicas()) {
+        op->emitError("the old values of atomic_add on a tile whose layout replicates "
+                      "elements are not supported; use a tile of at least as many elements "
+                      "as the program has threads, or drop the result");
+        return WalkResult::interrupt();
+      }
+    }
     if (isa<math::ExpOp, math::Exp2Op, math::LogOp, math::Log2Op, math::SinOp, math::CosOp>(op)) {
       Type t = op->getResultTypes()[0];
       if (auto tile = dyn_cast<RankedTensorType>(t))

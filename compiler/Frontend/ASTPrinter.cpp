@@ -306,6 +306,15 @@ private:
         expr(l->other, depth + 1, "other ");
       return;
     }
+    case Expr::Kind::AtomicAdd: {
+      auto *at = cast<AtomicAddExpr>(e);
+      head(e, depth, label, "atomic_add");
+      expr(at->ptr, depth + 1, "ptr ");
+      expr(at->value, depth + 1, "value ");
+      if (at->mask)
+        expr(at->mask, depth + 1, "mask ");
+      return;
+    }
     case Expr::Kind::Reduce: {
       auto *r = cast<ReduceExpr>(e);
       head(e, depth, label,

@@ -318,6 +318,13 @@ private:
       Value o = ld->other ? expr(ld->other) : Value();
       return mlir::tile::LoadOp::create(b, l, p, m, o);
     }
+    case typed::Expr::Kind::AtomicAdd: {
+      auto *at = cast<typed::AtomicAddExpr>(e);
+      Value p = expr(at->ptr);
+      Value v = expr(at->value);
+      Value m = at->mask ? expr(at->mask) : Value();
+      return mlir::tile::AtomicAddOp::create(b, l, v.getType(), p, v, m);
+    }
     case typed::Expr::Kind::Reduce: {
       auto *r = cast<typed::ReduceExpr>(e);
       mlir::tile::ReduceKind kind = mlir::tile::ReduceKind::Sum;

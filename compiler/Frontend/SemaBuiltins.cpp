@@ -248,6 +248,67 @@ Value Sema::storeCall(const ast::CallExpr *call) {
   return Value::none();
 }
 
+Value Sema::atomicAddCall(const ast::CallExpr *call) {
+  std::vector<Value> a;
+  std::vector<SMRange> r;
+  if (!bindArguments(call, "atomic_add", {"pointer", "val", "mask"}, 2, a, r))
+    return Value::error();
+  typed::Expr *mask = nullptr;
+  if (!readPointer(*this, a[0], r[0], "atomic_add") ||
+      !readMask(*this, a[2], r[2], "atomic_add", mask))
+    return Value::error();
+  typed::Expr *ptr = a[0].expr;
+  ScalarKind pointee = ptr->type.element().scalar;
+  if (pointee != ScalarKind::I32 && pointee != ScalarKind::I64 && pointee != ScalarKind::F32) {
+    diags.error(r[0], "atomic_add() adds to i32, i64 or f32, but the pointer is " +
+                          ptr->type.str());
+    noteDefinition(a[0]);
+    return Value::error();
+  }
+  const Value &value = a[1];
+  if (!value.isNumber() && !(value.isRuntime() && !value.type().element().isPointer)) {
+    diags.error(r[1], "atomic_add() adds numbers, not " + value.describe());
+    noteDefinition(value);
+    return Value::error();
+  }
+  llvm::SmallVector<int64_t, 4> shape, withValue;
+  llvm::ArrayRef<int64_t> valueShape;
+  if (value.isRuntime())
+    valueShape = value.type().shape();
+  if (!broadcastShapes(ptr->type.shape(), valueShape, withValue)) {
+    diags.error(r[1], "the value's shape " + shapeStr(valueShape) +
+                          " does not broadcast with the pointers' shape " +
+                          shapeStr(ptr->type.shape()));
+    noteOperand(a[0], r[0], "the pointer");
+    noteOperand(value, r[1], "the value");
+    return Value::error();
+  }
+  shape = withValue;
+  if (mask && !broadcastShapes(withValue, mask->type.shape(), shape)) {
+    diags.error(r[2], "the mask's shape " + shapeStr(mask->type.shape()) +
+                          " does not broadcast with the pointers' shape " +
+                          shapeStr(withValue));
+    noteOperand(a[0], r[0], "the pointer");
+    noteOperand(a[2], r[2], "the mask");
+    return Value::error();
+  }
+  if (!checkTileSize(shape, call->range))
+    return Value::error();
+  ptr = broadcastTo(ptr, shape, r[0]);
+  if (mask)
+    mask = broadcastTo(mask, shape, r[2]);
+  // Like store, the value converts implicitly to the pointee type.
+  Type result(ElementType::number(pointee), shape);
+  typed::Expr *v = coerce(value, result, r[1]);
+  if (!v)
+    return Value::error();
+  // Bound at once, like load: the memory is updated where the source says, and the
+  // update happens even if the old values are never used.
+  return bindTemporary("old",
+                       make<typed::AtomicAddExpr>(result, call->range, ptr, v, mask),
+                       call->range);
+}
+
 Value Sema::dotCall(const ast::CallExpr *call) {
   std::vector<Value> a;
   std::vector<SMRange> r;
@@ -681,6 +742,8 @@ Value Sema::builtinCall(Builtin b, llvm::StringRef name, const ast::CallExpr *ca
     return loadCall(call);
   case Builtin::Store:
     return storeCall(call);
+  case Builtin::AtomicAdd:
+    return atomicAddCall(call);
   case Builtin::Where: {
     if (!bindArguments(call, name, {"condition", "x", "y"}, 3, a, r))
       return Value::error();

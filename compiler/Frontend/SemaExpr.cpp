@@ -61,7 +61,7 @@ void Sema::noteOperand(const Value &v, SMRange range, llvm::StringRef which) {
 
 static const char *const kBuiltinNames[] = {
     "program_id", "num_programs", "arange", "cdiv", "zeros", "zeros_like", "full", "load",
-    "store", "where", "minimum", "maximum", "exp", "exp2", "log", "log2", "sqrt", "rsqrt",
+    "store", "atomic_add", "where", "minimum", "maximum", "exp", "exp2", "log", "log2", "sqrt", "rsqrt",
     "abs", "sin", "cos", "sigmoid", "sum", "max", "min", "argmax", "argmin", "dot",
     "multiple_of", "max_contiguous", "static_assert", "static_print", "print",
     "device_print", "range", "static_range", "float", "int", "cast", "inf", "nan",
@@ -71,7 +71,7 @@ static const char *const kBuiltinNames[] = {
 /// "undefined name".
 static bool isUnsupportedTritonName(llvm::StringRef name) {
   return llvm::StringSwitch<bool>(name)
-      .Cases({"atomic_add", "atomic_max", "atomic_min", "atomic_cas", "atomic_xchg",
+      .Cases({"atomic_max", "atomic_min", "atomic_cas", "atomic_xchg",
               "atomic_and", "atomic_or", "atomic_xor"},
              true)
       .Cases({"trans", "permute", "reshape", "view", "broadcast_to", "expand_dims", "split",
@@ -111,6 +111,7 @@ Value Sema::lookupBuiltin(llvm::StringRef name) const {
       .Case("full", Builtin::Full)
       .Case("load", Builtin::Load)
       .Case("store", Builtin::Store)
+      .Case("atomic_add", Builtin::AtomicAdd)
       .Case("where", Builtin::Where)
       .Case("minimum", Builtin::Minimum)
       .Case("maximum", Builtin::Maximum)

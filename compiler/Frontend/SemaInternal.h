@@ -21,7 +21,7 @@ namespace tcc {
 namespace sema {
 
 enum class Builtin {
-  ProgramId, NumPrograms, Arange, Cdiv, Zeros, ZerosLike, Full, Load, Store, Where,
+  ProgramId, NumPrograms, Arange, Cdiv, Zeros, ZerosLike, Full, Load, Store, AtomicAdd, Where,
   Minimum, Maximum, Exp, Exp2, Log, Log2, Sqrt, Rsqrt, Abs, Sin, Cos, Sigmoid,
   Sum, Max, Min, ArgMax, ArgMin, Dot, MultipleOf, MaxContiguous,
   StaticAssert, StaticPrint, Print, Range, StaticRange, Float, Int, Cast,
@@ -212,6 +212,7 @@ public:
   Value hint(Builtin b, llvm::StringRef name, const ast::CallExpr *call);
   Value loadCall(const ast::CallExpr *call);
   Value storeCall(const ast::CallExpr *call);
+  Value atomicAddCall(const ast::CallExpr *call);
   Value dotCall(const ast::CallExpr *call);
   Value printCall(const ast::CallExpr *call, bool compileTime);
 

@@ -49,7 +49,7 @@ class Expr {
 public:
   enum class Kind {
     Constant, VarRef, Unary, Binary, Compare, AddPtr, Cast, Splat, Broadcast, ExpandDims,
-    Select, ProgramId, NumPrograms, Arange, Load, Reduce, Dot, Hint, Math,
+    Select, ProgramId, NumPrograms, Arange, Load, AtomicAdd, Reduce, Dot, Hint, Math,
   };
   Kind getKind() const { return kind; }
   Type type;
@@ -208,6 +208,16 @@ public:
       : Expr(Kind::Load, std::move(t), r), ptr(ptr), mask(mask), other(other) {}
   Expr *ptr, *mask, *other;
   static bool classof(const Expr *e) { return e->getKind() == Kind::Load; }
+};
+
+/// Atomically adds value to the pointees; the result is the old values (0 where the
+/// optional mask is false). Pointer, value and mask share one shape.
+class AtomicAddExpr : public Expr {
+public:
+  AtomicAddExpr(Type t, llvm::SMRange r, Expr *ptr, Expr *value, Expr *mask)
+      : Expr(Kind::AtomicAdd, std::move(t), r), ptr(ptr), value(value), mask(mask) {}
+  Expr *ptr, *value, *mask;
+  static bool classof(const Expr *e) { return e->getKind() == Kind::AtomicAdd; }
 };
 
 enum class ReduceKind { Sum, Max, Min, ArgMax, ArgMin };

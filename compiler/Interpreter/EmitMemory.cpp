@@ -1,9 +1,9 @@
-//===- EmitMemory.cpp - checked loads and stores --------------------------===//
+//===- EmitMemory.cpp - checked loads, stores and atomics -----------------===//
 //
-// The memory checker: every active lane of a load or store must point inside the buffer
-// its pointer was derived from, aligned to the element size; loads must read elements
-// something has written. Lanes a mask turns off are never checked (and a load gives them
-// `other`, or zero). The first violation stops the run with a located diagnostic.
+// The memory checker: every active lane of a load, store or atomic_add must point inside
+// the buffer its pointer was derived from, aligned to the element size; loads and atomics
+// must read elements something has written. Lanes a mask turns off are never checked (and
+// a load gives them `other`, or zero; an atomic_add zero). The first violation stops the run with a located diagnostic.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,7 +19,8 @@ namespace {
 /// What a diagnostic needs to know about one access op.
 struct Access {
   OpSite *site;
-  bool isStore;
+  bool isStore;      // writes (a store or an atomic)
+  const char *what; // "load", "store", "atomic_add"
   std::vector<int64_t> shape;
   const PtrVal *ptrs;
   const uint8_t *mask; // null: unmasked
@@ -53,7 +54,7 @@ bool inBounds(const ExecState &st, const PtrVal &p, int64_t es) {
     if ((!a.mask || a.mask[i]) && !inBounds(st, a.ptrs[i], a.elementSize))
       ++bad;
   const PtrVal &p = a.ptrs[first];
-  const char *what = a.isStore ? "store" : "load";
+  const char *what = a.what;
   std::string msg;
   std::vector<std::string> notes;
   if (p.buffer < 0 || p.buffer >= int64_t(st.buffers.size())) {
@@ -89,7 +90,7 @@ bool inBounds(const ExecState &st, const PtrVal &p, int64_t es) {
 [[gnu::cold]] void reportUninitialised(ExecState &st, const Access &a, int64_t lane) {
   const PtrVal &p = a.ptrs[lane];
   const BufferView &b = st.buffers[size_t(p.buffer)];
-  std::string msg = "load reads uninitialised memory: element " +
+  std::string msg = std::string(a.what) + " reads uninitialised memory: element " +
                     std::to_string(p.offset / a.elementSize) + " of '" + *b.name +
                     "' was never written";
   if (st.options->uninitReads == UninitPolicy::Warn) {
@@ -159,20 +160,66 @@ Inst storeInst(const Access &a, const E *pv) {
   };
 }
 
+/// Read-modify-write, lane by lane in order (so lanes that share an address all add);
+/// `U` is the type the addition happens in (unsigned for integers: they wrap).
+template <typename E, typename U>
+Inst atomicAddInst(const Access &a, E *pd, const E *pv) {
+  static_assert(sizeof(E) == sizeof(U));
+  return [a, pd, pv](ExecState &st) {
+    const int64_t es = a.elementSize;
+    const bool checkInit = st.options->uninitReads != UninitPolicy::Ignore;
+    const BufferView *bufs = st.buffers.data();
+    const int64_t nbufs = int64_t(st.buffers.size());
+    // Check every lane first, so that a failing atomic changes nothing.
+    for (int64_t i = 0; i < a.numel; ++i) {
+      if (a.mask && !a.mask[i])
+        continue;
+      const PtrVal p = a.ptrs[i];
+      if (p.buffer < 0 || p.buffer >= nbufs || p.offset < 0 ||
+          p.offset > bufs[p.buffer].bytes - es || p.offset % es) {
+        reportOutOfBounds(st, a, i);
+        return;
+      }
+      if (checkInit && !bufs[p.buffer].init[p.offset / es]) {
+        reportUninitialised(st, a, i);
+        if (st.failed)
+          return;
+      }
+    }
+    for (int64_t i = 0; i < a.numel; ++i) {
+      if (a.mask && !a.mask[i]) {
+        pd[i] = E{};
+        continue;
+      }
+      const PtrVal p = a.ptrs[i];
+      const BufferView &b = bufs[p.buffer];
+      U old, add;
+      std::memcpy(&old, b.data + p.offset, sizeof(U));
+      std::memcpy(&add, &pv[i], sizeof(U));
+      U sum = U(old + add);
+      std::memcpy(b.data + p.offset, &sum, sizeof(U));
+      std::memcpy(&pd[i], &old, sizeof(U));
+      b.init[p.offset / es] = 1;
+    }
+  };
+}
+
 } // namespace
 
 Emitted emitMemory(Compiler &c, Operation *op, InstList &out) {
   auto load = dyn_cast<tile::LoadOp>(op);
   auto store = dyn_cast<tile::StoreOp>(op);
-  if (!load && !store)
+  auto atomic = dyn_cast<tile::AtomicAddOp>(op);
+  if (!load && !store && !atomic)
     return Emitted::NotMine;
-  Value ptr = load ? load.getPtr() : store.getPtr();
-  Value mask = load ? load.getMask() : store.getMask();
+  Value ptr = load ? load.getPtr() : store ? store.getPtr() : atomic.getPtr();
+  Value mask = load ? load.getMask() : store ? store.getMask() : atomic.getMask();
   const Slot &p = c.slot(ptr);
   if (p.dtype != DType::Ptr)
     return c.fail(op, "expects pointers");
   Access a{c.site(op),
-           bool(store),
+           !load,
+           load ? "load" : store ? "store" : "atomic_add",
            p.shape,
            p.as<PtrVal>(),
            mask ? c.slot(mask).as<uint8_t>() : nullptr,
@@ -188,6 +235,23 @@ Emitted emitMemory(Compiler &c, Operation *op, InstList &out) {
       return loadInst<E>(a, d.as<E>(), other ? other->as<E>() : nullptr);
     }));
     return Emitted::Done;
+  }
+  if (atomic) {
+    const Slot &d = c.slot(atomic.getResult());
+    const Slot &v = c.slot(atomic.getValue());
+    switch (v.dtype) {
+    case DType::I32:
+      out.push_back(atomicAddInst<int32_t, uint32_t>(a, d.as<int32_t>(), v.as<int32_t>()));
+      return Emitted::Done;
+    case DType::I64:
+      out.push_back(atomicAddInst<int64_t, uint64_t>(a, d.as<int64_t>(), v.as<int64_t>()));
+      return Emitted::Done;
+    case DType::F32:
+      out.push_back(atomicAddInst<float, float>(a, d.as<float>(), v.as<float>()));
+      return Emitted::Done;
+    default:
+      return c.fail(op, "atomic_add supports i32, i64 and f32");
+    }
   }
   const Slot &v = c.slot(store.getValue());
   out.push_back(visitBytes(v.dtype, [&](auto tag) -> Inst {

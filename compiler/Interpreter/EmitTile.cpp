@@ -267,7 +267,7 @@ Inst printInst(std::string prefix, std::vector<Slot> args) {
 Emitted emitTile(Compiler &c, Operation *op, InstList &out) {
   if (!isa_and_nonnull<tile::TileDialect>(op->getDialect()))
     return Emitted::NotMine;
-  if (isa<tile::LoadOp, tile::StoreOp>(op))
+  if (isa<tile::LoadOp, tile::StoreOp, tile::AtomicAddOp>(op))
     return Emitted::NotMine; // EmitMemory.cpp
   for (Value v : op->getOperands()) {
     DType t;

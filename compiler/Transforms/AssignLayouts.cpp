@@ -160,7 +160,7 @@ private:
                                                          layout));
       return setResultLayouts(op, layout);
     }
-    if (isa<tile::LoadOp, tile::StoreOp>(op)) {
+    if (isa<tile::LoadOp, tile::StoreOp, tile::AtomicAddOp>(op)) {
       Attribute layout = getLayout(op->getOperand(0).getType());
       if (!layout) {
         layout = defaultFor(op->getOperand(0).getType());

@@ -73,7 +73,7 @@ struct Coalesce : tcc::impl::TileCoalesceBase<Coalesce> {
       unsigned numWarps = tcc::getNumWarps(func);
       SmallVector<Operation *> memoryOps;
       func.walk([&](Operation *op) {
-        if (isa<tile::LoadOp, tile::StoreOp>(op) &&
+        if (isa<tile::LoadOp, tile::StoreOp, tile::AtomicAddOp>(op) &&
             isa<RankedTensorType>(op->getOperand(0).getType()))
           memoryOps.push_back(op);
       });
@@ -97,14 +97,16 @@ struct Coalesce : tcc::impl::TileCoalesceBase<Coalesce> {
       if (isa<RankedTensorType>(value.getType()) && tcc::getLayout(value.getType()) != layout)
         operand.set(tcc::convertBefore(builder, op, value, layout));
     }
-    auto load = dyn_cast<tile::LoadOp>(op);
-    if (!load || tcc::getLayout(load.getType()) == layout)
-      return;
-    Type oldType = load.getType();
-    load.getResult().setType(tcc::withLayout(oldType, layout));
-    builder.setInsertionPointAfter(op);
-    auto back = tile::ConvertLayoutOp::create(builder, load.getLoc(), oldType, load.getResult());
-    load.getResult().replaceAllUsesExcept(back, back);
+    // A load's or atomic_add's result.
+    for (Value result : op->getResults()) {
+      Type oldType = result.getType();
+      if (!isa<RankedTensorType>(oldType) || tcc::getLayout(oldType) == layout)
+        continue;
+      result.setType(tcc::withLayout(oldType, layout));
+      builder.setInsertionPointAfter(op);
+      auto back = tile::ConvertLayoutOp::create(builder, op->getLoc(), oldType, result);
+      result.replaceAllUsesExcept(back, back);
+    }
   }
 };
 

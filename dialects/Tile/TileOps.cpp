@@ -196,6 +196,15 @@ LogicalResult StoreOp::verify() {
   return verifyTileShape(*this, getPtr().getType(), "pointer tile");
 }
 
+LogicalResult AtomicAddOp::verify() {
+  Type element = elementOf(getValue().getType());
+  if (!element.isInteger(32) && !element.isInteger(64) && !element.isF32())
+    return emitOpError() << "adds i32, i64 or f32, not " << element;
+  if (failed(verifyMask(*this, getPtr(), getMask())))
+    return failure();
+  return verifyTileShape(*this, getPtr().getType(), "pointer tile");
+}
+
 //===----------------------------------------------------------------------===//
 // Reductions and contractions
 //===----------------------------------------------------------------------===//

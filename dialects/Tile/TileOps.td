@@ -186,6 +186,31 @@ def Tile_StoreOp : Tile_Op<"store", [
   let hasVerifier = 1;
 }
 
+def Tile_AtomicAddOp : Tile_Op<"atomic_add", [
+    MemoryEffects<[MemRead, MemWrite]>,
+    TypesMatchWith<"value holds the pointees of ptr", "ptr", "value",
+                   "::mlir::tile::getPointeeType($_self)">,
+    TypesMatchWith<"result holds the pointees of ptr", "ptr", "result",
+                   "::mlir::tile::getPointeeType($_self)">,
+    TypesMatchWith<"mask is i1 in the shape of ptr", "ptr", "mask",
+                   "::mlir::tile::getI1SameShape($_self)",
+                   "(::llvm::cast<::mlir::tile::AtomicAddOp>($_op).getMask() == nullptr) || std::equal_to<>()">]> {
+  let summary = "atomically adds a tile (or scalar) to memory, giving the old values";
+  let description = [{
+    ```mlir
+    %old = tile.atomic_add %p, %v, mask %m : tensor<128x!tile.ptr<f32>>
+    %o = tile.atomic_add %q, %one : !tile.ptr<i32>
+    ```
+    Each lane atomically adds its value to its pointee (relaxed, device scope) and yields
+    the value it replaced. Lanes whose mask is false touch nothing and yield 0. Pointees
+    are i32, i64 or f32.
+  }];
+  let arguments = (ins Tile_PtrLike:$ptr, Tile_Value:$value, Optional<Tile_BoolLike>:$mask);
+  let results = (outs Tile_Value:$result);
+  let assemblyFormat = "$ptr `,` $value (`,` `mask` $mask^)? attr-dict `:` type($ptr)";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Reductions and contractions
 //===----------------------------------------------------------------------===//

@@ -75,3 +75,28 @@ func.func @too_much_shared(%x: tensor<256x256xf32, #rows>) -> f32 attributes {ti
   %t = tile.reduce sum %s, axis 0 : tensor<256xf32, #tile.slice<{dim = 0, parent = #cols}>> -> f32
   return %t : f32
 }
+
+// -----
+
+#r = #tile.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]}>
+
+func.func @atomic_replicated_result(%p: !tile.ptr<f32>) attributes {tile.kernel, tile.num_warps = 2 : i32} {
+  %r = tile.make_range 0 to 32 : tensor<32xi32, #r>
+  %ps = tile.splat %p : !tile.ptr<f32> -> tensor<32x!tile.ptr<f32>, #r>
+  %pp = tile.addptr %ps, %r : tensor<32x!tile.ptr<f32>, #r>, tensor<32xi32, #r>
+  %v = arith.sitofp %r : tensor<32xi32, #r> to tensor<32xf32, #r>
+  // expected-error @+1 {{the old values of atomic_add on a tile whose layout replicates elements are not supported}}
+  %o = tile.atomic_add %pp, %v : tensor<32x!tile.ptr<f32>, #r>
+  tile.store %pp, %o : tensor<32x!tile.ptr<f32>, #r>
+  return
+}
+
+// -----
+
+func.func @atomic_scalar_result(%p: !tile.ptr<i32>) attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  %one = arith.constant 1 : i32
+  // expected-error @+1 {{the old value of a scalar atomic_add is not supported}}
+  %o = tile.atomic_add %p, %one : !tile.ptr<i32>
+  tile.store %p, %o : !tile.ptr<i32>
+  return
+}

@@ -193,6 +193,38 @@ func.func @store_mask_shape(%p: tensor<128x!tile.ptr<f32>>, %v: tensor<128xf32>,
 
 // -----
 
+func.func @atomic_add_value_type(%p: tensor<128x!tile.ptr<f32>>, %v: tensor<128xi32>) {
+  // expected-error @+1 {{value holds the pointees of ptr}}
+  %o = "tile.atomic_add"(%p, %v) : (tensor<128x!tile.ptr<f32>>, tensor<128xi32>) -> tensor<128xf32>
+  return
+}
+
+// -----
+
+func.func @atomic_add_result_type(%p: tensor<128x!tile.ptr<f32>>, %v: tensor<128xf32>) {
+  // expected-error @+1 {{result holds the pointees of ptr}}
+  %o = "tile.atomic_add"(%p, %v) : (tensor<128x!tile.ptr<f32>>, tensor<128xf32>) -> tensor<64xf32>
+  return
+}
+
+// -----
+
+func.func @atomic_add_mask_shape(%p: tensor<128x!tile.ptr<f32>>, %v: tensor<128xf32>, %m: tensor<1x128xi1>) {
+  // expected-error @+1 {{mask is i1 in the shape of ptr}}
+  %o = "tile.atomic_add"(%p, %v, %m) : (tensor<128x!tile.ptr<f32>>, tensor<128xf32>, tensor<1x128xi1>) -> tensor<128xf32>
+  return
+}
+
+// -----
+
+func.func @atomic_add_element_type(%p: tensor<128x!tile.ptr<f16>>, %v: tensor<128xf16>) {
+  // expected-error @+1 {{'tile.atomic_add' op adds i32, i64 or f32, not 'f16'}}
+  %o = tile.atomic_add %p, %v : tensor<128x!tile.ptr<f16>>
+  return
+}
+
+// -----
+
 func.func @reduce_axis(%x: tensor<64x64xf32>) {
   // expected-error @+1 {{axis 2 is out of range for a rank-2 tile (0..1)}}
   %r = tile.reduce sum %x, axis 2 : tensor<64x64xf32> -> tensor<64xf32>

@@ -76,6 +76,19 @@ func.func @memory(%x: !tile.ptr<f16>, %n: i32) {
   return
 }
 
+// CHECK-LABEL: func.func @atomics
+func.func @atomics(%p: tensor<128x!tile.ptr<f32>>, %v: tensor<128xf32>, %m: tensor<128xi1>,
+                   %q: !tile.ptr<i32>, %one: i32, %l: tensor<128x!tile.ptr<i64>>,
+                   %w: tensor<128xi64>) {
+  // CHECK: tile.atomic_add %{{.*}}, %{{.*}}, mask %{{.*}} : tensor<128x!tile.ptr<f32>>
+  %a = tile.atomic_add %p, %v, mask %m : tensor<128x!tile.ptr<f32>>
+  // CHECK: tile.atomic_add %{{.*}}, %{{.*}} : !tile.ptr<i32>
+  %b = tile.atomic_add %q, %one : !tile.ptr<i32>
+  // CHECK: tile.atomic_add %{{.*}}, %{{.*}} : tensor<128x!tile.ptr<i64>>
+  %c = tile.atomic_add %l, %w : tensor<128x!tile.ptr<i64>>
+  return
+}
+
 // CHECK-LABEL: func.func @reduce_dot
 func.func @reduce_dot(%a: tensor<64x32xf16>, %b: tensor<32x64xf16>, %c: tensor<64x64xf32>,
                       %v: tensor<128xf32>, %bf: tensor<16x16xbf16>, %acc: tensor<16x16xf32>) {

@@ -124,3 +124,28 @@ func.func @scalar(%p: !tile.ptr<f32>) attributes {tile.kernel} {
   tile.store %p, %v : !tile.ptr<f32>
   return
 }
+
+// -----
+
+#L = #tile.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+
+// atomic_add is laid out like a store (its result converted back like a load's); it is
+// never vectorised (tile-mask gives it no tile.vec): one atomic per element.
+// CHECK: #[[L:.*]] = #tile.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK: #[[V:.*]] = #tile.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: func.func @atomic
+// CHECK: %[[P:.*]] = tile.convert_layout %{{.*}} : tensor<1024x!tile.ptr<f32>, #[[L]]> -> tensor<1024x!tile.ptr<f32>, #[[V]]>
+// CHECK: %[[A:.*]] = tile.convert_layout %{{.*}} : tensor<1024xf32, #[[L]]> -> tensor<1024xf32, #[[V]]>
+// CHECK: %[[O:.*]] = tile.atomic_add %[[P]], %[[A]] : tensor<1024x!tile.ptr<f32>, #[[V]]>
+// CHECK: %[[OB:.*]] = tile.convert_layout %[[O]] : tensor<1024xf32, #[[V]]> -> tensor<1024xf32, #[[L]]>
+// CHECK: arith.addf %[[OB]], %[[OB]] : tensor<1024xf32, #[[L]]>
+func.func @atomic(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
+  %r = tile.make_range 0 to 1024 : tensor<1024xi32, #L>
+  %xs = tile.splat %x : !tile.ptr<f32> -> tensor<1024x!tile.ptr<f32>, #L>
+  %xp = tile.addptr %xs, %r : tensor<1024x!tile.ptr<f32>, #L>, tensor<1024xi32, #L>
+  %one = arith.constant dense<1.0> : tensor<1024xf32, #L>
+  %o = tile.atomic_add %xp, %one : tensor<1024x!tile.ptr<f32>, #L>
+  %b = arith.addf %o, %o : tensor<1024xf32, #L>
+  tile.store %xp, %b : tensor<1024x!tile.ptr<f32>, #L>
+  return
+}
