@@ -374,6 +374,14 @@ json.dump({"what": "wall time of tcc --emit=cubin (front end to ptxas, one proce
           open(out, "w"), indent=1)
 EOF
 
+# atomic_add's GPU test kernel (test/gpu/atomic_add_test.cpp): one configuration.
+if [ -x "$tcc" ]; then
+  mkdir -p "$art/tcc/histogram/BLOCK64_W2"
+  "$tcc" "$root/test/gpu/kernels/histogram.tile" --emit=cubin \
+    -o "$art/tcc/histogram/BLOCK64_W2/histogram.cubin" >"$tmp/hist.log" 2>&1 ||
+    note "histogram (atomic_add): tcc FAILED: $(head -c 300 "$tmp/hist.log" | tr '\n' ' ')"
+fi
+
 # Generated headers of the default configurations: the stand-ins' through tcc-pack (namespace
 # fixture), tcc's own through `tcc --emit=header` (general + specialised variants, functions
 # in the global namespace), for the kernels test/gpu/header_2d_test.cpp launches.
