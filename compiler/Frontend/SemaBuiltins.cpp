@@ -198,22 +198,18 @@ Value Sema::loadCall(const ast::CallExpr *call) {
                        call->range);
 }
 
-Value Sema::storeCall(const ast::CallExpr *call) {
-  std::vector<Value> a;
-  std::vector<SMRange> r;
-  if (!bindArguments(call, "store", {"pointer", "value", "mask"}, 2, a, r,
-                     {"cache_modifier", "eviction_policy"}))
-    return Value::error();
-  typed::Expr *mask = nullptr;
-  if (!readPointer(*this, a[0], r[0], "store") || !readMask(*this, a[2], r[2], "store", mask))
-    return Value::error();
+/// What store() and atomic_add() share: the value must be a number (or a tile of them);
+/// pointers, value and mask broadcast together; the value converts implicitly to the
+/// pointee type, like Triton. On success ptr, v and mask are all of the common shape.
+bool Sema::writeOperands(const ast::CallExpr *call, llvm::StringRef whatItDoes,
+                         const std::vector<Value> &a, const std::vector<SMRange> &r,
+                         typed::Expr *&ptr, typed::Expr *&v, typed::Expr *&mask) {
   const Value &value = a[1];
   if (!value.isNumber() && !(value.isRuntime() && !value.type().element().isPointer)) {
-    diags.error(r[1], "store() writes numbers, not " + value.describe());
+    diags.error(r[1], (whatItDoes + " numbers, not " + value.describe()).str());
     noteDefinition(value);
-    return Value::error();
+    return false;
   }
-  typed::Expr *ptr = a[0].expr;
   llvm::SmallVector<int64_t, 4> shape, withValue;
   llvm::ArrayRef<int64_t> valueShape;
   if (value.isRuntime())
@@ -224,7 +220,7 @@ Value Sema::storeCall(const ast::CallExpr *call) {
                           shapeStr(ptr->type.shape()));
     noteOperand(a[0], r[0], "the pointer");
     noteOperand(value, r[1], "the value");
-    return Value::error();
+    return false;
   }
   shape = withValue;
   if (mask && !broadcastShapes(withValue, mask->type.shape(), shape)) {
@@ -233,16 +229,28 @@ Value Sema::storeCall(const ast::CallExpr *call) {
                           shapeStr(withValue));
     noteOperand(a[0], r[0], "the pointer");
     noteOperand(a[2], r[2], "the mask");
-    return Value::error();
+    return false;
   }
   if (!checkTileSize(shape, call->range))
-    return Value::error();
+    return false;
   ptr = broadcastTo(ptr, shape, r[0]);
   if (mask)
     mask = broadcastTo(mask, shape, r[2]);
-  // Like Triton, the value converts implicitly to the pointee type.
-  typed::Expr *v = coerce(value, Type(ElementType::number(ptr->type.element().scalar), shape), r[1]);
-  if (!v)
+  v = coerce(value, Type(ElementType::number(ptr->type.element().scalar), shape), r[1]);
+  return v != nullptr;
+}
+
+Value Sema::storeCall(const ast::CallExpr *call) {
+  std::vector<Value> a;
+  std::vector<SMRange> r;
+  if (!bindArguments(call, "store", {"pointer", "value", "mask"}, 2, a, r,
+                     {"cache_modifier", "eviction_policy"}))
+    return Value::error();
+  typed::Expr *mask = nullptr;
+  if (!readPointer(*this, a[0], r[0], "store") || !readMask(*this, a[2], r[2], "store", mask))
+    return Value::error();
+  typed::Expr *ptr = a[0].expr, *v = nullptr;
+  if (!writeOperands(call, "store() writes", a, r, ptr, v, mask))
     return Value::error();
   emit(make<typed::StoreStmt>(call->range, ptr, v, mask));
   return Value::none();
@@ -265,47 +273,13 @@ Value Sema::atomicAddCall(const ast::CallExpr *call) {
     noteDefinition(a[0]);
     return Value::error();
   }
-  const Value &value = a[1];
-  if (!value.isNumber() && !(value.isRuntime() && !value.type().element().isPointer)) {
-    diags.error(r[1], "atomic_add() adds numbers, not " + value.describe());
-    noteDefinition(value);
-    return Value::error();
-  }
-  llvm::SmallVector<int64_t, 4> shape, withValue;
-  llvm::ArrayRef<int64_t> valueShape;
-  if (value.isRuntime())
-    valueShape = value.type().shape();
-  if (!broadcastShapes(ptr->type.shape(), valueShape, withValue)) {
-    diags.error(r[1], "the value's shape " + shapeStr(valueShape) +
-                          " does not broadcast with the pointers' shape " +
-                          shapeStr(ptr->type.shape()));
-    noteOperand(a[0], r[0], "the pointer");
-    noteOperand(value, r[1], "the value");
-    return Value::error();
-  }
-  shape = withValue;
-  if (mask && !broadcastShapes(withValue, mask->type.shape(), shape)) {
-    diags.error(r[2], "the mask's shape " + shapeStr(mask->type.shape()) +
-                          " does not broadcast with the pointers' shape " +
-                          shapeStr(withValue));
-    noteOperand(a[0], r[0], "the pointer");
-    noteOperand(a[2], r[2], "the mask");
-    return Value::error();
-  }
-  if (!checkTileSize(shape, call->range))
-    return Value::error();
-  ptr = broadcastTo(ptr, shape, r[0]);
-  if (mask)
-    mask = broadcastTo(mask, shape, r[2]);
-  // Like store, the value converts implicitly to the pointee type.
-  Type result(ElementType::number(pointee), shape);
-  typed::Expr *v = coerce(value, result, r[1]);
-  if (!v)
+  typed::Expr *v = nullptr;
+  if (!writeOperands(call, "atomic_add() adds", a, r, ptr, v, mask))
     return Value::error();
   // Bound at once, like load: the memory is updated where the source says, and the
   // update happens even if the old values are never used.
   return bindTemporary("old",
-                       make<typed::AtomicAddExpr>(result, call->range, ptr, v, mask),
+                       make<typed::AtomicAddExpr>(v->type, call->range, ptr, v, mask),
                        call->range);
 }
 

@@ -213,6 +213,9 @@ public:
   Value loadCall(const ast::CallExpr *call);
   Value storeCall(const ast::CallExpr *call);
   Value atomicAddCall(const ast::CallExpr *call);
+  bool writeOperands(const ast::CallExpr *call, llvm::StringRef whatItDoes,
+                     const std::vector<Value> &a, const std::vector<llvm::SMRange> &r,
+                     typed::Expr *&ptr, typed::Expr *&v, typed::Expr *&mask);
   Value dotCall(const ast::CallExpr *call);
   Value printCall(const ast::CallExpr *call, bool compileTime);
 
