@@ -238,6 +238,12 @@ private:
     if (Value known = remat.lookup(key))
       return known;
     Operation *def = value.getDefiningOp();
+    if (!def) {
+      // A block argument (a loop-carried value) cannot be re-created: rematCost priced
+      // it as a conversion, which only a caller allowing conversions asks for.
+      assert(allowConvert && "re-creating a block argument");
+      return remat[key] = tcc::convertAfterDef(builder, value, layout);
+    }
     if (auto cvt = dyn_cast<tile::ConvertLayoutOp>(def))
       return doRemat(cvt.getSrc(), layout, allowConvert);
     Attribute need = operandLayoutFor(def, layout);
