@@ -43,9 +43,9 @@ std::optional<ConversionPlan> planConversion(RankedTensorType srcType, RankedTen
   if (plan.registerMap)
     return plan;
   plan.elementBytes = memoryType(srcType.getElementType()).getIntOrFloatBitWidth() / 8;
-  SmallVector<SmallVector<unsigned>> orders{src->getTileOrder()};
-  if (dst->getTileOrder() != orders.front())
-    orders.push_back(dst->getTileOrder());
+  SmallVector<SmallVector<unsigned>> orders{llvm::to_vector(src->getTileOrder())};
+  if (ArrayRef<unsigned>(orders.front()) != dst->getTileOrder())
+    orders.push_back(llvm::to_vector(dst->getTileOrder()));
   plan.shared = chooseSharedLayout(
       srcType.getShape(), orders, plan.elementBytes,
       [&](ArrayRef<unsigned> order, unsigned maxWidth) {

@@ -68,18 +68,30 @@ struct Gather {
 };
 
 Gather gatherFor(const Distribution &acc, unsigned dim) {
-  Distribution::DimThreads t = acc.getDimThreads(dim);
   int64_t size = acc.getShape()[dim];
-  int64_t cta = int64_t(t.sizePerThread) * t.lanes * t.warps;
+  int64_t spt = acc.getRunAlong(dim);
+  int64_t threads = int64_t(acc.getDistinctLanes(dim)) * acc.getDistinctWarps(dim);
+  int64_t cta = spt * threads;
   Gather g;
   // Runs of 16 bytes or more per thread are read as full-width vectors already; spreading
   // them apart keeps the lanes of a warp on consecutive addresses (fewer bank conflicts).
-  if (size < cta || t.lanes * t.warps == 1 || t.sizePerThread * 4 >= 16)
+  if (size < cta || threads == 1 || spt * 4 >= 16)
     return g;
+  // The gather is for a blocked accumulator: the threads' bits are the coordinate bits
+  // right above the in-thread run.
+  SmallVector<unsigned> threadBits;
+  for (auto [id, bit] : acc.getLaneBitsAlong(dim))
+    threadBits.push_back(bit);
+  for (auto [id, bit] : acc.getWarpBitsAlong(dim))
+    threadBits.push_back(bit);
+  llvm::sort(threadBits);
+  for (auto [i, bit] : llvm::enumerate(threadBits))
+    if (bit != llvm::Log2_64(spt) + i)
+      return g;
   g.permuted = true;
   g.cta = cta;
-  g.spt = t.sizePerThread;
-  g.perThread = size / cta * t.sizePerThread;
+  g.spt = spt;
+  g.perThread = size / cta * spt;
   return g;
 }
 

@@ -10,7 +10,7 @@
 #ifndef TCC_COMPILER_CONVERSION_LOWERINGPATTERNS_H
 #define TCC_COMPILER_CONVERSION_LOWERINGPATTERNS_H
 
-#include "compiler/Conversion/Distribution.h"
+#include "dialects/Tile/TileDialect.h"
 
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -22,6 +22,8 @@ class LLVMTypeConverter;
 } // namespace mlir
 
 namespace tcc {
+
+using mlir::tile::Distribution;
 
 /// Tiles to the scalars one thread holds, tile pointers to `!llvm.ptr<1>`.
 class TileTypeConverter : public mlir::TypeConverter {

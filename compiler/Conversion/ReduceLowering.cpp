@@ -228,9 +228,8 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
     }
 
     // 2. Across the lanes that hold different positions along the axis.
-    Distribution::DimThreads threads = src.getDimThreads(plan->axis);
-    for (unsigned step = 1; step < plan->lanes; step *= 2) {
-      unsigned laneMask = step << threads.laneShift;
+    for (auto [laneBit, coordinateBit] : src.getLaneBitsAlong(plan->axis)) {
+      unsigned laneMask = 1u << laneBit;
       for (Partial &p : partials) {
         Partial other{shuffleXor(rewriter, loc, p.value, laneMask),
                       isArg ? shuffleXor(rewriter, loc, p.index, laneMask) : Value()};
@@ -259,7 +258,6 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
     Location loc = op.getLoc();
     bool isArg = isArgKind(op.getKind());
     const Distribution &src = plan.src;
-    Distribution::DimThreads threads = src.getDimThreads(plan.axis);
     Type valueType = partials.front().value.getType();
     Type memType = memoryType(valueType);
     int64_t slots = plan.warps * plan.resultElements;
@@ -302,10 +300,7 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
     if (memoryPlan.needsLeadingBarrier(op))
       nvvm::barrier(rewriter, loc);
     // Warps beyond the distinct ones hold copies: they write the same values.
-    Value warp = emitWarpId(rewriter, loc, src.getNumThreads());
-    if (threads.warpShift)
-      warp = arith::ShRUIOp::create(rewriter, loc, warp, i32Const(rewriter, loc, threads.warpShift));
-    warp = arith::AndIOp::create(rewriter, loc, warp, i32Const(rewriter, loc, plan.warps - 1));
+    Value warp = emitWarpPosition(rewriter, loc, src, plan.axis);
     Value warpSlot = plan.resultElements == 1
                          ? warp
                          : arith::MulIOp::create(rewriter, loc, warp,

@@ -12,13 +12,15 @@
 #ifndef TCC_COMPILER_CONVERSION_SHAREDLAYOUT_H
 #define TCC_COMPILER_CONVERSION_SHAREDLAYOUT_H
 
-#include "compiler/Conversion/Distribution.h"
+#include "dialects/Tile/TileDialect.h"
 
 #include "mlir/IR/Builders.h"
 
 #include <optional>
 
 namespace tcc {
+
+using mlir::tile::Distribution;
 
 struct SharedLayout {
   llvm::SmallVector<int64_t> shape;  // the tile's shape

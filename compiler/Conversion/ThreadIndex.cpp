@@ -25,91 +25,110 @@ Value emitWarpId(OpBuilder &b, Location loc, unsigned numThreads) {
   return arith::ShRUIOp::create(b, loc, tid, i32Const(b, loc, 5));
 }
 
-/// (x >> shift) & (count - 1), skipping what is not needed.
-static Value extractField(OpBuilder &b, Location loc, Value x, unsigned shift, unsigned count) {
-  if (count == 1)
+/// Places id bits on coordinate bits: the sum over (id bit j, coordinate bit b) of
+/// ((id >> j) & 1) << b, emitted as one mask and shift per run of consecutive bits that
+/// keep their distance. `idBits` is the width of the id (bits above are known zero).
+static Value scatterBits(OpBuilder &b, Location loc, Value id, unsigned idBits,
+                         ArrayRef<std::pair<unsigned, unsigned>> bits) {
+  Value result;
+  for (size_t i = 0; i < bits.size();) {
+    size_t j = i + 1;
+    while (j < bits.size() && bits[j].first == bits[j - 1].first + 1 &&
+           bits[j].second == bits[j - 1].second + 1)
+      ++j;
+    unsigned from = bits[i].first, to = bits[i].second, count = unsigned(j - i);
+    Value piece = id;
+    // No mask for a run that reaches the top of the id and starts at bit 0, or lands on
+    // coordinate bit 0 (the right shift drops the bits under it).
+    bool top = from + count == idBits;
+    if (!(top && (from == 0 || to == 0)))
+      piece = arith::AndIOp::create(b, loc, piece,
+                                    i32Const(b, loc, int64_t(((1u << count) - 1) << from)));
+    if (to > from)
+      piece = arith::ShLIOp::create(b, loc, piece, i32Const(b, loc, to - from));
+    else if (from > to)
+      piece = arith::ShRUIOp::create(b, loc, piece, i32Const(b, loc, from - to));
+    result = result ? arith::OrIOp::create(b, loc, result, piece).getResult() : piece;
+    i = j;
+  }
+  return result;
+}
+
+/// The lane and warp bits along `dim`, with the coordinate bits they select.
+static void threadBitsAlong(const Distribution &dist, unsigned dim,
+                            SmallVectorImpl<std::pair<unsigned, unsigned>> &lanes,
+                            SmallVectorImpl<std::pair<unsigned, unsigned>> &warps) {
+  lanes = dist.getLaneBitsAlong(dim);
+  warps = dist.getWarpBitsAlong(dim);
+}
+
+/// The coordinate selected by lane bits `lanes` and warp bits `warps`, from threadIdx.x
+/// (lane bits are its low bits, warp bits the ones above), so that runs crossing from the
+/// lane id into the warp id cost one shift.
+static Value emitFromBits(OpBuilder &b, Location loc, const Distribution &dist,
+                          ArrayRef<std::pair<unsigned, unsigned>> lanes,
+                          ArrayRef<std::pair<unsigned, unsigned>> warps) {
+  unsigned laneBits = llvm::Log2_32(dist.getThreadsPerWarp());
+  unsigned tidBits = llvm::Log2_32(dist.getNumThreads());
+  SmallVector<std::pair<unsigned, unsigned>> bits(lanes.begin(), lanes.end());
+  for (auto [w, c] : warps)
+    bits.push_back({laneBits + w, c});
+  if (bits.empty())
     return i32Const(b, loc, 0);
-  if (shift == 0 && count == 32)
-    return x; // a whole lane id: already below 32
-  if (shift)
-    x = arith::ShRUIOp::create(b, loc, x, i32Const(b, loc, shift));
-  return arith::AndIOp::create(b, loc, x, i32Const(b, loc, count - 1));
+  llvm::sort(bits);
+  return scatterBits(b, loc, nvvm::threadIdX(b, loc, dist.getNumThreads()), tidBits, bits);
+}
+
+/// Replaces the coordinate bits of `lanes` and `warps` by their ranks among all of them.
+static void packTargets(SmallVectorImpl<std::pair<unsigned, unsigned>> &lanes,
+                        SmallVectorImpl<std::pair<unsigned, unsigned>> &warps) {  // Rank of each selected coordinate bit among all the threads' bits along `dim`.
+  SmallVector<unsigned> targets;
+  for (auto [id, bit] : lanes)
+    targets.push_back(bit);
+  for (auto [id, bit] : warps)
+    targets.push_back(bit);
+  llvm::sort(targets);
+  auto rank = [&](unsigned bit) { return unsigned(llvm::find(targets, bit) - targets.begin()); };
+  for (auto &l : lanes)
+    l.second = rank(l.second);
+  for (auto &w : warps)
+    w.second = rank(w.second);
 }
 
 Value emitThreadPosition(OpBuilder &b, Location loc, const Distribution &dist, unsigned dim) {
-  Distribution::DimThreads t = dist.getDimThreads(dim);
-  unsigned numThreads = dist.getNumThreads();
-  Value lanePart, warpPart;
-  if (t.lanes > 1)
-    lanePart = extractField(b, loc, emitLaneId(b, loc, numThreads), t.laneShift, t.lanes);
-  if (t.warps > 1) {
-    Value warp = extractField(b, loc, emitWarpId(b, loc, numThreads), t.warpShift, t.warps);
-    warpPart = t.lanes > 1
-                   ? arith::ShLIOp::create(b, loc, warp, i32Const(b, loc, llvm::Log2_32(t.lanes)))
-                   : warp;
-  }
-  if (lanePart && warpPart)
-    return arith::OrIOp::create(b, loc, warpPart, lanePart);
-  if (lanePart)
-    return lanePart;
-  if (warpPart)
-    return warpPart;
-  return i32Const(b, loc, 0);
+  SmallVector<std::pair<unsigned, unsigned>> lanes, warps;
+  threadBitsAlong(dist, dim, lanes, warps);
+  packTargets(lanes, warps);
+  return emitFromBits(b, loc, dist, lanes, warps);
+}
+
+Value emitWarpPosition(OpBuilder &b, Location loc, const Distribution &dist, unsigned dim) {
+  SmallVector<std::pair<unsigned, unsigned>> lanes, warps = dist.getWarpBitsAlong(dim);
+  packTargets(lanes, warps);
+  return emitFromBits(b, loc, dist, lanes, warps);
 }
 
 Value emitThreadBase(OpBuilder &b, Location loc, const Distribution &dist, unsigned dim) {
-  int64_t size = dist.getShape()[dim];
-  Distribution::DimThreads t = dist.getDimThreads(dim);
-  if (size <= int64_t(t.sizePerThread) || t.lanes * t.warps == 1)
-    return i32Const(b, loc, 0);
-  Value pos = emitThreadPosition(b, loc, dist, dim);
-  if (t.sizePerThread > 1)
-    pos = arith::ShLIOp::create(b, loc, pos, i32Const(b, loc, llvm::Log2_32(t.sizePerThread)));
-  if (size < int64_t(t.sizePerThread) * t.lanes * t.warps)
-    pos = arith::AndIOp::create(b, loc, pos, i32Const(b, loc, size - 1));
-  return pos;
+  SmallVector<std::pair<unsigned, unsigned>> lanes, warps;
+  threadBitsAlong(dist, dim, lanes, warps);
+  return emitFromBits(b, loc, dist, lanes, warps);
 }
 
 Value emitOwnerPredicate(OpBuilder &b, Location loc, const Distribution &dist) {
   if (!dist.hasReplicas())
     return {};
-  // Replicas arise along tile dimensions smaller than a layout repetition, and along
-  // sliced dimensions (size 1 in the root). Rather than special-casing slices, test the
-  // threads' root positions through the simulated predicate: a thread owns its elements
-  // iff every root position times sizePerThread is below the root size. For tile
-  // dimensions that is emitThreadPosition * spt < size; sliced root dimensions are
-  // covered by building the predicate from the lane/warp bits that no tile dimension uses.
   unsigned numThreads = dist.getNumThreads();
   Value owner;
-  auto conjoin = [&](Value cond) {
+  Value zero = i32Const(b, loc, 0);
+  auto require = [&](Value id, unsigned mask) {
+    if (!mask)
+      return;
+    Value bits = arith::AndIOp::create(b, loc, id, i32Const(b, loc, mask));
+    Value cond = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, bits, zero);
     owner = owner ? arith::AndIOp::create(b, loc, owner, cond).getResult() : cond;
   };
-  unsigned usedLaneBits = 0, usedWarpBits = 0;
-  for (unsigned d = 0; d < dist.getRank(); ++d) {
-    Distribution::DimThreads t = dist.getDimThreads(d);
-    usedLaneBits |= (t.lanes - 1) << t.laneShift;
-    usedWarpBits |= (t.warps - 1) << t.warpShift;
-    int64_t size = dist.getShape()[d];
-    int64_t threadsNeeded = std::max<int64_t>(1, size / t.sizePerThread);
-    if (threadsNeeded >= int64_t(t.lanes) * t.warps)
-      continue;
-    Value pos = emitThreadPosition(b, loc, dist, d);
-    conjoin(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, pos,
-                                  i32Const(b, loc, threadsNeeded)));
-  }
-  unsigned warpBits = numThreads / 32 - 1;
-  unsigned unusedLane = 31 & ~usedLaneBits, unusedWarp = warpBits & ~usedWarpBits;
-  Value zero = i32Const(b, loc, 0);
-  if (unusedLane) {
-    Value lane = emitLaneId(b, loc, numThreads);
-    Value bits = arith::AndIOp::create(b, loc, lane, i32Const(b, loc, unusedLane));
-    conjoin(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, bits, zero));
-  }
-  if (unusedWarp) {
-    Value warp = emitWarpId(b, loc, numThreads);
-    Value bits = arith::AndIOp::create(b, loc, warp, i32Const(b, loc, unusedWarp));
-    conjoin(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, bits, zero));
-  }
+  require(emitLaneId(b, loc, numThreads), dist.getReplicaLaneMask());
+  require(emitWarpId(b, loc, numThreads), dist.getReplicaWarpMask());
   return owner;
 }
 

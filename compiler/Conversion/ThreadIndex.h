@@ -10,11 +10,13 @@
 #ifndef TCC_COMPILER_CONVERSION_THREADINDEX_H
 #define TCC_COMPILER_CONVERSION_THREADINDEX_H
 
-#include "compiler/Conversion/Distribution.h"
+#include "dialects/Tile/TileDialect.h"
 
 #include "mlir/IR/Builders.h"
 
 namespace tcc {
+
+using mlir::tile::Distribution;
 
 /// An i32 constant.
 mlir::Value i32Const(mlir::OpBuilder &b, mlir::Location loc, int64_t value);
@@ -23,17 +25,23 @@ mlir::Value i32Const(mlir::OpBuilder &b, mlir::Location loc, int64_t value);
 mlir::Value emitLaneId(mlir::OpBuilder &b, mlir::Location loc, unsigned numThreads);
 mlir::Value emitWarpId(mlir::OpBuilder &b, mlir::Location loc, unsigned numThreads);
 
-/// The thread's position along tile dimension `dim` in units of threads (before
-/// multiplying by sizePerThread): warp part * lanes + lane part.
+/// The thread's position along tile dimension `dim` among the distinct positions the
+/// threads take there: the lane and warp bits along `dim`, packed in the order of the
+/// coordinate bits they select (for a blocked layout, warp part * lanes + lane part).
 mlir::Value emitThreadPosition(mlir::OpBuilder &b, mlir::Location loc, const Distribution &dist,
                                unsigned dim);
+
+/// The warp's position along tile dimension `dim` among the distinct warps there: its
+/// warp bits along `dim`, packed in the order of the coordinate bits they select.
+mlir::Value emitWarpPosition(mlir::OpBuilder &b, mlir::Location loc, const Distribution &dist,
+                             unsigned dim);
 
 /// The thread's base coordinate along tile dimension `dim` (Distribution::getThreadBase).
 mlir::Value emitThreadBase(mlir::OpBuilder &b, mlir::Location loc, const Distribution &dist,
                            unsigned dim);
 
-/// i1: the thread holds the first copy of its elements; null when the distribution has
-/// no replicas (every thread owns what it holds).
+/// i1: the thread holds the first copy of its elements (its lane and warp bits that
+/// select nothing are 0); null when the distribution has no replicas.
 mlir::Value emitOwnerPredicate(mlir::OpBuilder &b, mlir::Location loc, const Distribution &dist);
 
 } // namespace tcc

@@ -40,10 +40,8 @@ namespace tcc {
 namespace {
 
 unsigned layoutWarps(Attribute layout) {
-  while (auto slice = dyn_cast_or_null<tile::SliceEncodingAttr>(layout))
-    layout = slice.getParent();
-  if (auto blocked = dyn_cast_or_null<tile::BlockedEncodingAttr>(layout))
-    return blocked.getNumWarps();
+  if (auto distributed = dyn_cast_or_null<tile::DistributedLayoutInterface>(layout))
+    return distributed.getNumWarps();
   return 0;
 }
 

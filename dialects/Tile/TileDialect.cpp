@@ -33,6 +33,18 @@ struct TileOpAsmInterface : public OpAsmDialectInterface {
       os << "slice";
       return AliasResult::FinalAlias;
     }
+    if (isa<MmaEncodingAttr>(attr)) {
+      os << "mma";
+      return AliasResult::FinalAlias;
+    }
+    if (isa<DotOperandEncodingAttr>(attr)) {
+      os << "dot_op";
+      return AliasResult::FinalAlias;
+    }
+    if (isa<NVMMASharedEncodingAttr>(attr)) {
+      os << "shared";
+      return AliasResult::FinalAlias;
+    }
     return AliasResult::NoAlias;
   }
 };

@@ -17,7 +17,10 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/IR/TensorEncoding.h"
 
+#include "dialects/Tile/Distribution.h"
+
 #include "dialects/Tile/TileOpsDialect.h.inc"
+#include "dialects/Tile/TileAttrInterfaces.h.inc"
 #include "dialects/Tile/TileOpsEnums.h.inc"
 
 #define GET_TYPEDEF_CLASSES
@@ -27,6 +30,18 @@
 #include "dialects/Tile/TileOpsAttrs.h.inc"
 
 namespace mlir::tile {
+
+/// Threads of a warp on every NVIDIA GPU; layouts are built for it, and the target
+/// description (#tile.target) states it.
+inline constexpr unsigned kThreadsPerWarp = 32;
+
+/// Module attribute holding the #tile.target description.
+inline constexpr llvm::StringLiteral kTargetAttrName = "tile.target";
+
+/// The target of the module around `op` (`tile.target`), or the default (sm_90).
+TargetAttr getTarget(Operation *op);
+/// The description of `arch` (sm_80, sm_90, sm_90a, ...) with its shared-memory limit.
+TargetAttr getTargetFor(MLIRContext *ctx, StringRef arch);
 
 /// The type a load through `ptrLike` yields: the pointee for a pointer, a tile of
 /// pointees (same shape and encoding) for a tile of pointers; null otherwise.

@@ -56,5 +56,5 @@ func.func @replicated(%p: !tile.ptr<f32>) attributes {tile.kernel, tile.num_warp
 }
 
 // CHECK-LABEL: llvm.func @replicated(
-// CHECK: %[[OWNER:.*]] = arith.cmpi ult
+// CHECK: %[[OWNER:.*]] = arith.cmpi eq
 // CHECK: llvm.inline_asm has_side_effects "@$0 red.global.add.f32 [$1], $2;", "b,l,f" %[[OWNER]]

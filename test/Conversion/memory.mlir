@@ -64,9 +64,12 @@ func.func @replicated(%p: !tile.ptr<f32>) attributes {tile.kernel, tile.num_warp
 }
 
 // CHECK-LABEL: llvm.func @replicated(
+// The element is the lane id (the warp bit selects nothing); the owner is warp 0.
 // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x range <i32, 0, 64> : i32
-// CHECK: %[[POS:.*]] = arith.ori
-// CHECK: %[[BASE:.*]] = arith.andi %[[POS]], %{{.*}} : i32
+// CHECK: %[[C31:.*]] = arith.constant 31 : i32
+// CHECK: %[[BASE:.*]] = arith.andi %[[TID]], %[[C31]] : i32
 // CHECK: arith.sitofp %[[BASE]] : i32 to f32
-// CHECK: %[[OWNER:.*]] = arith.cmpi ult, %[[POS]], %{{.*}} : i32
+// CHECK: %[[WARP:.*]] = arith.shrui %[[TID]], %{{.*}} : i32
+// CHECK: %[[WBIT:.*]] = arith.andi %[[WARP]], %{{.*}} : i32
+// CHECK: %[[OWNER:.*]] = arith.cmpi eq, %[[WBIT]], %{{.*}} : i32
 // CHECK: llvm.inline_asm has_side_effects "@$0 st.global.b32 [$1], $2;", "b,l,r" %[[OWNER]]

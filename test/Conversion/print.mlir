@@ -19,7 +19,10 @@ func.func @show(%n: i32, %x: !tile.ptr<f32>) attributes {tile.kernel, tile.num_w
 // CHECK-DAG: llvm.alloca {{.*}} x !llvm.struct<(i32, i32, i32, i32)>
 // CHECK-DAG: llvm.alloca {{.*}} x !llvm.struct<(i32, i32, i32, i32, i32)>
 // CHECK: llvm.call @vprintf
-// 8 elements over 32 lanes, 2 per thread: lanes 0-3 own them, 2 lines each.
-// CHECK: llvm.icmp "ult"
+// 8 elements over 32 lanes, 2 per thread: lanes 0-3 own them (lane bits 2-4, mask 28,
+// select nothing), 2 lines each.
+// CHECK: %[[MASK:.*]] = llvm.mlir.constant(28 : i32) : i32
+// CHECK: %[[BITS:.*]] = llvm.and %{{.*}}, %[[MASK]] : i32
+// CHECK: llvm.icmp "eq" %[[BITS]]
 // CHECK: llvm.call @vprintf
 // CHECK: llvm.call @vprintf

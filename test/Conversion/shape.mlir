@@ -19,8 +19,7 @@ func.func @shape() -> i32 attributes {tile.num_warps = 1 : i32} {
 // thread; the broadcast to 8 rows reuses both for each of the thread's 2 rows.
 // CHECK-LABEL: llvm.func @shape(
 // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x range <i32, 0, 32> : i32
-// CHECK: %[[LANE:.*]] = arith.andi %[[TID]], %{{.*}} : i32
-// CHECK: %[[COL:.*]] = arith.andi %[[LANE]], %{{.*}} : i32
+// CHECK: %[[COL:.*]] = arith.andi %[[TID]], %{{.*}} : i32
 // CHECK: %[[B:.*]] = arith.shli %[[COL]], %{{.*}} : i32
 // CHECK: %[[B1:.*]] = arith.addi %[[B]], %{{.*}} overflow<nsw, nuw> : i32
 // Both rows' pairs are the same registers: after CSE, one in-thread sum for both.
