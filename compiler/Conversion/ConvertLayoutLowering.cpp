@@ -11,7 +11,7 @@
 
 #include "compiler/Conversion/LoweringPatterns.h"
 #include "compiler/Conversion/NVVMBuilders.h"
-#include "compiler/Conversion/SharedLayout.h"
+#include "dialects/Tile/SharedLayout.h"
 #include "compiler/Conversion/SharedMemory.h"
 #include "compiler/Conversion/ThreadIndex.h"
 
@@ -55,62 +55,8 @@ std::optional<ConversionPlan> planConversion(RankedTensorType srcType, RankedTen
   return plan;
 }
 
-/// The run-time coordinates of each group of registers of `dist`.
-SmallVector<Value> emitCoordinates(OpBuilder &b, Location loc, ArrayRef<Value> bases,
-                                   ArrayRef<int64_t> offsets) {
-  SmallVector<Value> coords;
-  for (auto [base, offset] : llvm::zip(bases, offsets))
-    coords.push_back(offset == 0 ? base
-                                 : arith::AddIOp::create(b, loc, base, i32Const(b, loc, offset))
-                                       .getResult());
-  return coords;
-}
-
-/// Addresses of a thread's accesses (`width` registers each) to the staged tile: a
-/// register group whose offset is another's plus a constant for every thread reuses that
-/// one's address (an immediate offset).
-struct AccessAddresses {
-  AccessAddresses(const SharedLayout &layout, const Distribution &dist, unsigned width)
-      : layout(layout), width(width) {
-    reuse = planOffsetReuse(layout, llvm::divideCeil(dist.getNumRegs(), width),
-                            dist.getNumWarps(), [&](int64_t access, unsigned lane, unsigned warp) {
-                              SmallVector<int64_t> coords;
-                              for (unsigned d = 0; d < dist.getRank(); ++d)
-                                coords.push_back(dist.getThreadBase(d, lane, warp) +
-                                                 dist.getRegOffset(access * width, d));
-                              return coords;
-                            });
-    offsets.reserve(reuse.size());
-    for (int64_t access = 0; access < int64_t(reuse.size()); ++access)
-      offsets.push_back(dist.getRegOffsets(access * width));
-  }
-
-  /// The address of the access starting at register `reg` (accesses in order).
-  Value emit(OpBuilder &b, Location loc, Value base, Type memType, ArrayRef<Value> bases,
-             int64_t reg) {
-    int64_t access = reg / width;
-    const OffsetReuse &r = reuse[access];
-    Value ptr;
-    if (r.ref != access) {
-      ptr = sharedElementPtr(b, loc, ptrs[r.ref], memType, i32Const(b, loc, r.delta));
-    } else {
-      SmallVector<Value> coords = emitCoordinates(b, loc, bases, offsets[access]);
-      ptr = sharedElementPtr(b, loc, base, memType, layout.emitOffset(b, loc, coords));
-    }
-    ptrs.push_back(ptr);
-    return ptr;
-  }
-
-  const SharedLayout &layout;
-  unsigned width;
-  SmallVector<OffsetReuse> reuse;
-  SmallVector<SmallVector<int64_t>> offsets;
-  SmallVector<Value> ptrs;
-};
-
 struct ConvertLayoutLowering : OpConversionPattern<ConvertLayoutOp> {
-  ConvertLayoutLowering(TypeConverter &converter, MLIRContext *ctx, const SharedMemoryPlan &plan)
-      : OpConversionPattern(converter, ctx), memoryPlan(plan) {}
+  using OpConversionPattern::OpConversionPattern;
 
   LogicalResult matchAndRewrite(ConvertLayoutOp op, OneToNOpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
@@ -131,16 +77,16 @@ struct ConvertLayoutLowering : OpConversionPattern<ConvertLayoutOp> {
     const SharedLayout &layout = plan->shared;
     Type elementType = getTypeConverter()->convertType(srcType.getElementType());
     Type memType = memoryType(elementType);
-    Value base = sharedBase(rewriter, loc);
-    if (memoryPlan.needsLeadingBarrier(op))
-      nvvm::barrier(rewriter, loc);
+    Value base = scratchBase(rewriter, op);
+    if (!base)
+      return failure();
 
     const Distribution &src = plan->src, &dst = plan->dst;
     SmallVector<Value> srcBases, dstBases;
     for (unsigned d = 0; d < src.getRank(); ++d)
       srcBases.push_back(emitThreadBase(rewriter, loc, src, d));
     unsigned srcWidth = accessWidth(src, layout.order[0], layout.vec);
-    AccessAddresses srcAddresses(layout, src, srcWidth);
+    SharedAccesses srcAddresses(layout, src, srcWidth);
     for (int64_t reg = 0; reg < src.getNumRegs(); reg += srcWidth) {
       Value ptr = srcAddresses.emit(rewriter, loc, base, memType, srcBases, reg);
       SmallVector<Value> elements;
@@ -154,7 +100,7 @@ struct ConvertLayoutLowering : OpConversionPattern<ConvertLayoutOp> {
       dstBases.push_back(emitThreadBase(rewriter, loc, dst, d));
     unsigned dstWidth = accessWidth(dst, layout.order[0], layout.vec);
     SmallVector<Value> values;
-    AccessAddresses dstAddresses(layout, dst, dstWidth);
+    SharedAccesses dstAddresses(layout, dst, dstWidth);
     for (int64_t reg = 0; reg < dst.getNumRegs(); reg += dstWidth) {
       Value ptr = dstAddresses.emit(rewriter, loc, base, memType, dstBases, reg);
       for (Value v : loadShared(rewriter, loc, ptr, memType, dstWidth))
@@ -163,8 +109,6 @@ struct ConvertLayoutLowering : OpConversionPattern<ConvertLayoutOp> {
     replaceWithRegisters(rewriter, op, values);
     return success();
   }
-
-  const SharedMemoryPlan &memoryPlan;
 };
 
 } // namespace
@@ -179,9 +123,8 @@ int64_t convertLayoutScratchBytes(Operation *op) {
 }
 
 void populateConvertLayoutLoweringPatterns(TileTypeConverter &converter,
-                                           RewritePatternSet &patterns,
-                                           const SharedMemoryPlan &plan) {
-  patterns.add<ConvertLayoutLowering>(converter, patterns.getContext(), plan);
+                                           RewritePatternSet &patterns) {
+  patterns.add<ConvertLayoutLowering>(converter, patterns.getContext());
 }
 
 } // namespace tcc

@@ -10,7 +10,7 @@
 
 #include "compiler/Conversion/LoweringPatterns.h"
 #include "compiler/Conversion/NVVMBuilders.h"
-#include "compiler/Conversion/SharedLayout.h"
+#include "dialects/Tile/SharedLayout.h"
 #include "compiler/Conversion/SharedMemory.h"
 #include "compiler/Conversion/ThreadIndex.h"
 
@@ -271,11 +271,12 @@ void stageOperand(OpBuilder &b, Location loc, Value base, const Distribution &di
 }
 
 struct DotLowering : OpConversionPattern<DotOp> {
-  DotLowering(TypeConverter &converter, MLIRContext *ctx, const SharedMemoryPlan &plan)
-      : OpConversionPattern(converter, ctx), memoryPlan(plan) {}
+  using OpConversionPattern::OpConversionPattern;
 
   LogicalResult matchAndRewrite(DotOp op, OneToNOpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
+    if (isa_and_nonnull<MmaEncodingAttr>(op.getType().getEncoding()))
+      return rewriter.notifyMatchFailure(op, "a tensor-core dot");
     std::optional<DotPlan> plan = planDot(op);
     if (!plan)
       return op.emitOpError() << "operands without distribution layouts";
@@ -283,11 +284,11 @@ struct DotLowering : OpConversionPattern<DotOp> {
     Type f32 = rewriter.getF32Type();
     int64_t K = op.getA().getType().getDimSize(1);
 
-    Value base = sharedBase(rewriter, loc);
+    Value base = scratchBase(rewriter, op);
+    if (!base)
+      return failure();
     Value bBase = sharedElementPtr(rewriter, loc, base, rewriter.getI8Type(),
                                    i32Const(rewriter, loc, plan->bOffsetBytes));
-    if (memoryPlan.needsLeadingBarrier(op))
-      nvvm::barrier(rewriter, loc);
     stageOperand(rewriter, loc, base, plan->a, 0, plan->aGather, plan->aLayout, adaptor.getA());
     stageOperand(rewriter, loc, bBase, plan->b, 1, plan->bGather, plan->bLayout, adaptor.getB());
     nvvm::barrier(rewriter, loc);
@@ -353,8 +354,6 @@ struct DotLowering : OpConversionPattern<DotOp> {
     replaceWithRegisters(rewriter, op, values);
     return success();
   }
-
-  const SharedMemoryPlan &memoryPlan;
 };
 
 } // namespace
@@ -364,9 +363,8 @@ int64_t dotScratchBytes(Operation *op) {
   return plan ? plan->bytes() : 0;
 }
 
-void populateDotLoweringPatterns(TileTypeConverter &converter, RewritePatternSet &patterns,
-                                 const SharedMemoryPlan &plan) {
-  patterns.add<DotLowering>(converter, patterns.getContext(), plan);
+void populateDotLoweringPatterns(TileTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<DotLowering>(converter, patterns.getContext());
 }
 
 } // namespace tcc

@@ -45,28 +45,13 @@ inline constexpr const char *kSharedBufferName = "tcc_shared";
 /// Attribute names the lowering reads and writes.
 inline constexpr const char *kVecAttr = "tile.vec";               // on load/store
 inline constexpr const char *kNumWarpsAttr = "tile.num_warps";    // on the kernel
-inline constexpr const char *kSharedBytesAttr = "tile.shared_bytes"; // on the kernel, set here
+inline constexpr const char *kSharedBytesAttr = "tile.shared_bytes"; // on the kernel
+/// On an op exchanging data through shared memory: where its scratch starts (bytes),
+/// set by tile-allocate-shared.
+inline constexpr const char *kSharedOffsetAttr = "tile.shared_offset";
 
 /// Threads per program of the kernel around `op` (32 * tile.num_warps).
 unsigned kernelNumThreads(mlir::Operation *op);
-
-/// Scratch shared memory: every op that needs some gets the same buffer (offset 0),
-/// sized for the largest user; an op whose scratch may still be read by an earlier op
-/// (same kernel, or a loop) waits at a barrier before writing.
-struct SharedMemoryPlan {
-  struct Use {
-    int64_t bytes = 0;
-    bool leadingBarrier = true;
-  };
-  llvm::DenseMap<mlir::Operation *, Use> uses;
-  int64_t totalBytes = 0;
-
-  /// Whether `op` writes scratch memory that an earlier scratch user may still read.
-  bool needsLeadingBarrier(mlir::Operation *op) const {
-    auto it = uses.find(op);
-    return it == uses.end() || it->second.leadingBarrier;
-  }
-};
 
 /// Scratch bytes an op needs (0 for none). Defined beside each pattern.
 int64_t convertLayoutScratchBytes(mlir::Operation *op);
@@ -89,14 +74,14 @@ void populateMemoryLoweringPatterns(TileTypeConverter &converter,
 void populatePrintLoweringPatterns(TileTypeConverter &converter,
                                    mlir::RewritePatternSet &patterns);
 void populateConvertLayoutLoweringPatterns(TileTypeConverter &converter,
-                                           mlir::RewritePatternSet &patterns,
-                                           const SharedMemoryPlan &plan);
+                                           mlir::RewritePatternSet &patterns);
 void populateReduceLoweringPatterns(TileTypeConverter &converter,
-                                    mlir::RewritePatternSet &patterns,
-                                    const SharedMemoryPlan &plan);
+                                 mlir::RewritePatternSet &patterns);
 void populateDotLoweringPatterns(TileTypeConverter &converter,
-                                 mlir::RewritePatternSet &patterns,
-                                 const SharedMemoryPlan &plan);
+                                 mlir::RewritePatternSet &patterns);
+
+void populateTensorCoreLoweringPatterns(TileTypeConverter &converter,
+                                        mlir::RewritePatternSet &patterns);
 
 /// Stage 2 (scalar math to NVVM intrinsics, before the upstream *-to-llvm patterns).
 void populateMathToNVVMPatterns(mlir::LLVMTypeConverter &converter,

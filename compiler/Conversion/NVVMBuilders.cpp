@@ -3,7 +3,9 @@
 #include "compiler/Conversion/NVVMBuilders.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 using namespace mlir;
 
@@ -52,6 +54,109 @@ Value shuffleXor32(OpBuilder &b, Location loc, Value value, unsigned laneMask) {
   Value clamp = LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(0x1f));
   return NVVM::ShflOp::create(b, loc, value.getType(), all, value, offset, clamp,
                               NVVM::ShflKind::bfly, UnitAttr());
+}
+
+LogicalResult lowerToInlinePtx(Operation *module) {
+  // Only those ops: a greedy rewrite of the whole module would also fold and move
+  // everything else.
+  SmallVector<Operation *> ops;
+  module->walk([&](NVVM::WgmmaMmaAsyncOp op) { ops.push_back(op); });
+  if (ops.empty())
+    return success();
+  RewritePatternSet patterns(module->getContext());
+  populateNVVMToLLVMConversionPatterns(patterns);
+  GreedyRewriteConfig config;
+  config.setStrictness(GreedyRewriteStrictness::ExistingOps);
+  bool changed = false;
+  if (failed(applyOpPatternsGreedily(ops, std::move(patterns), config, &changed)))
+    return failure();
+  bool left = false;
+  module->walk([&](NVVM::WgmmaMmaAsyncOp) { left = true; });
+  return failure(left);
+}
+
+SmallVector<Value> ldmatrix(OpBuilder &b, Location loc, Value ptr, unsigned count, bool trans) {
+  Type i32 = b.getI32Type();
+  Type result = count == 1 ? i32
+                           : LLVM::LLVMStructType::getLiteral(b.getContext(),
+                                                              SmallVector<Type>(count, i32));
+  auto op = NVVM::LdMatrixOp::create(
+      b, loc, result, ptr, b.getI32IntegerAttr(count),
+      NVVM::MMALayoutAttr::get(b.getContext(), trans ? NVVM::MMALayout::col : NVVM::MMALayout::row),
+      NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8),
+      NVVM::LdStMatrixEltTypeAttr::get(b.getContext(), NVVM::LdStMatrixEltType::B16));
+  if (count == 1)
+    return {op.getResult()};
+  SmallVector<Value> regs;
+  for (unsigned i = 0; i < count; ++i)
+    regs.push_back(LLVM::ExtractValueOp::create(b, loc, op.getResult(), i));
+  return regs;
+}
+
+static NVVM::MMATypes mmaType(MmaType type) {
+  switch (type) {
+  case MmaType::F16:
+    return NVVM::MMATypes::f16;
+  case MmaType::BF16:
+    return NVVM::MMATypes::bf16;
+  case MmaType::TF32:
+    return NVVM::MMATypes::tf32;
+  }
+  return NVVM::MMATypes::f16;
+}
+
+SmallVector<Value> mmaSync(OpBuilder &b, Location loc, MmaType type, ValueRange a, ValueRange bv,
+                           ValueRange c) {
+  Type f32 = b.getF32Type();
+  Type result = LLVM::LLVMStructType::getLiteral(b.getContext(), SmallVector<Type>(4, f32));
+  int64_t k = type == MmaType::TF32 ? 8 : 16;
+  auto op = NVVM::MmaOp::create(b, loc, result, a, bv, c, ArrayRef<int64_t>{16, 8, k},
+                                std::nullopt, std::nullopt,
+                                std::array<NVVM::MMATypes, 2>{mmaType(type), mmaType(type)},
+                                std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                                               NVVM::MMALayout::col});
+  SmallVector<Value> d;
+  for (unsigned i = 0; i < 4; ++i)
+    d.push_back(LLVM::ExtractValueOp::create(b, loc, op.getResult(), i));
+  return d;
+}
+
+void cpAsync(OpBuilder &b, Location loc, Value dst, Value src, unsigned bytes, Value srcBytes) {
+  // 16-byte copies bypass L1 (.cg): the operands are reused from shared memory, not L1.
+  auto modifier = bytes == 16 ? NVVM::LoadCacheModifierKind::CG : NVVM::LoadCacheModifierKind::CA;
+  NVVM::CpAsyncOp::create(b, loc, dst, src, bytes, modifier, srcBytes);
+}
+
+void cpAsyncCommit(OpBuilder &b, Location loc) { NVVM::CpAsyncCommitGroupOp::create(b, loc); }
+
+void cpAsyncWait(OpBuilder &b, Location loc, unsigned pending) {
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, pending);
+}
+
+void fenceProxyAsyncShared(OpBuilder &b, Location loc) {
+  NVVM::FenceProxyOp::create(
+      b, loc, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
+}
+
+void wgmmaFence(OpBuilder &b, Location loc) { NVVM::WgmmaFenceAlignedOp::create(b, loc); }
+
+void wgmmaCommit(OpBuilder &b, Location loc) { NVVM::WgmmaGroupSyncAlignedOp::create(b, loc); }
+
+Value wgmma(OpBuilder &b, Location loc, MmaType type, unsigned n, Value acc, Value descA,
+            Value descB, bool transA, bool transB) {
+  NVVM::WGMMATypes t = type == MmaType::F16    ? NVVM::WGMMATypes::f16
+                       : type == MmaType::BF16 ? NVVM::WGMMATypes::bf16
+                                               : NVVM::WGMMATypes::tf32;
+  int k = type == MmaType::TF32 ? 8 : 16;
+  // A: row = K-major, col = M-major; B: col = K-major, row = N-major (PTX's "column-major B").
+  auto layoutA = transA ? NVVM::MMALayout::col : NVVM::MMALayout::row;
+  auto layoutB = transB ? NVVM::MMALayout::row : NVVM::MMALayout::col;
+  return NVVM::WgmmaMmaAsyncOp::create(
+      b, loc, acc.getType(), acc, descA, descB,
+      NVVM::MMAShapeAttr::get(b.getContext(), 64, n, k), t, t, NVVM::WGMMATypes::f32,
+      NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, layoutA,
+      layoutB, NVVM::MMAIntOverflowAttr());
 }
 
 } // namespace tcc::nvvm

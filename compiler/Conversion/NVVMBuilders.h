@@ -1,7 +1,8 @@
 //===- NVVMBuilders.h - the few NVVM ops the lowering emits ------*- C++ -*-===//
 //
 // The only place that includes NVVMDialect.h (it is expensive to compile): thread and
-// program ids, barriers and warp shuffles, built through plain OpBuilder calls.
+// program ids, barriers, warp shuffles, and the tensor-core instructions (ldmatrix,
+// mma.sync, cp.async, wgmma), built through plain OpBuilder calls.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +11,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Support/LogicalResult.h"
 
 namespace tcc::nvvm {
 
@@ -27,6 +29,42 @@ void barrier(mlir::OpBuilder &b, mlir::Location loc);
 /// shfl.sync.bfly over the full warp: the i32 or f32 `value` of lane (lane ^ laneMask).
 mlir::Value shuffleXor32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
                          unsigned laneMask);
+
+/// Rewrites the NVVM ops that have no LLVM intrinsic (wgmma.mma_async) into inline PTX.
+mlir::LogicalResult lowerToInlinePtx(mlir::Operation *module);
+
+/// The element types of tensor-core operands.
+enum class MmaType { F16, BF16, TF32 };
+
+/// ldmatrix.sync.aligned.m8n8.x`count`(.trans).shared.b16: the warp's lanes give the
+/// addresses of the rows of `count` 8 x 8 matrices; each lane gets one i32 per matrix.
+llvm::SmallVector<mlir::Value> ldmatrix(mlir::OpBuilder &b, mlir::Location loc, mlir::Value ptr,
+                                        unsigned count, bool trans);
+
+/// mma.sync.aligned.m16n8k16 (k8 for tf32).row.col.f32 on packed i32 / vector<2xf16>
+/// operands: 4 (A), 2 (B) and 4 f32 (C) registers; the 4 f32 of D.
+llvm::SmallVector<mlir::Value> mmaSync(mlir::OpBuilder &b, mlir::Location loc, MmaType type,
+                                       mlir::ValueRange a, mlir::ValueRange b2,
+                                       mlir::ValueRange c);
+
+/// cp.async.{ca,cg}.shared.global [dst], [src], bytes, srcBytes: `srcBytes` (i32) of 0
+/// zero-fills the destination.
+void cpAsync(mlir::OpBuilder &b, mlir::Location loc, mlir::Value dst, mlir::Value src,
+             unsigned bytes, mlir::Value srcBytes);
+void cpAsyncCommit(mlir::OpBuilder &b, mlir::Location loc);
+void cpAsyncWait(mlir::OpBuilder &b, mlir::Location loc, unsigned pending);
+
+/// fence.proxy.async.shared::cta.
+void fenceProxyAsyncShared(mlir::OpBuilder &b, mlir::Location loc);
+
+/// wgmma.fence / commit_group, and one wgmma.mma_async m64n`n`k16 (k8 for tf32) with D +=
+/// A * B on the accumulator struct `acc` (n / 2 f32), operands from descriptors;
+/// `transA`/`transB`: A M-major, B N-major (16-bit types only).
+void wgmmaFence(mlir::OpBuilder &b, mlir::Location loc);
+void wgmmaCommit(mlir::OpBuilder &b, mlir::Location loc);
+mlir::Value wgmma(mlir::OpBuilder &b, mlir::Location loc, MmaType type, unsigned n,
+                  mlir::Value acc, mlir::Value descA, mlir::Value descB, bool transA,
+                  bool transB);
 
 } // namespace tcc::nvvm
 

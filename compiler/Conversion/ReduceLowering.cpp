@@ -194,8 +194,7 @@ int64_t scratchBytesOf(ReduceOp op, const ReducePlan &plan) {
 }
 
 struct ReduceLowering : OpConversionPattern<ReduceOp> {
-  ReduceLowering(TypeConverter &converter, MLIRContext *ctx, const SharedMemoryPlan &plan)
-      : OpConversionPattern(converter, ctx), memoryPlan(plan) {}
+  using OpConversionPattern::OpConversionPattern;
 
   LogicalResult matchAndRewrite(ReduceOp op, OneToNOpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
@@ -239,8 +238,13 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
     }
 
     // 3. Across warps, through shared memory.
-    if (plan->warps > 1)
+    if (plan->warps > 1) {
+      if (!op->hasAttr(kSharedOffsetAttr)) {
+        (void)scratchBase(rewriter, op); // says why
+        return failure();
+      }
       partials = combineWarps(op, *plan, partials, rewriter);
+    }
 
     SmallVector<Value> results;
     for (Partial &p : partials)
@@ -261,7 +265,7 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
     Type valueType = partials.front().value.getType();
     Type memType = memoryType(valueType);
     int64_t slots = plan.warps * plan.resultElements;
-    Value base = sharedBase(rewriter, loc);
+    Value base = scratchBase(rewriter, op);
     Value indexBase;
     if (isArg) {
       int64_t valueBytes = llvm::alignTo(slots * memType.getIntOrFloatBitWidth() / 8, 4);
@@ -297,8 +301,6 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
       linear.push_back(i32Const(rewriter, loc, 0));
     }
 
-    if (memoryPlan.needsLeadingBarrier(op))
-      nvvm::barrier(rewriter, loc);
     // Warps beyond the distinct ones hold copies: they write the same values.
     Value warp = emitWarpPosition(rewriter, loc, src, plan.axis);
     Value warpSlot = plan.resultElements == 1
@@ -339,8 +341,6 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
     }
     return results;
   }
-
-  const SharedMemoryPlan &memoryPlan;
 };
 
 } // namespace
@@ -351,9 +351,8 @@ int64_t reduceScratchBytes(Operation *op) {
   return plan ? scratchBytesOf(reduce, *plan) : 0;
 }
 
-void populateReduceLoweringPatterns(TileTypeConverter &converter, RewritePatternSet &patterns,
-                                    const SharedMemoryPlan &plan) {
-  patterns.add<ReduceLowering>(converter, patterns.getContext(), plan);
+void populateReduceLoweringPatterns(TileTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<ReduceLowering>(converter, patterns.getContext());
 }
 
 } // namespace tcc

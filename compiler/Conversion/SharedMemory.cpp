@@ -16,6 +16,20 @@ Value sharedBase(OpBuilder &b, Location loc) {
   return LLVM::AddressOfOp::create(b, loc, sharedPtrType(b.getContext()), kSharedBufferName);
 }
 
+Value scratchBase(OpBuilder &b, Operation *op) {
+  auto offset = op->getAttrOfType<IntegerAttr>(kSharedOffsetAttr);
+  if (!offset) {
+    op->emitOpError("exchanges data through shared memory that has no place: run "
+                    "tile-allocate-shared before the lowering");
+    return {};
+  }
+  Value base = sharedBase(b, op->getLoc());
+  if (offset.getInt() == 0)
+    return base;
+  return sharedElementPtr(b, op->getLoc(), base, b.getI8Type(),
+                          i32Const(b, op->getLoc(), offset.getInt()));
+}
+
 Value sharedElementPtr(OpBuilder &b, Location loc, Value base, Type memType, Value index) {
   return LLVM::GEPOp::create(b, loc, sharedPtrType(b.getContext()), memType, base,
                              ValueRange{index}, LLVM::GEPNoWrapFlags::inbounds);
@@ -48,6 +62,42 @@ SmallVector<Value> loadShared(OpBuilder &b, Location loc, Value ptr, Type memTyp
   for (unsigned i = 0; i < count; ++i)
     elements.push_back(LLVM::ExtractElementOp::create(b, loc, v, i32Const(b, loc, i)));
   return elements;
+}
+
+SharedAccesses::SharedAccesses(const SharedLayout &layout, const Distribution &dist,
+                               unsigned width)
+    : layout(layout), width(width) {
+  reuse = planOffsetReuse(layout, llvm::divideCeil(dist.getNumRegs(), width), dist.getNumWarps(),
+                          [&](int64_t access, unsigned lane, unsigned warp) {
+                            SmallVector<int64_t> coords;
+                            for (unsigned d = 0; d < dist.getRank(); ++d)
+                              coords.push_back(dist.getThreadBase(d, lane, warp) +
+                                               dist.getRegOffset(access * width, d));
+                            return coords;
+                          });
+  offsets.reserve(reuse.size());
+  for (int64_t access = 0; access < int64_t(reuse.size()); ++access)
+    offsets.push_back(dist.getRegOffsets(access * width));
+}
+
+Value SharedAccesses::emit(OpBuilder &b, Location loc, Value base, Type memType,
+                           ArrayRef<Value> bases, int64_t reg) {
+  int64_t access = reg / width;
+  const OffsetReuse &r = reuse[access];
+  Value ptr;
+  if (r.ref != access) {
+    ptr = sharedElementPtr(b, loc, ptrs[r.ref], memType, i32Const(b, loc, r.delta));
+  } else {
+    SmallVector<Value> coords;
+    for (auto [baseValue, offset] : llvm::zip(bases, offsets[access]))
+      coords.push_back(offset == 0 ? baseValue
+                                   : arith::AddIOp::create(b, loc, baseValue,
+                                                           i32Const(b, loc, offset))
+                                         .getResult());
+    ptr = sharedElementPtr(b, loc, base, memType, layout.emitOffset(b, loc, coords));
+  }
+  ptrs.push_back(ptr);
+  return ptr;
 }
 
 Value toSharedMemory(OpBuilder &b, Location loc, Value value) {

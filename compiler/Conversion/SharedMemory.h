@@ -1,13 +1,15 @@
 //===- SharedMemory.h - the kernel's scratch buffer --------------*- C++ -*-===//
 //
-// Ops that exchange data between threads (layout conversions, reductions across warps,
-// dot) use one dynamic shared-memory buffer, `tcc_shared`, from offset 0; its size is
-// the largest need (SharedMemoryPlan) and goes into the artifact metadata.
+// A program has one dynamic shared-memory buffer, `tcc_shared`: tile-allocate-shared
+// places every user in it (local_alloc offsets, `tile.shared_offset` scratch) and writes
+// its size, `tile.shared_bytes`, which goes into the artifact metadata.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TCC_COMPILER_CONVERSION_SHAREDMEMORY_H
 #define TCC_COMPILER_CONVERSION_SHAREDMEMORY_H
+
+#include "dialects/Tile/SharedLayout.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -15,6 +17,9 @@ namespace tcc {
 
 /// The buffer's address, `!llvm.ptr<3>`.
 mlir::Value sharedBase(mlir::OpBuilder &b, mlir::Location loc);
+/// Where `op`'s scratch starts (`tile.shared_offset`); null, with an error on `op`, when
+/// tile-allocate-shared has not placed it.
+mlir::Value scratchBase(mlir::OpBuilder &b, mlir::Operation *op);
 /// Address of element `index` (i32) of type `memType` from `base`.
 mlir::Value sharedElementPtr(mlir::OpBuilder &b, mlir::Location loc, mlir::Value base,
                              mlir::Type memType, mlir::Value index);
@@ -24,6 +29,27 @@ void storeShared(mlir::OpBuilder &b, mlir::Location loc, mlir::Value ptr,
 /// Loads `count` contiguous elements of `memType` from `ptr`.
 llvm::SmallVector<mlir::Value> loadShared(mlir::OpBuilder &b, mlir::Location loc, mlir::Value ptr,
                                           mlir::Type memType, unsigned count);
+
+/// The addresses of a thread's accesses (`width` registers of `dist` each, in register
+/// order) to a tile laid out by `layout` in shared memory: an access whose offset is
+/// another's plus a constant for every thread reuses that one's address (an immediate
+/// offset) instead of computing its own.
+class SharedAccesses {
+public:
+  SharedAccesses(const SharedLayout &layout, const mlir::tile::Distribution &dist, unsigned width);
+
+  /// The address of the access starting at register `reg` (accesses in order), from
+  /// the tile's `base` and the thread's base coordinates `bases`.
+  mlir::Value emit(mlir::OpBuilder &b, mlir::Location loc, mlir::Value base, mlir::Type memType,
+                   llvm::ArrayRef<mlir::Value> bases, int64_t reg);
+
+private:
+  const SharedLayout &layout;
+  unsigned width;
+  llvm::SmallVector<OffsetReuse> reuse;
+  llvm::SmallVector<llvm::SmallVector<int64_t>> offsets;
+  llvm::SmallVector<mlir::Value> ptrs;
+};
 
 /// Register value to what shared memory holds (i1 -> i8, pointers -> i64) and back.
 mlir::Value toSharedMemory(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value);

@@ -108,6 +108,10 @@ Value emitWarpPosition(OpBuilder &b, Location loc, const Distribution &dist, uns
   return emitFromBits(b, loc, dist, lanes, warps);
 }
 
+Value emitWarpBase(OpBuilder &b, Location loc, const Distribution &dist, unsigned dim) {
+  return emitFromBits(b, loc, dist, {}, dist.getWarpBitsAlong(dim));
+}
+
 Value emitThreadBase(OpBuilder &b, Location loc, const Distribution &dist, unsigned dim) {
   SmallVector<std::pair<unsigned, unsigned>> lanes, warps;
   threadBitsAlong(dist, dim, lanes, warps);

@@ -36,6 +36,11 @@ mlir::Value emitThreadPosition(mlir::OpBuilder &b, mlir::Location loc, const Dis
 mlir::Value emitWarpPosition(mlir::OpBuilder &b, mlir::Location loc, const Distribution &dist,
                              unsigned dim);
 
+/// The part of the thread's base coordinate along `dim` that its warp selects (its lane
+/// taken as 0).
+mlir::Value emitWarpBase(mlir::OpBuilder &b, mlir::Location loc, const Distribution &dist,
+                         unsigned dim);
+
 /// The thread's base coordinate along tile dimension `dim` (Distribution::getThreadBase).
 mlir::Value emitThreadBase(mlir::OpBuilder &b, mlir::Location loc, const Distribution &dist,
                            unsigned dim);

@@ -49,6 +49,7 @@ unsigned layoutWarps(Attribute layout) {
 /// has no lowering without libdevice.
 LogicalResult checkLowerable(func::FuncOp func) {
   unsigned numWarps = kernelNumThreads(func) / 32;
+  tile::TargetAttr target = tile::getTarget(func);
   auto checkType = [&](Operation *op, Type type) -> LogicalResult {
     auto tile = dyn_cast<RankedTensorType>(type);
     if (!tile)
@@ -89,6 +90,21 @@ LogicalResult checkLowerable(func::FuncOp func) {
         return WalkResult::interrupt();
       }
     }
+    // LLVM's NVPTX back end aborts ("Cannot select") on instructions the target lacks:
+    // say so here, at the op.
+    if (isa<tile::WarpGroupDotOp>(op) && !target.hasWgmma()) {
+      op->emitOpError() << "is a wgmma, which " << target.getArch()
+                        << " lacks: wgmma needs sm_90a (compile with --arch sm_90a)";
+      return WalkResult::interrupt();
+    }
+    if ((isa<tile::AsyncCopyOp, tile::LocalLoadOp>(op) ||
+         (isa<tile::DotOp>(op) &&
+          isa_and_nonnull<tile::MmaEncodingAttr>(cast<tile::DotOp>(op).getType().getEncoding()))) &&
+        !target.hasMmaSync()) {
+      op->emitOpError() << "needs sm_80 or later (cp.async, ldmatrix, mma.sync), not "
+                        << target.getArch();
+      return WalkResult::interrupt();
+    }
     if (isa<math::ExpOp, math::Exp2Op, math::LogOp, math::Log2Op, math::SinOp, math::CosOp>(op)) {
       Type t = op->getResultTypes()[0];
       if (auto tile = dyn_cast<RankedTensorType>(t))
@@ -101,45 +117,6 @@ LogicalResult checkLowerable(func::FuncOp func) {
     return WalkResult::advance();
   });
   return failure(result.wasInterrupted());
-}
-
-/// tile.dot stages its operands in shared memory from whatever layout they have: a
-/// conversion feeding it would be a second trip through shared memory for nothing.
-void foldOperandConversions(func::FuncOp func) {
-  func.walk([](tile::DotOp dot) {
-    for (OpOperand *operand : {&dot.getAMutable(), &dot.getBMutable()}) {
-      auto convert = operand->get().getDefiningOp<tile::ConvertLayoutOp>();
-      if (!convert)
-        continue;
-      operand->set(convert.getSrc());
-      if (convert->use_empty())
-        convert->erase();
-    }
-  });
-}
-
-/// Sizes the scratch buffer and decides which users must wait before writing it.
-SharedMemoryPlan planSharedMemory(func::FuncOp func) {
-  SharedMemoryPlan plan;
-  bool seenUser = false;
-  func.walk<WalkOrder::PreOrder>([&](Operation *op) {
-    int64_t bytes = 0;
-    if (isa<tile::ConvertLayoutOp>(op))
-      bytes = convertLayoutScratchBytes(op);
-    else if (isa<tile::ReduceOp>(op))
-      bytes = reduceScratchBytes(op);
-    else if (isa<tile::DotOp>(op))
-      bytes = dotScratchBytes(op);
-    if (bytes == 0)
-      return;
-    bool inLoop = false;
-    for (Operation *p = op->getParentOp(); p && p != func; p = p->getParentOp())
-      inLoop |= isa<scf::ForOp, scf::WhileOp>(p);
-    plan.uses[op] = {bytes, seenUser || inLoop};
-    plan.totalBytes = std::max(plan.totalBytes, bytes);
-    seenUser = true;
-  });
-  return plan;
 }
 
 struct ConvertTileToNVVM : impl::ConvertTileToNVVMBase<ConvertTileToNVVM> {
@@ -155,32 +132,23 @@ struct ConvertTileToNVVM : impl::ConvertTileToNVVMBase<ConvertTileToNVVM> {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
 
-    SharedMemoryPlan plan;
+    // tile-allocate-shared placed every user of shared memory and sized it.
+    int64_t sharedBytes = 0;
     for (auto func : llvm::to_vector(module.getOps<func::FuncOp>())) {
       if (failed(checkLowerable(func)))
         return signalPassFailure();
-      foldOperandConversions(func);
-      SharedMemoryPlan funcPlan = planSharedMemory(func);
-      // Hopper's largest shared memory per block (227 KiB; sm_80 has 163 KiB).
-      constexpr int64_t kMaxSharedBytes = 227 * 1024;
-      if (funcPlan.totalBytes > kMaxSharedBytes) {
-        func.emitError() << "needs " << funcPlan.totalBytes
-                         << " bytes of shared memory, more than the " << kMaxSharedBytes
-                         << " a program can have: use smaller tiles";
-        return signalPassFailure();
-      }
-      func->setAttr(kSharedBytesAttr,
-                    IntegerAttr::get(IntegerType::get(ctx, 64), funcPlan.totalBytes));
-      plan.totalBytes = std::max(plan.totalBytes, funcPlan.totalBytes);
-      for (auto &use : funcPlan.uses)
-        plan.uses.insert(use);
+      auto bytes = func->getAttrOfType<IntegerAttr>(kSharedBytesAttr);
+      if (!bytes)
+        func->setAttr(kSharedBytesAttr, IntegerAttr::get(IntegerType::get(ctx, 64), 0));
+      else
+        sharedBytes = std::max<int64_t>(sharedBytes, bytes.getInt());
     }
-    if (plan.totalBytes > 0 && !module.lookupSymbol(kSharedBufferName)) {
+    if (sharedBytes > 0 && !module.lookupSymbol(kSharedBufferName)) {
       OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
       auto type = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), 0);
       LLVM::GlobalOp::create(b, module.getLoc(), type, /*isConstant=*/false,
                              LLVM::Linkage::External, kSharedBufferName, Attribute(),
-                             /*alignment=*/16, /*addrSpace=*/3);
+                             /*alignment=*/1024, /*addrSpace=*/3);
     }
 
     // Stage 1: tiles to per-thread scalars.
@@ -199,9 +167,10 @@ struct ConvertTileToNVVM : impl::ConvertTileToNVVMBase<ConvertTileToNVVM> {
       populatePointerLoweringPatterns(converter, patterns);
       populateMemoryLoweringPatterns(converter, patterns);
       populatePrintLoweringPatterns(converter, patterns);
-      populateConvertLayoutLoweringPatterns(converter, patterns, plan);
-      populateReduceLoweringPatterns(converter, patterns, plan);
-      populateDotLoweringPatterns(converter, patterns, plan);
+      populateConvertLayoutLoweringPatterns(converter, patterns);
+      populateReduceLoweringPatterns(converter, patterns);
+      populateDotLoweringPatterns(converter, patterns);
+      populateTensorCoreLoweringPatterns(converter, patterns);
       scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns, target);
       if (failed(applyPartialConversion(module, target, std::move(patterns))))
         return signalPassFailure();
@@ -236,6 +205,9 @@ struct ConvertTileToNVVM : impl::ConvertTileToNVVMBase<ConvertTileToNVVM> {
       if (failed(applyFullConversion(module, target, std::move(patterns))))
         return signalPassFailure();
     }
+    // Stage 3: NVVM ops that translate to inline PTX (wgmma.mma_async).
+    if (failed(nvvm::lowerToInlinePtx(module)))
+      return signalPassFailure();
   }
 };
 

@@ -24,6 +24,8 @@ Type memoryType(Type type) {
 TileTypeConverter::TileTypeConverter(MLIRContext *ctx) {
   addConversion([](Type type) { return type; });
   addConversion([ctx](tile::PointerType) -> Type { return globalPtrType(ctx); });
+  // A shared-memory buffer is its start address.
+  addConversion([ctx](tile::SharedMemType) -> Type { return sharedPtrType(ctx); });
   addConversion([this](RankedTensorType type,
                        SmallVectorImpl<Type> &results) -> std::optional<LogicalResult> {
     std::optional<Distribution> dist = Distribution::get(type);

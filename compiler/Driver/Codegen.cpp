@@ -352,6 +352,8 @@ bool Codegen::compileTimed(ModuleOp tileModule,
                            Compiled *result, TimingScope &scope) {
   MLIRContext *context = tileModule.getContext();
   OwningOpRef<ModuleOp> module = tileModule.clone();
+  // The one description of the target the passes and the lowering read.
+  (*module)->setAttr(tile::kTargetAttrName, tile::getTargetFor(context, codegen.arch));
   for (func::FuncOp kernel : kernelsOf(*module))
     if (auto it = perKernel.find(kernel.getName().str()); it != perKernel.end())
       applySpecializations(kernel, it->second);
@@ -367,6 +369,7 @@ bool Codegen::compileTimed(ModuleOp tileModule,
   GpuPipelineOptions pipeline;
   pipeline.numWarps = codegen.numWarps;
   buildTileGpuPipeline(pm, pipeline);
+  pm.addPass(createTileAllocateShared());
   pm.addPass(createConvertTileToNVVM());
   TimingScope passesScope = scope.nest("MLIR passes");
   pm.enableTiming(passesScope);

@@ -129,6 +129,8 @@ private:
     auto fn = mlir::func::FuncOp::create(b, l, k.name, b.getFunctionType(argTypes, {}));
     fn->setAttr("tile.kernel", b.getUnitAttr());
     fn->setAttr("tile.num_warps", b.getI32IntegerAttr(int32_t(k.numWarps)));
+    if (k.numStages)
+      fn->setAttr("tile.num_stages", b.getI32IntegerAttr(int32_t(k.numStages)));
     fn->setAttr("tile.grid", b.getStrArrayAttr({k.grid[0], k.grid[1], k.grid[2]}));
     fn->setAttr("tile.arg_names", b.getArrayAttr(argNames));
     llvm::SmallVector<mlir::NamedAttribute> constexprs;
@@ -216,6 +218,8 @@ private:
             next.push_back(expr(c.next));
           mlir::scf::YieldOp::create(b, l, next);
         });
+    if (f->numStages)
+      forOp->setAttr("tile.num_stages", b.getI32IntegerAttr(int32_t(f->numStages)));
     for (size_t i = 0; i < f->carried.size(); ++i)
       values[f->carried[i].result] = forOp.getResult(i);
   }
@@ -342,7 +346,10 @@ private:
       Value a = expr(d->a);
       Value bv = expr(d->b);
       Value acc = expr(d->acc);
-      return mlir::tile::DotOp::create(b, l, ty, a, bv, acc);
+      auto dot = mlir::tile::DotOp::create(b, l, ty, a, bv, acc, mlir::StringAttr());
+      if (d->ieee)
+        dot.setInputPrecision("ieee");
+      return dot;
     }
     case typed::Expr::Kind::Hint: {
       auto *h = cast<typed::HintExpr>(e);

@@ -607,9 +607,18 @@ void Sema::elaborateKernel(const ast::FunctionDef &fn) {
                       "num_warps must be a power of two from 1 to 32, not " + v.describe());
         else
           k->numWarps = v.intValue;
+      } else if (kw.name == "num_stages") {
+        Value v = expr(kw.value);
+        if (v.isError())
+          continue;
+        if (v.kind != Value::Kind::Int || v.intValue < 1 || v.intValue > 8)
+          diags.error(kw.value->range,
+                      "num_stages must be an integer from 1 to 8, not " + v.describe());
+        else
+          k->numStages = v.intValue;
       } else {
-        diags.error(kw.nameRange,
-                    "unknown @kernel option '" + kw.name + "' (the options are grid and num_warps)");
+        diags.error(kw.nameRange, "unknown @kernel option '" + kw.name +
+                                      "' (the options are grid, num_warps and num_stages)");
       }
     }
   }
@@ -1075,11 +1084,23 @@ void Sema::forStmt(const ast::ForStmt *s, const NameSet &liveAfter) {
                                  llvm::Twine(call->args.size()));
     return;
   }
-  for (const ast::KeywordArg &kw : call->kwargs)
+  int64_t numStages = 0;
+  for (const ast::KeywordArg &kw : call->kwargs) {
     if (kw.name != "num_stages" && kw.name != "loop_unroll_factor") {
       diags.error(kw.nameRange, "range() has no keyword argument '" + kw.name + "'");
       return;
     }
+    Value v = expr(kw.value);
+    if (v.isError())
+      return;
+    if (v.kind != Value::Kind::Int || v.intValue < 1 || v.intValue > 8) {
+      diags.error(kw.value->range, "range() " + llvm::Twine(kw.name) +
+                                       " must be an integer from 1 to 8, not " + v.describe());
+      return;
+    }
+    if (kw.name == "num_stages")
+      numStages = v.intValue;
+  }
   for (const ast::Expr *a : call->args) {
     args.push_back(expr(a));
     ranges.push_back(a->range);
@@ -1138,6 +1159,7 @@ void Sema::forStmt(const ast::ForStmt *s, const NameSet &liveAfter) {
   node->lower = bounds[0];
   node->upper = bounds[1];
   node->step = bounds[2];
+  node->numStages = numStages;
   node->inductionVar = newVariable(s->target->name, Type::scalar(ScalarKind::I32),
                                    s->target->range);
 

@@ -286,9 +286,33 @@ Value Sema::atomicAddCall(const ast::CallExpr *call) {
 Value Sema::dotCall(const ast::CallExpr *call) {
   std::vector<Value> a;
   std::vector<SMRange> r;
-  if (!bindArguments(call, "dot", {"input", "other", "acc", "out_dtype"}, 2, a, r,
-                     {"allow_tf32", "input_precision", "max_num_imprecise_acc"}))
+  if (!bindArguments(call, "dot",
+                     {"input", "other", "acc", "out_dtype", "input_precision", "allow_tf32"}, 2,
+                     a, r, {"max_num_imprecise_acc"}))
     return Value::error();
+  // f32 inputs: tf32 on tensor cores by default, as Triton; "ieee" (or allow_tf32=False)
+  // keeps full f32 products (CUDA cores). "tf32x3" asks for f32 accuracy too: ieee.
+  bool ieee = false;
+  if (a[4].kind != Value::Kind::None) {
+    if (a[4].kind != Value::Kind::Str ||
+        !llvm::is_contained({"tf32", "tf32x3", "ieee"}, llvm::StringRef(a[4].str))) {
+      diags.error(r[4], "dot() input_precision must be \"tf32\", \"tf32x3\" or \"ieee\", not " +
+                            a[4].describe());
+      return Value::error();
+    }
+    ieee = a[4].str != "tf32";
+  }
+  if (a[5].kind != Value::Kind::None) {
+    if (a[5].kind != Value::Kind::Bool) {
+      diags.error(r[5], "dot() allow_tf32 must be True or False, not " + a[5].describe());
+      return Value::error();
+    }
+    if (a[4].kind != Value::Kind::None) {
+      diags.error(r[5], "dot() takes input_precision or allow_tf32, not both");
+      return Value::error();
+    }
+    ieee = a[5].intValue == 0;
+  }
   if (a[3].kind != Value::Kind::None &&
       !(a[3].kind == Value::Kind::DType && a[3].dtype == ScalarKind::F32)) {
     diags.error(r[3], "dot() accumulates in f32; out_dtype can only be f32");
@@ -340,7 +364,9 @@ Value Sema::dotCall(const ast::CallExpr *call) {
     noteDefinition(a[2]);
     return Value::error();
   }
-  return Value::runtime(make<typed::DotExpr>(result, call->range, a[0].expr, a[1].expr, acc));
+  bool f32 = ta.element().scalar == ScalarKind::F32;
+  return Value::runtime(
+      make<typed::DotExpr>(result, call->range, a[0].expr, a[1].expr, acc, f32 && ieee));
 }
 
 Value Sema::reduce(Builtin b, llvm::StringRef name, const ast::CallExpr *call) {

@@ -234,12 +234,14 @@ public:
   static bool classof(const Expr *e) { return e->getKind() == Kind::Reduce; }
 };
 
-/// a (MxK) times b (KxN) plus acc (MxN, f32).
+/// a (MxK) times b (KxN) plus acc (MxN, f32). `ieee`: f32 inputs multiplied in full
+/// precision (input_precision="ieee"), not as tf32.
 class DotExpr : public Expr {
 public:
-  DotExpr(Type t, llvm::SMRange r, Expr *a, Expr *b, Expr *acc)
-      : Expr(Kind::Dot, std::move(t), r), a(a), b(b), acc(acc) {}
+  DotExpr(Type t, llvm::SMRange r, Expr *a, Expr *b, Expr *acc, bool ieee)
+      : Expr(Kind::Dot, std::move(t), r), a(a), b(b), acc(acc), ieee(ieee) {}
   Expr *a, *b, *acc;
+  bool ieee;
   static bool classof(const Expr *e) { return e->getKind() == Kind::Dot; }
 };
 
@@ -331,6 +333,7 @@ public:
   ForStmt(llvm::SMRange r) : Stmt(Kind::For, r) {}
   Variable *inductionVar = nullptr;
   Expr *lower = nullptr, *upper = nullptr, *step = nullptr;
+  int64_t numStages = 0; // range(..., num_stages=): 0 when not given
   std::vector<LoopCarried> carried;
   Block body;
   static bool classof(const Stmt *s) { return s->getKind() == Kind::For; }
@@ -385,6 +388,7 @@ struct Kernel {
   std::vector<ConstexprValue> constexprs;
   std::string grid[3];               // docs/ir.md's grid language
   int64_t numWarps = 4;
+  int64_t numStages = 0;             // @kernel(num_stages=): 0 when not given
   Block body;
 };
 

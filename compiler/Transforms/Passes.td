@@ -69,6 +69,50 @@ def TileRemoveLayoutConversions
   let dependentDialects = ["::mlir::tile::TileDialect"];
 }
 
+def TileAccelerateDot : Pass<"tile-accelerate-dot", "::mlir::ModuleOp"> {
+  let summary = "puts tile.dot on tensor cores: MMA layouts, shared-memory operands";
+  let description = [{
+    For each `tile.dot`, from the module's `#tile.target` and the operand types: on sm_90a
+    with f16/bf16 operands, 4k warps and at least 64 rows, wgmma: both operands are stored
+    to shared memory (`tile.local_alloc`, `#tile.nvmma_shared` with the widest hardware
+    swizzle, rows along the operand's registers) and the dot becomes
+    `tile.warpgroup_dot` + `tile.warpgroup_dot_wait`, its accumulator a version-3
+    `#tile.mma` (warpgroups along M first, instruction N the warps' share of N up to
+    256). Elsewhere on sm_80+, mma.sync: operands go through shared memory into
+    `#tile.dot_operand` fragments (`tile.local_load`) and the accumulator is a version-2
+    `#tile.mma` (m16n8k16; tf32 m16n8k8 for f32 inputs), warps split to keep warp tiles
+    square; the swizzle is the one with the fewest simulated bank conflicts for the
+    stores and the ldmatrix reads. f32 dots with `input_precision = "ieee"`, dots
+    smaller than one instruction and targets below sm_80 stay on CUDA cores.
+    Conversions to and from the old accumulator layout keep other ops unchanged.
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect"];
+}
+
+def TilePipeline : Pass<"tile-pipeline", "::mlir::ModuleOp"> {
+  let summary = "software-pipelines loops that feed tensor-core dots through async copy rings";
+  let description = [{
+    In an `scf.for` whose body stores loaded tiles to shared memory for a dot
+    (`tile.local_alloc` of a `tile.load`), each such load becomes `tile.async_copy`
+    (cp.async, 4 to 16 bytes per instruction, masked elements zero-filled) into a ring
+    of `num_stages` shared tiles: a prologue issues the first iterations' copies, each
+    iteration waits for its own (`tile.async_wait`), issues the copies of a later
+    iteration into the slot freed by an earlier one, and computes; masks keep copies of
+    iterations past the end from reading memory. With wgmma, one slot more stays
+    reserved for the product still in flight (`tile.warpgroup_dot_wait {pending = 1}`
+    in the loop, 0 after it). The number of stages comes from `range(...,
+    num_stages=)` (`tile.num_stages` on the loop), else the kernel's `tile.num_stages`,
+    else the pass option. A load is left alone when its addresses depend on other
+    loop-carried values than the induction variable, when `other` is not zero, or when
+    its vector width is below 4 bytes.
+  }];
+  let options = [
+    Option<"numStages", "num-stages", "unsigned", /*default=*/"3",
+           "ring slots where neither the loop nor the kernel says">
+  ];
+  let dependentDialects = ["::mlir::tile::TileDialect", "::mlir::arith::ArithDialect"];
+}
+
 def TileMask : Pass<"tile-mask", "::mlir::ModuleOp"> {
   let summary = "drops masks proven all-true and sets each memory op's vector width";
   let description = [{

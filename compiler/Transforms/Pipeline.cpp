@@ -20,12 +20,21 @@ void buildTileGpuPipeline(mlir::OpPassManager &pm, const GpuPipelineOptions &opt
     pm.addPass(createTileCoalesce());
     pm.addPass(createTileRemoveLayoutConversions());
   }
+  // Tensor cores once the operands' loads have their layouts; the mma accumulator then
+  // spreads around loops.
+  pm.addPass(createTileAccelerateDot());
+  pm.addPass(createTileRemoveLayoutConversions());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
   // Masks and vector widths are decided last, on the final layouts; hints are read by
-  // AxisInfo until then.
+  // AxisInfo until then. The pipeliner needs the vector widths.
   if (options.mask)
     pm.addPass(createTileMask());
+  TilePipelineOptions pipelineOptions;
+  if (options.numStages)
+    pipelineOptions.numStages = options.numStages;
+  pm.addPass(createTilePipeline(pipelineOptions));
+  pm.addPass(mlir::createCSEPass());
   pm.addPass(createTileDropHints());
 }
 
@@ -37,6 +46,9 @@ struct PipelineCLOptions : mlir::PassPipelineOptions<PipelineCLOptions> {
   Option<bool> coalesce{*this, "coalesce", llvm::cl::desc("run tile-coalesce"),
                         llvm::cl::init(true)};
   Option<bool> mask{*this, "mask", llvm::cl::desc("run tile-mask"), llvm::cl::init(true)};
+  Option<unsigned> numStages{*this, "num-stages",
+                             llvm::cl::desc("pipeline stages (0: tile.num_stages, else 3)"),
+                             llvm::cl::init(0)};
 };
 } // namespace
 
@@ -49,6 +61,7 @@ void registerTileGpuPipeline() {
         options.numWarps = cl.numWarps;
         options.coalesce = cl.coalesce;
         options.mask = cl.mask;
+        options.numStages = cl.numStages;
         buildTileGpuPipeline(pm, options);
       });
 }

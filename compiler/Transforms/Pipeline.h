@@ -20,11 +20,15 @@ struct GpuPipelineOptions {
   /// tile-mask; off, masks stay and no memory op gets `tile.vec` (the lowering then
   /// accesses one element at a time).
   bool mask = true;
+  /// Ring slots of tile-pipeline where the loop and kernel do not say; 0: its default.
+  unsigned numStages = 0;
 };
 
 /// canonicalize, cse, tile-assign-layouts, tile-remove-layout-conversions,
-/// tile-coalesce, tile-remove-layout-conversions, canonicalize, cse, tile-mask,
-/// tile-drop-hints, on a module of kernels.
+/// tile-coalesce, tile-remove-layout-conversions, tile-accelerate-dot,
+/// tile-remove-layout-conversions, canonicalize, cse, tile-mask, tile-pipeline, cse,
+/// tile-drop-hints, on a module of kernels (tile-allocate-shared follows, before the
+/// lowering).
 void buildTileGpuPipeline(mlir::OpPassManager &pm, const GpuPipelineOptions &options = {});
 
 /// Registers `tile-gpu-pipeline` (with options num-warps, coalesce, mask) for tile-opt.

@@ -179,13 +179,25 @@ static void pushRepetitions(SmallVector<BitTarget> &regs, unsigned dim, unsigned
     regs.push_back(BitTarget::of(dim, b));
 }
 
+/// Bits selecting coordinates beyond the tile (a dimension smaller than an instruction,
+/// as in a slice's parent): register bits go (those registers would be copies within the
+/// thread), lane and warp bits select nothing (the threads hold copies).
+static void clipToShape(LayoutBits &bits, ArrayRef<int64_t> shape) {
+  auto beyond = [&](const BitTarget &t) {
+    return !t.isNone() && t.bit >= log2Of(shape[t.dim]);
+  };
+  llvm::erase_if(bits.regs, beyond);
+  for (SmallVector<BitTarget> *ids : {&bits.lanes, &bits.warps})
+    for (BitTarget &t : *ids)
+      if (beyond(t))
+        t = BitTarget::none();
+}
+
 FailureOr<LayoutBits> MmaEncodingAttr::getLayoutBits(ArrayRef<int64_t> shape) const {
   if (shape.size() != 2 || getWarpsPerCTA().size() != 2 || getInstrShape().size() != 3)
     return failure();
   unsigned logM = log2Of(shape[0]), logN = log2Of(shape[1]);
   unsigned logInstrN = log2Of(getInstrShape()[1]);
-  if (logM < 4 || logN < logInstrN)
-    return failure();
   unsigned logWm = log2Of(getWarpsPerCTA()[0]), logWn = log2Of(getWarpsPerCTA()[1]);
   LayoutBits bits;
   bits.order = {1, 0};
@@ -194,6 +206,7 @@ FailureOr<LayoutBits> MmaEncodingAttr::getLayoutBits(ArrayRef<int64_t> shape) co
   pushIdBits(bits.warps, logWn, 1, logInstrN, logN);
   pushRepetitions(bits.regs, 1, logInstrN + logWn, logN);
   pushRepetitions(bits.regs, 0, 4 + logWm, logM);
+  clipToShape(bits, shape);
   return bits;
 }
 
@@ -242,6 +255,10 @@ static LogicalResult verifyDistributable(Attribute layout, ArrayRef<int64_t> sha
 
 LogicalResult MmaEncodingAttr::verifyEncoding(ArrayRef<int64_t> shape, Type,
                                               function_ref<InFlightDiagnostic()> emitError) const {
+  if (shape.size() == 2 && (shape[0] < 16 || shape[1] < getInstrShape()[1]))
+    return emitError() << *this << " cannot lay out a " << shape[0] << "x" << shape[1]
+                       << " tile: it is smaller than one instruction (16 x "
+                       << getInstrShape()[1] << ")";
   return verifyDistributable(*this, shape, emitError);
 }
 
@@ -264,8 +281,6 @@ FailureOr<LayoutBits> DotOperandEncodingAttr::getLayoutBits(ArrayRef<int64_t> sh
   unsigned logK = log2Of(shape[k]), logOther = log2Of(shape[other]);
   unsigned logInstrK = getKWidth() == 2 ? 4 : 3;
   unsigned logInstrOther = isA ? 4 : 3; // 16 rows of A, 8 columns of B per instruction
-  if (logK < logInstrK || logOther < logInstrOther)
-    return failure();
   LayoutBits bits;
   bits.order = {k, other};
   // Registers and lanes of one instruction's fragment (PTX: mma.m16n8k16 / m16n8k8).
@@ -289,6 +304,7 @@ FailureOr<LayoutBits> DotOperandEncodingAttr::getLayoutBits(ArrayRef<int64_t> sh
   pushIdBits(bits.warps, logWn, isA ? -1 : int(other), 3, logOther);
   pushRepetitions(bits.regs, k, logInstrK, logK);
   pushRepetitions(bits.regs, other, logInstrOther + (isA ? logWm : logWn), logOther);
+  clipToShape(bits, shape);
   return bits;
 }
 
@@ -316,6 +332,11 @@ DotOperandEncodingAttr::verifyEncoding(ArrayRef<int64_t> shape, Type elementType
     return emitError() << "a dot_operand layout of kWidth " << getKWidth()
                        << " holds " << (getKWidth() == 2 ? "16" : "32") << "-bit elements, not "
                        << elementType;
+  int64_t k = getOpIdx() == 0 ? 1 : 0, other = 1 - k;
+  if (shape.size() == 2 && (shape[k] < (getKWidth() == 2 ? 16 : 8) ||
+                            shape[other] < (getOpIdx() == 0 ? 16 : 8)))
+    return emitError() << *this << " cannot lay out a " << shape[0] << "x" << shape[1]
+                       << " tile: it is smaller than one instruction's operand";
   return verifyDistributable(*this, shape, emitError);
 }
 

@@ -97,3 +97,71 @@ Type mlir::tile::getI1SameShape(Type type) {
     return RankedTensorType::get(tile.getShape(), i1, tile.getEncoding());
   return i1;
 }
+
+//===----------------------------------------------------------------------===//
+// !tile.smem
+//===----------------------------------------------------------------------===//
+
+Type SharedMemType::parse(AsmParser &parser) {
+  SmallVector<int64_t> shape;
+  Type element;
+  Attribute encoding;
+  if (parser.parseLess() || parser.parseDimensionList(shape, /*allowDynamic=*/false) ||
+      parser.parseType(element) || parser.parseComma() || parser.parseAttribute(encoding) ||
+      parser.parseGreater())
+    return {};
+  return SharedMemType::getChecked([&] { return parser.emitError(parser.getNameLoc()); },
+                                   parser.getContext(), shape, element, encoding);
+}
+
+void SharedMemType::print(AsmPrinter &printer) const {
+  printer << "<";
+  for (int64_t d : getShape())
+    printer << d << "x";
+  printer << getElementType() << ", " << getEncoding() << ">";
+}
+
+static unsigned encodingRank(Attribute encoding) {
+  if (auto nvmma = dyn_cast<NVMMASharedEncodingAttr>(encoding))
+    return nvmma.getOrder().size();
+  return 0;
+}
+
+LogicalResult SharedMemType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                    ArrayRef<int64_t> shape, Type elementType,
+                                    Attribute encoding) {
+  unsigned rank = encodingRank(encoding);
+  if (!rank)
+    return emitError() << "a shared-memory buffer needs a shared layout (#tile.nvmma_shared), not "
+                       << encoding;
+  if (shape.size() != rank && shape.size() != rank + 1)
+    return emitError() << "a rank-" << rank << " shared layout holds rank-" << rank
+                       << " tiles or a ring of them, not shape of rank " << shape.size();
+  for (int64_t d : shape)
+    if (d <= 0)
+      return emitError() << "shared-memory buffer dimensions must be positive";
+  for (int64_t d : shape.take_back(rank))
+    if (!isPowerOf2(d))
+      return emitError() << "shared-memory tile dimensions must be powers of two";
+  if (!elementType.isIntOrFloat())
+    return emitError() << "shared-memory buffers hold integers or floats, not " << elementType;
+  if (auto nvmma = dyn_cast<NVMMASharedEncodingAttr>(encoding)) {
+    int64_t rowBytes = shape.take_back(rank)[nvmma.getOrder()[0]] *
+                       std::max(1u, elementType.getIntOrFloatBitWidth() / 8);
+    if (nvmma.getSwizzle() && rowBytes % nvmma.getSwizzle())
+      return emitError() << "rows of " << rowBytes << " bytes cannot take a "
+                         << nvmma.getSwizzle() << "-byte swizzle: use one dividing the row";
+  }
+  return success();
+}
+
+bool SharedMemType::isRing() const {
+  return getShape().size() == encodingRank(getEncoding()) + 1;
+}
+
+int64_t SharedMemType::getTileBytes() const {
+  int64_t elements = 1;
+  for (int64_t d : getTileShape())
+    elements *= d;
+  return elements * std::max<int64_t>(1, getElementType().getIntOrFloatBitWidth() / 8);
+}

@@ -254,6 +254,82 @@ LogicalResult DotOp::verify() {
   if (acc.getDimSize(0) != a.getDimSize(0) || acc.getDimSize(1) != b.getDimSize(1))
     return emitOpError() << "accumulator shape " << shapeString(acc.getShape())
                          << " is not " << shapeString({a.getDimSize(0), b.getDimSize(1)});
+  if (auto precision = getInputPrecision(); precision && *precision != "tf32" && *precision != "ieee")
+    return emitOpError() << "input_precision must be \"tf32\" or \"ieee\", not \"" << *precision
+                         << "\"";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Shared memory and tensor cores
+//===----------------------------------------------------------------------===//
+
+/// A shared-memory tile and a register tile hold the same shape and elements.
+static LogicalResult verifySameTile(Operation *op, SharedMemType mem, RankedTensorType tile) {
+  if (mem.isRing())
+    return op->emitOpError() << "needs one tile, not a ring of " << mem.getNumSlots();
+  if (mem.getTileShape() != tile.getShape() || mem.getElementType() != tile.getElementType())
+    return op->emitOpError() << "moves " << tile << " through " << mem
+                             << ": shapes and element types must match";
+  return success();
+}
+
+LogicalResult LocalAllocOp::verify() {
+  if (getSrc())
+    return verifySameTile(*this, getType(), cast<RankedTensorType>(getSrc().getType()));
+  return success();
+}
+
+LogicalResult LocalLoadOp::verify() {
+  return verifySameTile(*this, getSrc().getType(), getType());
+}
+
+LogicalResult MemDescIndexOp::verify() {
+  SharedMemType src = getSrc().getType(), result = getType();
+  if (!src.isRing())
+    return emitOpError() << "indexes a ring of tiles, not " << src;
+  if (result.isRing() || result.getShape() != src.getTileShape() ||
+      result.getElementType() != src.getElementType() ||
+      result.getEncoding() != src.getEncoding())
+    return emitOpError() << "gives one tile of " << src << ", not " << result;
+  return success();
+}
+
+LogicalResult AsyncCopyOp::verify() {
+  auto ptrs = cast<RankedTensorType>(getPtr().getType());
+  SharedMemType dst = getDst().getType();
+  if (dst.isRing() || dst.getShape() != ptrs.getShape() ||
+      getPointeeType(ptrs.getElementType()) != dst.getElementType())
+    return emitOpError() << "copies through " << ptrs << " into " << dst
+                         << ": shapes and element types must match";
+  if (getMask() && cast<RankedTensorType>(getMask().getType()).getShape() != ptrs.getShape())
+    return emitOpError() << "mask and pointers have different shapes";
+  int64_t bytes = int64_t(getVec()) * dst.getElementType().getIntOrFloatBitWidth() / 8;
+  if (bytes != 4 && bytes != 8 && bytes != 16)
+    return emitOpError() << "copies " << getVec() << " elements (" << bytes
+                         << " bytes) per instruction; cp.async moves 4, 8 or 16 bytes";
+  return success();
+}
+
+LogicalResult WarpGroupDotOp::verify() {
+  SharedMemType a = getA().getType(), b = getB().getType();
+  auto acc = getAcc().getType();
+  if (a.isRing() || b.isRing() || a.getShape().size() != 2 || b.getShape().size() != 2)
+    return emitOpError() << "operands must be 2-D shared-memory tiles";
+  if (a.getElementType() != b.getElementType())
+    return emitOpError() << "operands have different element types " << a.getElementType()
+                         << " and " << b.getElementType();
+  if (a.getShape()[1] != b.getShape()[0] || acc.getDimSize(0) != a.getShape()[0] ||
+      acc.getDimSize(1) != b.getShape()[1])
+    return emitOpError() << "shapes do not form a matrix product: a " << shapeString(a.getShape())
+                         << ", b " << shapeString(b.getShape()) << ", acc "
+                         << shapeString(acc.getShape());
+  auto mma = dyn_cast_or_null<MmaEncodingAttr>(acc.getEncoding());
+  if (!mma || mma.getVersion() != 3)
+    return emitOpError() << "accumulator must have a version-3 #tile.mma layout";
+  if (!isa<NVMMASharedEncodingAttr>(a.getEncoding()) ||
+      !isa<NVMMASharedEncodingAttr>(b.getEncoding()))
+    return emitOpError() << "operands must have #tile.nvmma_shared layouts";
   return success();
 }
 

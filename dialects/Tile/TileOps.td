@@ -239,14 +239,154 @@ def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["acc", "result"]>]> {
     %c = tile.dot %a, %b, %acc : tensor<64x32xf16>, tensor<32x64xf16> -> tensor<64x64xf32>
     ```
     `a` is M×K, `b` K×N, `acc` and the result M×N. Inputs are f16, bf16 or f32 (both
-    the same); the accumulator is f32.
+    the same); the accumulator is f32. f32 inputs are multiplied as tf32 on tensor cores
+    unless `input_precision = "ieee"`.
   }];
   let arguments = (ins Tile_TileOf<[F16, BF16, F32], "f16, bf16 or f32">:$a,
                        Tile_TileOf<[F16, BF16, F32], "f16, bf16 or f32">:$b,
-                       Tile_TileOf<[F32], "f32">:$acc);
+                       Tile_TileOf<[F32], "f32">:$acc,
+                       OptionalAttr<StrAttr>:$input_precision);
   let results = (outs Tile_TileOf<[F32], "f32">:$result);
   let assemblyFormat = "$a `,` $b `,` $acc attr-dict `:` type($a) `,` type($b) `->` type($result)";
   let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Shared memory and tensor cores (made by the GPU passes only)
+//===----------------------------------------------------------------------===//
+
+def Tile_Smem : Type<CPred<"::llvm::isa<::mlir::tile::SharedMemType>($_self)">,
+                     "shared-memory buffer", "::mlir::tile::SharedMemType">;
+
+def Tile_LocalAllocOp : Tile_Op<"local_alloc", [MemoryEffects<[MemAlloc, MemWrite]>]> {
+  let summary = "a buffer in shared memory, optionally filled from a tile";
+  let description = [{
+    ```mlir
+    %s = tile.local_alloc %a : tensor<128x64xf16, #blocked> -> !tile.smem<128x64xf16, #shared>
+    %ring = tile.local_alloc -> !tile.smem<3x128x64xf16, #shared>
+    ```
+    With a source, every thread stores the elements it holds. `offset` (bytes from the
+    start of the program's shared memory) is set by tile-allocate-shared.
+  }];
+  let arguments = (ins Optional<Tile_Tile>:$src, OptionalAttr<I64Attr>:$offset);
+  let results = (outs Tile_Smem:$result);
+  let assemblyFormat = "($src^ `:` type($src))? attr-dict `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def Tile_LocalLoadOp : Tile_Op<"local_load", [MemoryEffects<[MemRead]>]> {
+  let summary = "reads a tile out of shared memory into a distributed layout";
+  let description = [{
+    ```mlir
+    %a = tile.local_load %s : !tile.smem<128x64xf16, #shared> -> tensor<128x64xf16, #dot_op>
+    ```
+    Into a `#tile.dot_operand` layout from an `nvmma_shared` buffer of 16-bit elements it
+    is `ldmatrix`.
+  }];
+  let arguments = (ins Tile_Smem:$src);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = "$src attr-dict `:` qualified(type($src)) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_MemDescIndexOp : Tile_Op<"memdesc_index", [Pure]> {
+  let summary = "one tile of a ring of shared-memory tiles";
+  let description = [{
+    ```mlir
+    %slot = tile.memdesc_index %ring[%i] : !tile.smem<3x128x64xf16, #shared> -> !tile.smem<128x64xf16, #shared>
+    ```
+    `%i` must be below the ring's size.
+  }];
+  let arguments = (ins Tile_Smem:$src, I32:$index);
+  let results = (outs Tile_Smem:$result);
+  let assemblyFormat = "$src `[` $index `]` attr-dict `:` qualified(type($src)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def Tile_AsyncCopyOp : Tile_Op<"async_copy", [MemoryEffects<[MemRead, MemWrite]>,
+    TypesMatchWith<"mask is i1 in the shape of ptr", "ptr", "mask",
+                   "::mlir::tile::getI1SameShape($_self)",
+                   "(::llvm::cast<::mlir::tile::AsyncCopyOp>($_op).getMask() == nullptr) || std::equal_to<>()">]> {
+  let summary = "starts copying a tile from global to shared memory (cp.async)";
+  let description = [{
+    ```mlir
+    tile.async_copy %ptrs, %slot, mask %m {vec = 8 : i32} : tensor<128x64x!tile.ptr<f16>, #blocked>, !tile.smem<128x64xf16, #shared>
+    ```
+    Each thread copies the elements its pointers address, `vec` consecutive ones (4, 8 or
+    16 bytes) per instruction; masked-off elements are zero-filled. The copy belongs to
+    the next `tile.async_commit` group and is complete once a `tile.async_wait` leaves
+    fewer groups pending than were committed after it.
+  }];
+  let arguments = (ins Tile_PtrTile:$ptr, Tile_Smem:$dst, Optional<Tile_TileOf<[I1], "i1">>:$mask,
+                       I32Attr:$vec);
+  let assemblyFormat = [{
+    $ptr `,` $dst (`,` `mask` $mask^)? attr-dict `:` type($ptr) `,` qualified(type($dst))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AsyncCommitOp : Tile_Op<"async_commit", [MemoryEffects<[MemWrite]>]> {
+  let summary = "closes the group of the asynchronous copies started since the last one";
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_AsyncWaitOp : Tile_Op<"async_wait", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "waits until at most `pending` groups of this thread's copies are in flight";
+  let arguments = (ins I32Attr:$pending);
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_BarrierOp : Tile_Op<"barrier", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "synchronises the threads of the program (bar.sync)";
+  let description = [{
+    Shared-memory accesses before it, of every thread, happen before those after it.
+    tile-allocate-shared inserts it where one thread's accesses must be seen by another.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_FenceAsyncSharedOp : Tile_Op<"fence_async_shared", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "orders this thread's shared-memory writes before async-proxy reads";
+  let description = [{
+    `fence.proxy.async.shared::cta`: the thread's earlier ordinary (generic-proxy) writes
+    to shared memory, `st.shared` and completed `cp.async`, become visible to the tensor
+    cores' `wgmma` (async proxy) once a barrier follows.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_WarpGroupDotOp : Tile_Op<"warpgroup_dot", [MemoryEffects<[MemRead]>,
+    AllTypesMatch<["acc", "result"]>]> {
+  let summary = "starts a matrix product on the tensor cores from shared memory (wgmma)";
+  let description = [{
+    ```mlir
+    %d = tile.warpgroup_dot %a, %b, %acc : !tile.smem<128x64xf16, #sa>, !tile.smem<64x256xf16, #sb>, tensor<128x256xf32, #mma>
+    ```
+    `a` (M x K) and `b` (K x N) in shared memory, `acc` in a version-3 `#tile.mma`
+    layout. The result is not ready, and the operands still being read, until a
+    `tile.warpgroup_dot_wait` retires it: that op's result is the value to use.
+  }];
+  let arguments = (ins Tile_Smem:$a, Tile_Smem:$b, Tile_TileOf<[F32], "f32">:$acc);
+  let results = (outs Tile_TileOf<[F32], "f32">:$result);
+  let assemblyFormat = [{
+    $a `,` $b `,` $acc attr-dict `:` qualified(type($a)) `,` qualified(type($b)) `,` type($acc)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_WarpGroupDotWaitOp : Tile_Op<"warpgroup_dot_wait", [MemoryEffects<[MemRead, MemWrite]>,
+    AllTypesMatch<["src", "result"]>]> {
+  let summary = "waits for tensor-core products until at most `pending` are in flight";
+  let description = [{
+    ```mlir
+    %r = tile.warpgroup_dot_wait %d {pending = 1 : i32} : tensor<128x256xf32, #mma>
+    ```
+    Retires all but the last `pending` `tile.warpgroup_dot` groups of the warpgroup;
+    `%r` is `%d` once its product has landed (with pending = 0, always).
+  }];
+  let arguments = (ins Tile_TileOf<[F32], "f32">:$src, I32Attr:$pending);
+  let results = (outs Tile_TileOf<[F32], "f32">:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src)";
 }
 
 //===----------------------------------------------------------------------===//

@@ -19,6 +19,34 @@ def Tile_PointerType : TypeDef<Tile_Dialect, "Pointer"> {
   let genVerifyDecl = 1;
 }
 
+def Tile_SharedMemType : TypeDef<Tile_Dialect, "SharedMem"> {
+  let mnemonic = "smem";
+  let summary = "a buffer in the program's shared memory";
+  let description = [{
+    `!tile.smem<128x64xf16, #tile.nvmma_shared<{swizzle = 128, order = [1, 0]}>>` is a
+    128 x 64 tile of f16 in shared memory, laid out as its encoding says. A rank one
+    higher than the encoding's is a ring of such tiles (`!tile.smem<3x128x64xf16, ...>`,
+    indexed by `tile.memdesc_index`), consecutive in memory. Values of this type are made
+    by the GPU passes only (tile-accelerate-dot, tile-pipeline); tile-allocate-shared
+    gives each buffer its place.
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$shape, "::mlir::Type":$elementType,
+                        "::mlir::Attribute":$encoding);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The shape of one tile (without the ring dimension).
+    ::llvm::ArrayRef<int64_t> getTileShape() const {
+      return isRing() ? getShape().drop_front() : getShape();
+    }
+    bool isRing() const;
+    int64_t getNumSlots() const { return isRing() ? getShape().front() : 1; }
+    /// Bytes of one tile, and of the whole buffer.
+    int64_t getTileBytes() const;
+    int64_t getBytes() const { return getTileBytes() * getNumSlots(); }
+  }];
+}
+
 // Scalars a tile may hold, and what may be loaded or stored.
 def Tile_Float : AnyTypeOf<[F16, BF16, F32, F64]>;
 def Tile_Int : AnyTypeOf<[I1, I8, I16, I32, I64]>;

@@ -1,4 +1,4 @@
-// RUN: tile-opt %s -split-input-file -convert-tile-to-nvvm=per-thread-only -cse | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tile-allocate-shared -convert-tile-to-nvvm=per-thread-only -cse | FileCheck %s
 
 // One atomic per element, never vectorised. A used result is `atom` (zeroed first, so
 // masked-off lanes read 0); an unused one is `red`. Without a mask the instruction is

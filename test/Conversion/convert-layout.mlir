@@ -1,4 +1,4 @@
-// RUN: tile-opt %s -split-input-file -convert-tile-to-nvvm=per-thread-only -cse | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tile-allocate-shared -convert-tile-to-nvvm=per-thread-only -cse | FileCheck %s
 
 // A transpose's conversion: rows of 4 contiguous elements per thread in, columns of 4 out.
 // The tile goes through shared memory: 128-bit stores along the shared rows, a barrier,

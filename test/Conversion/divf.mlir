@@ -1,5 +1,5 @@
 // f32/f16 division lowers to div.full.f32 (as Triton's `/`), f64 stays IEEE.
-// RUN: tile-opt %s -convert-tile-to-nvvm | FileCheck %s
+// RUN: tile-opt %s -tile-allocate-shared -convert-tile-to-nvvm | FileCheck %s
 
 // CHECK-LABEL: llvm.func @div
 // CHECK: llvm.call_intrinsic "llvm.nvvm.div.full"(%{{.*}}, %{{.*}}) : (f32, f32) -> f32

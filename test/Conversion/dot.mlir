@@ -1,5 +1,5 @@
-// RUN: tile-opt %s -split-input-file -convert-tile-to-nvvm=per-thread-only -cse | FileCheck %s
-// RUN: tile-opt %s -split-input-file -convert-tile-to-nvvm | FileCheck %s --check-prefix=LLVM
+// RUN: tile-opt %s -split-input-file -tile-allocate-shared -convert-tile-to-nvvm=per-thread-only -cse | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tile-allocate-shared -convert-tile-to-nvvm | FileCheck %s --check-prefix=LLVM
 
 // dot on CUDA cores: a and b are staged in shared memory in f32 (converted once, when
 // stored), a with M contiguous and b with N contiguous, each thread's rows (columns)

@@ -1,4 +1,4 @@
-// RUN: tile-opt %s -split-input-file -convert-tile-to-nvvm -verify-diagnostics
+// RUN: tile-opt %s -split-input-file -tile-allocate-shared -convert-tile-to-nvvm -verify-diagnostics
 
 func.func @no_layout(%p: !tile.ptr<f32>) attributes {tile.kernel, tile.num_warps = 4 : i32} {
   // expected-error @+1 {{has a tile without a distribution layout: 'tensor<128xi32>' (run tile-assign-layouts before lowering)}}
@@ -68,7 +68,7 @@ func.func @broadcast_layouts(%x: tensor<1x32xf32, #row>) -> f32 attributes {tile
 #rows = #tile.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 #cols = #tile.blocked<{sizePerThread = [4, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>
 
-// expected-error @+1 {{needs 262144 bytes of shared memory, more than the 232448 a program can have: use smaller tiles}}
+// expected-error @+1 {{needs 262144 bytes of shared memory, more than the 232448 a program can have on this target: use smaller tiles or fewer pipeline stages}}
 func.func @too_much_shared(%x: tensor<256x256xf32, #rows>) -> f32 attributes {tile.num_warps = 4 : i32} {
   %y = tile.convert_layout %x : tensor<256x256xf32, #rows> -> tensor<256x256xf32, #cols>
   %s = tile.reduce sum %y, axis 0 : tensor<256x256xf32, #cols> -> tensor<256xf32, #tile.slice<{dim = 0, parent = #cols}>>

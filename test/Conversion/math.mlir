@@ -1,4 +1,4 @@
-// RUN: tile-opt %s -convert-tile-to-nvvm | FileCheck %s
+// RUN: tile-opt %s -tile-allocate-shared -convert-tile-to-nvvm | FileCheck %s
 
 // Transcendental functions use the special-function unit, as Triton does without
 // libdevice: exp(x) = ex2.approx(x * log2(e)), log(x) = lg2.approx(x) * ln(2); f16 and

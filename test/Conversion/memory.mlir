@@ -1,4 +1,4 @@
-// RUN: tile-opt %s -split-input-file -convert-tile-to-nvvm=per-thread-only -cse | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tile-allocate-shared -convert-tile-to-nvvm=per-thread-only -cse | FileCheck %s
 
 // f16, 8 per thread, tile.vec = 8: one 128-bit access per thread. Predicated loads are
 // inline PTX whose 32-bit words are split back into halves; masked-off lanes take

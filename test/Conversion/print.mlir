@@ -1,4 +1,4 @@
-// RUN: tile-opt %s -convert-tile-to-nvvm | FileCheck %s
+// RUN: tile-opt %s -tile-allocate-shared -convert-tile-to-nvvm | FileCheck %s
 
 // tile.print: scalars once per program (thread 0), tile elements each by their owner
 // with their index, through vprintf with C-varargs buffers.

@@ -1,5 +1,5 @@
-// RUN: tile-opt %s -split-input-file -convert-tile-to-nvvm=per-thread-only -cse | FileCheck %s
-// RUN: tile-opt %s -split-input-file -convert-tile-to-nvvm | mlir-translate --split-input-file --mlir-to-llvmir \
+// RUN: tile-opt %s -split-input-file -tile-allocate-shared -convert-tile-to-nvvm=per-thread-only -cse | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tile-allocate-shared -convert-tile-to-nvvm | mlir-translate --split-input-file --mlir-to-llvmir \
 // RUN:   | FileCheck %s --check-prefix=LLVMIR
 
 // A 1-D sum to a scalar over 4 warps: 8 registers combine as a tree, 5 butterfly
@@ -12,7 +12,7 @@ func.func @sum_1d(%x: tensor<1024xf32, #b1>) -> f32 attributes {tile.num_warps =
   return %s : f32
 }
 
-// CHECK: llvm.mlir.global external @tcc_shared() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+// CHECK: llvm.mlir.global external @tcc_shared() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
 // CHECK-LABEL: llvm.func @sum_1d(
 // CHECK-SAME: tile.shared_bytes = 16 : i64
 // CHECK-COUNT-7: arith.addf
@@ -25,7 +25,7 @@ func.func @sum_1d(%x: tensor<1024xf32, #b1>) -> f32 attributes {tile.num_warps =
 // CHECK-NOT: nvvm.barrier0
 // CHECK: llvm.return
 
-// LLVMIR: @tcc_shared = external addrspace(3) global [0 x i8], align 16
+// LLVMIR: @tcc_shared = external addrspace(3) global [0 x i8], align 1024
 // LLVMIR: call float @llvm.nvvm.shfl.sync.bfly.f32(i32 -1, float %{{.*}}, i32 1, i32 31)
 // LLVMIR: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
 

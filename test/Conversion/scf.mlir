@@ -1,5 +1,5 @@
-// RUN: tile-opt %s -convert-tile-to-nvvm=per-thread-only -cse | FileCheck %s
-// RUN: tile-opt %s -convert-tile-to-nvvm | FileCheck %s --check-prefix=LLVM
+// RUN: tile-opt %s -tile-allocate-shared -convert-tile-to-nvvm=per-thread-only -cse | FileCheck %s
+// RUN: tile-opt %s -tile-allocate-shared -convert-tile-to-nvvm | FileCheck %s --check-prefix=LLVM
 
 // Loop-carried tiles and branches with tile results stay structured until the end: each
 // tile becomes its registers in iter_args, yields and results.

@@ -1,4 +1,4 @@
-// RUN: tile-opt %s -convert-tile-to-nvvm=per-thread-only -cse | FileCheck %s
+// RUN: tile-opt %s -tile-allocate-shared -convert-tile-to-nvvm=per-thread-only -cse | FileCheck %s
 
 // expand_dims from a slice and broadcast along the dimension a thread already spans move
 // no data: each result register is a source register. make_range is the thread's base

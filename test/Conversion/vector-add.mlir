@@ -1,6 +1,6 @@
-// RUN: tile-opt %s -convert-tile-to-nvvm=per-thread-only -cse | FileCheck %s --check-prefix=THREAD
-// RUN: tile-opt %s -convert-tile-to-nvvm | FileCheck %s
-// RUN: tile-opt %s -convert-tile-to-nvvm | mlir-translate --mlir-to-llvmir | opt -O3 -S \
+// RUN: tile-opt %s -tile-allocate-shared -convert-tile-to-nvvm=per-thread-only -cse | FileCheck %s --check-prefix=THREAD
+// RUN: tile-opt %s -tile-allocate-shared -convert-tile-to-nvvm | FileCheck %s
+// RUN: tile-opt %s -tile-allocate-shared -convert-tile-to-nvvm | mlir-translate --mlir-to-llvmir | opt -O3 -S \
 // RUN:   | llc -mtriple=nvptx64-nvidia-cuda -mcpu=sm_90 -mattr=+ptx80 | FileCheck %s --check-prefix=PTX
 
 // The lowering alone, through upstream LLVM tools (tcc --emit=ptx has its own tests):

@@ -297,20 +297,31 @@ func.func @row_sum(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %out: !til
 
 // -----
 
-// Matmul with loop-carried pointers (`a_ptrs += BK`): the pointers are carried in the
-// loads' (16-byte, 8 x f16) layouts; conversions are left only where dot reads its
-// operands and where the accumulator goes to the coalesced store, after the loop.
+// Matmul with loop-carried pointers (`a_ptrs += BK`), on sm_90 (mma.sync): the pointers
+// are carried in the loads' (16-byte, 8 x f16) layouts, and tile-pipeline turns the
+// loads into cp.async copies into 3-slot rings, two iterations ahead: the pointers of
+// iteration i + 2 are the carried ones advanced twice. The accumulator stays in the mma
+// layout around the loop; one conversion is left, to the coalesced store after the loop.
 // CHECK-DAG: #[[A:.*]] = #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 // CHECK-DAG: #[[B:.*]] = #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 // CHECK-LABEL: func.func @matmul
+// CHECK: %[[RA:.*]] = tile.local_alloc -> !tile.smem<3x64x32xf16
+// CHECK: %[[RB:.*]] = tile.local_alloc -> !tile.smem<3x32x64xf16
+// CHECK: tile.async_copy %{{.*}}, %{{.*}}, mask %{{.*}} {vec = 8 : i32} : tensor<64x32x!tile.ptr<f16>, #[[A]]>
+// CHECK: tile.async_commit
+// CHECK: tile.async_commit
 // CHECK: scf.for {{.*}} -> (tensor<64x64xf32, #{{.*}}>, tensor<64x32x!tile.ptr<f16>, #[[A]]>, tensor<32x64x!tile.ptr<f16>, #[[B]]>)
-// CHECK:   %[[AT:.*]] = tile.load %{{.*}} {tile.vec = 8 : i32} : tensor<64x32x!tile.ptr<f16>, #[[A]]>
-// CHECK:   tile.convert_layout %[[AT]]
-// CHECK:   %[[BT:.*]] = tile.load %{{.*}} {tile.vec = 8 : i32} : tensor<32x64x!tile.ptr<f16>, #[[B]]>
-// CHECK:   tile.convert_layout %[[BT]]
+// CHECK-NOT: tile.load
+// CHECK:   tile.async_wait {pending = 1 : i32}
+// CHECK:   %[[NA:.*]] = tile.addptr %{{.*}}, %{{.*}} : tensor<64x32x!tile.ptr<f16>, #[[A]]>
+// CHECK:   tile.async_copy %[[NA]]
+// CHECK:   tile.async_commit
+// CHECK:   tile.local_load
+// CHECK:   tile.local_load
 // CHECK:   tile.dot
 // CHECK-NOT: tile.convert_layout
 // CHECK:   scf.yield
+// CHECK: tile.async_wait {pending = 0 : i32}
 // CHECK: tile.convert_layout
 // CHECK: tile.store %{{.*}}, %{{.*}} {tile.vec = 4 : i32}
 // CHECK-NOT: tile.convert_layout

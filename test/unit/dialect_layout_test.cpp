@@ -180,9 +180,21 @@ TEST_F(LayoutTest, FindRegInvertsRegisterOffsets) {
   }
 }
 
-TEST_F(LayoutTest, LayoutsTooLargeForTheTileAreRejected) {
-  // A 16 x 8 instruction cannot lay out 8 rows.
-  EXPECT_FALSE(Distribution::get({8, 8}, mma(2, 1, 1, 8, 16)).has_value());
+TEST_F(LayoutTest, SlicesOfMmaLayoutsAreClipped) {
+  // A row vector of an mma accumulator (a reduction along N): the lanes that ran along
+  // N hold copies; each thread keeps its two rows (l / 4 and l / 4 + 8) of every warp's
+  // 16-row block.
+  auto acc = mma(2, 2, 2, 8, 16);
+  Distribution rows = dist({64}, SliceEncodingAttr::get(&ctx, 1, acc));
+  EXPECT_EQ(rows.getReplicaLaneMask(), 3u);
+  EXPECT_EQ(rows.getNumRegs(), 4); // rows +0, +8, and the repetition 32 rows down
+  for (unsigned lane = 0; lane < 32; ++lane)
+    for (int64_t r = 0; r < 4; ++r)
+      EXPECT_EQ(rows.getThreadBase(0, lane, 0) + rows.getRegOffset(r, 0),
+                lane / 4 + 8 * (r % 2) + 32 * (r / 2));
+}
+
+TEST_F(LayoutTest, BitsMustSelectEachCoordinateOnce) {
   std::string why;
   LayoutBits bits;
   bits.regs = {BitTarget::of(0, 0), BitTarget::of(0, 0)};

@@ -3,14 +3,16 @@
 // A tile staged through shared memory is stored as rows along its fastest dimension
 // (`order[0]`), every other dimension flattened into the row index. Within a row,
 // chunks of `vec` elements (one vector access) may be XOR-swizzled by the row, and rows
-// may be padded: both spread the accesses of a warp over the 32 banks. The lowering
-// picks the parameters by simulating, at compile time, the bank conflicts of the exact
-// accesses the writing and reading threads will make (chooseSharedLayout).
+// may be padded: both spread the accesses of a warp over the 32 banks. Rows may also be
+// cut into atoms `atom` elements wide, each atom holding its slice of every row in turn:
+// the tensor cores' swizzled layouts (#tile.nvmma_shared) are such layouts. Scratch
+// buffers pick the parameters by simulating, at compile time, the bank conflicts of the
+// exact accesses the writing and reading threads will make (chooseSharedLayout).
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TCC_COMPILER_CONVERSION_SHAREDLAYOUT_H
-#define TCC_COMPILER_CONVERSION_SHAREDLAYOUT_H
+#ifndef TCC_DIALECTS_TILE_SHAREDLAYOUT_H
+#define TCC_DIALECTS_TILE_SHAREDLAYOUT_H
 
 #include "dialects/Tile/TileDialect.h"
 
@@ -18,9 +20,7 @@
 
 #include <optional>
 
-namespace tcc {
-
-using mlir::tile::Distribution;
+namespace mlir::tile {
 
 struct SharedLayout {
   llvm::SmallVector<int64_t> shape;  // the tile's shape
@@ -28,8 +28,11 @@ struct SharedLayout {
   int64_t vec = 1;                   // elements per swizzled chunk
   int64_t perPhase = 1, maxPhase = 1; // chunk ^= (row / perPhase) % maxPhase
   int64_t pad = 0;                   // elements after each row
+  int64_t atom = 0;                  // row elements per atom (0: the whole row)
 
   int64_t rowLength() const { return shape[order[0]]; }
+  /// Elements of a row stored together: an atom's width, or the whole row.
+  int64_t atomWidth() const { return atom ? atom : rowLength(); }
   int64_t numRows() const;
   int64_t sizeInElements() const { return numRows() * (rowLength() + pad); }
   /// Element offset of the element at `coords` (compile time).
@@ -93,6 +96,20 @@ SharedLayout chooseSharedLayout(
                                                  unsigned maxWidth)>
         patterns);
 
+/// The layout of one tile of `type` (a !tile.smem buffer) as SharedLayout says it.
+SharedLayout getSharedLayout(SharedMemType type);
+
+} // namespace mlir::tile
+
+namespace tcc {
+using mlir::tile::accessWidth;
+using mlir::tile::chooseSharedLayout;
+using mlir::tile::countWavefronts;
+using mlir::tile::distributionAccesses;
+using mlir::tile::OffsetReuse;
+using mlir::tile::planOffsetReuse;
+using mlir::tile::SharedLayout;
+using mlir::tile::WarpAccesses;
 } // namespace tcc
 
 #endif // TCC_COMPILER_CONVERSION_SHAREDLAYOUT_H

@@ -1,8 +1,6 @@
 //===- SharedLayout.cpp - how a tile sits in shared memory ----------------===//
 
-#include "compiler/Conversion/SharedLayout.h"
-
-#include "compiler/Conversion/ThreadIndex.h"
+#include "dialects/Tile/SharedLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/ADT/STLExtras.h"
@@ -13,7 +11,30 @@
 
 using namespace mlir;
 
-namespace tcc {
+namespace mlir::tile {
+
+static Value i32Const(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIntOp::create(b, loc, b.getI32Type(), value);
+}
+
+SharedLayout getSharedLayout(SharedMemType type) {
+  auto nvmma = cast<NVMMASharedEncodingAttr>(type.getEncoding());
+  SharedLayout layout;
+  layout.shape.assign(type.getTileShape().begin(), type.getTileShape().end());
+  layout.order.assign(nvmma.getOrder().begin(), nvmma.getOrder().end());
+  int64_t bytes = std::max<int64_t>(1, type.getElementType().getIntOrFloatBitWidth() / 8);
+  layout.vec = std::max<int64_t>(1, 16 / bytes);
+  if (int64_t swizzle = nvmma.getSwizzle()) {
+    // The hardware's swizzles: 16-byte chunk c of row r at c ^ ((r / (128 / S)) % (S / 16))
+    // within atoms S bytes wide.
+    layout.atom = swizzle / bytes;
+    layout.perPhase = 128 / swizzle;
+    layout.maxPhase = swizzle / 16;
+    if (layout.atom >= layout.rowLength())
+      layout.atom = 0;
+  }
+  return layout;
+}
 
 int64_t SharedLayout::numRows() const {
   int64_t rows = 1;
@@ -29,9 +50,12 @@ int64_t SharedLayout::offset(ArrayRef<int64_t> coords) const {
     stride *= shape[order[k]];
   }
   int64_t col = coords[order[0]];
+  int64_t width = atomWidth();
+  int64_t atomStart = col / width * numRows() * width;
+  col %= width;
   int64_t phase = (row / perPhase) % maxPhase;
   int64_t chunk = (col / vec) ^ phase;
-  return row * (rowLength() + pad) + chunk * vec + col % vec;
+  return atomStart + row * (width + pad) + chunk * vec + col % vec;
 }
 
 Value SharedLayout::emitOffset(OpBuilder &b, Location loc, ArrayRef<Value> coords) const {
@@ -46,6 +70,12 @@ Value SharedLayout::emitOffset(OpBuilder &b, Location loc, ArrayRef<Value> coord
     stride *= shape[order[k]];
   }
   Value col = coords[order[0]];
+  Value atomStart;
+  if (atom && atom < rowLength()) {
+    Value index = arith::ShRUIOp::create(b, loc, col, c(llvm::Log2_64(atom)));
+    atomStart = arith::MulIOp::create(b, loc, index, c(numRows() * atom));
+    col = arith::AndIOp::create(b, loc, col, c(atom - 1));
+  }
   if (maxPhase > 1) {
     Value phase = row;
     if (perPhase > 1)
@@ -56,10 +86,14 @@ Value SharedLayout::emitOffset(OpBuilder &b, Location loc, ArrayRef<Value> coord
       phase = arith::ShLIOp::create(b, loc, phase, c(llvm::Log2_64(vec)));
     col = arith::XOrIOp::create(b, loc, col, phase);
   }
-  if (!row)
-    return col;
-  Value rowStart = arith::MulIOp::create(b, loc, row, c(rowLength() + pad));
-  return arith::AddIOp::create(b, loc, rowStart, col);
+  Value result = col;
+  if (row) {
+    Value rowStart = arith::MulIOp::create(b, loc, row, c(atomWidth() + pad));
+    result = arith::AddIOp::create(b, loc, rowStart, col);
+  }
+  if (atomStart)
+    result = arith::AddIOp::create(b, loc, atomStart, result);
+  return result;
 }
 
 SmallVector<OffsetReuse> planOffsetReuse(
@@ -206,4 +240,4 @@ SharedLayout chooseSharedLayout(
   return best;
 }
 
-} // namespace tcc
+} // namespace mlir::tile

@@ -1,0 +1,363 @@
+//===- SoftwarePipeline.cpp - tile-pipeline ---------------------------------===//
+//
+// A loop that loads tiles and stores them to shared memory for a tensor-core dot waits,
+// every iteration, for global memory. Pipelined, the loads of an iteration are issued
+// `distance` iterations ahead as cp.async copies straight into a ring of shared tiles:
+//
+//   prologue:  copies of iterations 0 .. D-1 into slots 0 .. D-1, one group each
+//   iteration i: async_wait (the group of i has landed)
+//                copies of iteration i + D into slot (i + D) mod S, one group
+//                the dot reads slot i mod S
+//   epilogue:  async_wait 0
+//
+// With S slots, D = S - 1 for mma.sync (slot (i + D) mod S was read in iteration i - 1,
+// and the barrier tile-allocate-shared puts after the wait separates them) and D = S - 2
+// for wgmma, whose product of iteration i - 1 may still be reading its slot
+// (`warpgroup_dot_wait {pending = 1}`). Copies of iterations past the end are masked
+// off (zero-filled, nothing read). Ring slots are indexed (i + c) mod S, i the iteration
+// number, so that tile-allocate-shared tells them apart.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Transforms/LayoutUtils.h"
+#include "compiler/Transforms/Passes.h"
+#include "dialects/Tile/TileDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace tcc {
+#define GEN_PASS_DEF_TILEPIPELINE
+#include "compiler/Transforms/Passes.h.inc"
+} // namespace tcc
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+
+/// A load to turn into copies: the load, the local_alloc storing it, and the ops in the
+/// loop body that compute its pointers and mask (in program order).
+struct Stream {
+  LoadOp load;
+  LocalAllocOp alloc;
+  SmallVector<Operation *> slice;
+  LocalAllocOp ring;
+};
+
+bool isZero(Value v) {
+  if (!v)
+    return true;
+  Attribute attr;
+  if (matchPattern(v, m_Constant(&attr))) {
+    if (auto dense = dyn_cast<DenseElementsAttr>(attr))
+      return dense.isSplat() && (dense.getElementType().isIntOrIndex()
+                                     ? dense.getSplatValue<APInt>().isZero()
+                                     : dense.getSplatValue<APFloat>().isPosZero());
+  }
+  if (auto splat = v.getDefiningOp<SplatOp>())
+    return isZero(splat.getSrc());
+  if (auto constant = v.getDefiningOp<arith::ConstantOp>()) {
+    if (auto f = dyn_cast<FloatAttr>(constant.getValue()))
+      return f.getValue().isPosZero();
+    if (auto i = dyn_cast<IntegerAttr>(constant.getValue()))
+      return i.getValue().isZero();
+  }
+  return false;
+}
+
+class Pipeliner {
+public:
+  Pipeliner(scf::ForOp loop, unsigned numStages) : loop(loop), numStages(numStages) {}
+
+  void run() {
+    collect();
+    if (streams.empty() || numStages < 2)
+      return;
+    bool wgmma = false;
+    loop.getBody()->walk([&](WarpGroupDotOp) { wgmma = true; });
+    inFlight = wgmma && numStages >= 3 ? 1 : 0;
+    distance = int64_t(numStages) - 1 - inFlight;
+    rewrite();
+  }
+
+private:
+  scf::ForOp loop;
+  unsigned numStages;
+  unsigned inFlight = 0;
+  int64_t distance = 1;
+  SmallVector<Stream> streams;
+
+  /// Loop-carried pointers advanced by the same offset every iteration (`p = p + inc`,
+  /// Triton's `a_ptrs += BLOCK_K * stride_ak`): the pointer `d` iterations ahead is
+  /// p + d * inc.
+  DenseMap<Value, Value> advancing; // iteration argument -> its increment
+  llvm::SetVector<Operation *> incrementOps; // the ops computing the increments
+
+  /// The ops computing `v` inside the loop body from the induction variable, advancing
+  /// pointers and values from outside; false if it needs anything else (another
+  /// loop-carried value, an op with effects, a nested region).
+  bool sliceOf(Value v, llvm::SetVector<Operation *> &ops) {
+    if (v == loop.getInductionVar())
+      return true;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (arg.getOwner() == loop.getBody())
+        return isAdvancing(arg, ops);
+      return !loop->isAncestor(arg.getOwner()->getParentOp());
+    }
+    Operation *def = v.getDefiningOp();
+    if (!loop->isAncestor(def))
+      return true;
+    if (def->getBlock() != loop.getBody() || def->getNumRegions() || !isPure(def))
+      return false;
+    if (ops.contains(def))
+      return true;
+    for (Value operand : def->getOperands())
+      if (!sliceOf(operand, ops))
+        return false;
+    ops.insert(def);
+    return true;
+  }
+
+  bool isAdvancing(BlockArgument arg, llvm::SetVector<Operation *> &ops) {
+    if (advancing.count(arg))
+      return true;
+    if (arg == loop.getInductionVar() || !isa<RankedTensorType>(arg.getType()))
+      return false;
+    unsigned index = arg.getArgNumber() - loop.getNumInductionVars();
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    auto next = yield.getOperand(index).getDefiningOp<AddPtrOp>();
+    if (!next || next.getPtr() != arg)
+      return false;
+    // The increment must not change from one iteration to the next.
+    llvm::SetVector<Operation *> incOps;
+    if (!invariantSlice(next.getOffset(), incOps))
+      return false;
+    advancing[arg] = next.getOffset();
+    ops.insert(incOps.begin(), incOps.end());
+    incrementOps.insert(incOps.begin(), incOps.end());
+    return true;
+  }
+
+  /// Like sliceOf, for values that depend on neither the induction variable nor any
+  /// loop-carried value.
+  bool invariantSlice(Value v, llvm::SetVector<Operation *> &ops) {
+    if (isa<BlockArgument>(v))
+      return !loop->isAncestor(cast<BlockArgument>(v).getOwner()->getParentOp());
+    Operation *def = v.getDefiningOp();
+    if (!loop->isAncestor(def))
+      return true;
+    if (def->getBlock() != loop.getBody() || def->getNumRegions() || !isPure(def))
+      return false;
+    for (Value operand : def->getOperands())
+      if (!invariantSlice(operand, ops))
+        return false;
+    ops.insert(def);
+    return true;
+  }
+
+  void collect() {
+    for (Operation &op : *loop.getBody()) {
+      auto alloc = dyn_cast<LocalAllocOp>(&op);
+      if (!alloc || !alloc.getSrc())
+        continue;
+      auto load = alloc.getSrc().getDefiningOp<LoadOp>();
+      if (!load || load->getBlock() != loop.getBody() || !load->hasOneUse() || !isZero(load.getOther()))
+        continue;
+      auto vec = load->getAttrOfType<IntegerAttr>("tile.vec");
+      auto type = cast<RankedTensorType>(load.getType());
+      int64_t bytes = (vec ? vec.getInt() : 1) * type.getElementTypeBitWidth() / 8;
+      if (bytes != 4 && bytes != 8 && bytes != 16)
+        continue;
+      // The copies move what a thread holds along its registers' dimension: it must be
+      // the rows of the shared tile.
+      std::optional<Distribution> dist = Distribution::get(type);
+      auto encoding = dyn_cast<NVMMASharedEncodingAttr>(alloc.getType().getEncoding());
+      if (!dist || !encoding || dist->getTileOrder().front() != encoding.getOrder().front())
+        continue;
+      llvm::SetVector<Operation *> ops;
+      if (!sliceOf(load.getPtr(), ops) || (load.getMask() && !sliceOf(load.getMask(), ops)))
+        continue;
+      Stream stream{load, alloc, {}, {}};
+      stream.slice = ops.takeVector();
+      llvm::sort(stream.slice, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+      streams.push_back(stream);
+    }
+  }
+
+  Value i32(OpBuilder &b, int64_t v) {
+    return arith::ConstantIntOp::create(b, loop.getLoc(), b.getI32Type(), v);
+  }
+
+  /// `p` advanced `steps` times by its increment (as cloned into `mapping`).
+  Value advance(OpBuilder &b, Value p, Value inc, int64_t steps) {
+    if (steps == 0)
+      return p;
+    Location loc = loop.getLoc();
+    auto incType = cast<RankedTensorType>(inc.getType());
+    Type element = incType.getElementType();
+    Value count = SplatOp::create(b, loc, incType,
+                                  arith::ConstantIntOp::create(b, loc, element, steps));
+    Value offset = arith::MulIOp::create(b, loc, inc, count);
+    return AddPtrOp::create(b, loc, p.getType(), p, offset);
+  }
+
+  /// The copies of one iteration (induction variable `iv`, valid when `valid`) into slot
+  /// `slot` of every ring, then a commit. Each advancing pointer is `pointerBase(arg)`
+  /// advanced `ahead` times.
+  void issueCopies(OpBuilder &b, Value iv, Value valid, Value slot,
+                   function_ref<Value(Value)> pointerBase, int64_t ahead) {
+    Location loc = loop.getLoc();
+    for (Stream &s : streams) {
+      IRMapping mapping;
+      mapping.map(loop.getInductionVar(), iv);
+      // The increments (invariant) first, then the pointers they advance, then the rest.
+      for (Operation *op : s.slice)
+        if (incrementOps.contains(op))
+          b.clone(*op, mapping);
+      for (auto &[arg, inc] : advancing) {
+        bool used = llvm::any_of(arg.getUsers(), [&](Operation *user) {
+          return user == s.load || llvm::is_contained(s.slice, user);
+        });
+        if (used)
+          mapping.map(arg, advance(b, pointerBase(arg), mapping.lookupOrDefault(inc), ahead));
+      }
+      for (Operation *op : s.slice)
+        if (!incrementOps.contains(op))
+          b.clone(*op, mapping);
+      Value ptr = mapping.lookupOrDefault(s.load.getPtr());
+      auto ptrType = cast<RankedTensorType>(ptr.getType());
+      Value mask = SplatOp::create(b, loc, getI1SameShape(ptrType), valid);
+      if (Value original = s.load.getMask())
+        mask = arith::AndIOp::create(b, loc, mapping.lookupOrDefault(original), mask);
+      Value dst = MemDescIndexOp::create(b, loc, s.alloc.getType(), s.ring, slot);
+      int32_t vec = s.load->getAttrOfType<IntegerAttr>("tile.vec").getInt();
+      AsyncCopyOp::create(b, loc, ptr, dst, mask, vec);
+    }
+    AsyncCommitOp::create(b, loc);
+  }
+
+  void rewrite() {
+    Location loc = loop.getLoc();
+    if (!loop.getLowerBound().getType().isInteger(32))
+      return; // the language's loops count in i32
+    OpBuilder b(loop);
+    // The rings, before the loop.
+    for (Stream &s : streams) {
+      SharedMemType tile = s.alloc.getType();
+      SmallVector<int64_t> shape{int64_t(numStages)};
+      shape.append(tile.getShape().begin(), tile.getShape().end());
+      auto ringType = SharedMemType::get(loop.getContext(), shape, tile.getElementType(),
+                                         tile.getEncoding());
+      s.ring = LocalAllocOp::create(b, loc, ringType, Value(), IntegerAttr());
+    }
+    Value lb = loop.getLowerBound(), ub = loop.getUpperBound(), step = loop.getStep();
+    // Prologue: iterations 0 .. D-1.
+    for (int64_t j = 0; j < distance; ++j) {
+      Value iv = j ? arith::AddIOp::create(b, loc, lb,
+                                           arith::MulIOp::create(b, loc, step, i32(b, j)))
+                         .getResult()
+                   : lb;
+      Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv, ub);
+      // Pointers of iteration j: the initial ones advanced j times.
+      issueCopies(
+          b, iv, valid, i32(b, j),
+          [&](Value arg) { return loop.getTiedLoopInit(cast<BlockArgument>(arg))->get(); }, j);
+    }
+
+    // The loop: wait for this iteration's group, issue the copies of iteration i + D.
+    Block *body = loop.getBody();
+    b.setInsertionPointToStart(body);
+    Value k = loop.getInductionVar();
+    Value index = arith::DivSIOp::create(b, loc, arith::SubIOp::create(b, loc, k, lb), step);
+    auto slotAt = [&](int64_t c) -> Value {
+      Value x = c ? arith::AddIOp::create(b, loc, index, i32(b, c)).getResult() : index;
+      return arith::RemUIOp::create(b, loc, x, i32(b, numStages));
+    };
+    Value readSlot = slotAt(0), writeSlot = slotAt(distance);
+    AsyncWaitOp::create(b, loc, int32_t(distance - 1));
+    // mma.sync computes synchronously: the copies go first, to fly during the compute.
+    // wgmma runs asynchronously: it goes first, and the copies' address arithmetic runs
+    // while the tensor cores work.
+    if (inFlight) {
+      WarpGroupDotOp lastDot;
+      body->walk([&](WarpGroupDotOp dot) { lastDot = dot; });
+      b.setInsertionPointAfter(lastDot);
+    }
+    Value ahead = arith::AddIOp::create(b, loc, k,
+                                        arith::MulIOp::create(b, loc, step, i32(b, distance)));
+    Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, ahead, ub);
+    issueCopies(b, ahead, valid, writeSlot, [](Value arg) { return arg; }, distance);
+    for (Stream &s : streams) {
+      b.setInsertionPoint(s.alloc);
+      Value slot = MemDescIndexOp::create(b, loc, s.alloc.getType(), s.ring, readSlot);
+      s.alloc.getResult().replaceAllUsesWith(slot);
+      s.alloc.erase();
+      s.load.erase();
+    }
+
+    // The product of this iteration stays in flight; the one before has landed.
+    if (inFlight) {
+      auto yield = cast<scf::YieldOp>(body->getTerminator());
+      body->walk([&](WarpGroupDotWaitOp wait) {
+        for (OpOperand &use : wait.getResult().getUses()) {
+          if (use.getOwner() != yield)
+            return;
+        }
+        wait.setPending(int32_t(inFlight));
+        b.setInsertionPointAfter(loop);
+        for (OpOperand &use : wait.getResult().getUses()) {
+          Value result = loop.getResult(use.getOperandNumber());
+          auto done = WarpGroupDotWaitOp::create(b, loc, result.getType(), result, 0);
+          result.replaceAllUsesExcept(done, done);
+        }
+      });
+    }
+    b.setInsertionPointAfter(loop);
+    // After the wgmma retirement (if any): no copy may still be writing the rings.
+    Operation *last = loop;
+    while (auto next = dyn_cast_or_null<WarpGroupDotWaitOp>(last->getNextNode()))
+      last = next;
+    b.setInsertionPointAfter(last);
+    AsyncWaitOp::create(b, loc, 0);
+    loop->removeAttr("tile.num_stages");
+    // The address arithmetic of the loads replaced, now unused.
+    llvm::SetVector<Operation *> sliceOps;
+    for (Stream &s : streams)
+      sliceOps.insert(s.slice.begin(), s.slice.end());
+    SmallVector<Operation *> ordered = sliceOps.takeVector();
+    llvm::sort(ordered, [](Operation *a, Operation *b) { return b->isBeforeInBlock(a); });
+    for (Operation *op : ordered) // users before their operands' definitions
+      if (op->use_empty())
+        op->erase();
+  }
+};
+
+struct SoftwarePipeline : tcc::impl::TilePipelineBase<SoftwarePipeline> {
+  using TilePipelineBase::TilePipelineBase;
+
+  void runOnOperation() override {
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      unsigned kernelStages = numStages;
+      if (auto attr = func->getAttrOfType<IntegerAttr>("tile.num_stages"))
+        kernelStages = unsigned(attr.getInt());
+      SmallVector<scf::ForOp> loops;
+      func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
+      for (scf::ForOp loop : loops) {
+        unsigned stages = kernelStages;
+        if (auto attr = loop->getAttrOfType<IntegerAttr>("tile.num_stages"))
+          stages = unsigned(attr.getInt());
+        Pipeliner(loop, stages).run();
+      }
+    }
+  }
+};
+
+} // namespace
