@@ -294,6 +294,7 @@ std::string describeAssumptions(func::FuncOp kernel, const Assumptions &set) {
 
 /// What one compilation of the module produced.
 struct Compiled {
+  std::string arch; // the target it was compiled for
   std::string llvmIR, ptx, cubin;
   int64_t sharedBytes = 0;
   int numWarps = 4;
@@ -343,6 +344,8 @@ ModuleOp Codegen::loadModule() {
 
 bool Codegen::compile(ModuleOp tileModule,
                       const std::map<std::string, Assumptions> &perKernel, Compiled *result) {
+  if (result->arch.empty())
+    result->arch = codegen.arch;
   TimingScope scope = rootScope.nest("compile");
   return compileTimed(tileModule, perKernel, result, scope);
 }
@@ -353,7 +356,7 @@ bool Codegen::compileTimed(ModuleOp tileModule,
   MLIRContext *context = tileModule.getContext();
   OwningOpRef<ModuleOp> module = tileModule.clone();
   // The one description of the target the passes and the lowering read.
-  (*module)->setAttr(tile::kTargetAttrName, tile::getTargetFor(context, codegen.arch));
+  (*module)->setAttr(tile::kTargetAttrName, tile::getTargetFor(context, result->arch));
   for (func::FuncOp kernel : kernelsOf(*module))
     if (auto it = perKernel.find(kernel.getName().str()); it != perKernel.end())
       applySpecializations(kernel, it->second);
@@ -391,7 +394,7 @@ bool Codegen::compileTimed(ModuleOp tileModule,
   }
 
   PtxOptions ptxOptions;
-  ptxOptions.arch = codegen.arch;
+  ptxOptions.arch = result->arch;
   ptxOptions.optLevel = codegen.optLevel;
   std::string error;
   llvm::LLVMContext llvmContext;
@@ -418,7 +421,7 @@ bool Codegen::compileTimed(ModuleOp tileModule,
   if (stage == EmitStage::PTX)
     return true;
   CubinOptions cubinOptions;
-  cubinOptions.arch = codegen.arch;
+  cubinOptions.arch = result->arch;
   cubinOptions.optLevel = codegen.optLevel;
   cubinOptions.verbose = codegen.ptxasVerbose;
   std::string log;
@@ -459,7 +462,7 @@ tcc::KernelArtifact Codegen::describe(func::FuncOp kernel, const Assumptions &as
         artifact.grid[i] = expr.str();
   artifact.numWarps = compiled.numWarps;
   artifact.sharedBytes = compiled.sharedBytes;
-  artifact.arch = codegen.arch;
+  artifact.arch = compiled.arch;
   artifact.cubin = compiled.cubin;
   artifact.ptx = compiled.ptx;
   artifact.source = options.inputPath;
@@ -570,15 +573,26 @@ int Codegen::run() {
       if (!specialised[name].empty())
         sets.push_back(specialised[name]);
     }
+    // With --variants=auto on sm_90, a kernel with a dot also gets sm_90a variants
+    // (wgmma, runnable on compute capability 9.0 exactly); the runtime and headers prefer
+    // them there and take the sm_90 ones (mma.sync) elsewhere.
+    std::vector<std::string> archs{codegen.arch};
+    bool hasDot = false;
+    kernel.walk([&](tile::DotOp) { hasDot = true; });
+    if (codegen.autoVariants && codegen.arch == "sm_90" && hasDot)
+      archs.push_back("sm_90a");
     std::vector<tcc::KernelArtifact> variants;
-    for (const Assumptions &set : sets) {
-      if (codegen.ptxasVerbose && sets.size() > 1)
-        llvm::errs() << "tcc: variant " << describeAssumptions(kernel, set) << "\n";
-      Compiled one;
-      if (!compile(module, {{name, set}}, &one))
-        return 1;
-      variants.push_back(describe(kernel, set, one));
-    }
+    for (const std::string &arch : archs)
+      for (const Assumptions &set : sets) {
+        if (codegen.ptxasVerbose && sets.size() * archs.size() > 1)
+          llvm::errs() << "tcc: variant " << describeAssumptions(kernel, set) << ", " << arch
+                       << "\n";
+        Compiled one;
+        one.arch = arch;
+        if (!compile(module, {{name, set}}, &one))
+          return 1;
+        variants.push_back(describe(kernel, set, one));
+      }
     std::string error;
     if (stage == EmitStage::Cubin) {
       // The first (general, or the one asked for) at -o, the others beside it with the
@@ -586,7 +600,9 @@ int Codegen::run() {
       StringRef out(options.outputPath);
       std::string stem = out.ends_with(".cubin") ? out.drop_back(6).str() : out.str();
       for (auto [i, v] : llvm::enumerate(variants)) {
-        std::string path = i == 0 ? options.outputPath : stem + tcc::variantSuffix(v) + ".cubin";
+        std::string archSuffix = v.arch == codegen.arch ? "" : "." + v.arch;
+        std::string path =
+            i == 0 ? options.outputPath : stem + tcc::variantSuffix(v) + archSuffix + ".cubin";
         if (!tcc::writeArtifact(v, path, &error)) {
           diags.error(error);
           return 1;

@@ -148,13 +148,19 @@ bool generateHeader(const std::vector<KernelArtifact>& variantsIn, const HeaderO
       return false;
     }
   }
-  // Most specialised first: the launch function tries them in order. stable_sort keeps the
-  // caller's order among equals.
+  // Architecture-specific variants (sm_90a) first, for the devices they run on, then the
+  // others; most specialised first within each: the launch function tries them in order.
+  // stable_sort keeps the caller's order among equals.
+  auto archSpecific = [](const KernelArtifact* v) {
+    return !v->arch.empty() && v->arch.back() == 'a';
+  };
   std::vector<const KernelArtifact*> variants;
   for (const KernelArtifact& v : variantsIn)
     variants.push_back(&v);
   std::stable_sort(variants.begin(), variants.end(),
-                   [](const KernelArtifact* a, const KernelArtifact* b) {
+                   [&](const KernelArtifact* a, const KernelArtifact* b) {
+                     if (archSpecific(a) != archSpecific(b))
+                       return archSpecific(a);
                      return specialisationScore(*a) > specialisationScore(*b);
                    });
   if (specialisationScore(*variants.back()) != 0) {
@@ -164,7 +170,7 @@ bool generateHeader(const std::vector<KernelArtifact>& variantsIn, const HeaderO
   }
   for (size_t i = 0; i < variants.size(); ++i)
     for (size_t j = 0; j < i; ++j) {
-      bool same = true;
+      bool same = variants[i]->arch == variants[j]->arch;
       for (size_t p = 0; p < first.params.size(); ++p)
         same = same &&
                variants[i]->params[p].divisibility == variants[j]->params[p].divisibility &&
@@ -225,7 +231,8 @@ bool generateHeader(const std::vector<KernelArtifact>& variantsIn, const HeaderO
       if (p.equalToOne)
         conds += (conds.empty() ? " " : ", ") + p.name + " == 1";
     }
-    h += conds.empty() ? " general\n" : conds + "\n";
+    h += conds.empty() ? " general" : conds;
+    h += ", " + v.arch + "\n";
     h += "alignas(16) inline const unsigned char image" + idx + "[" +
          std::to_string(v.cubin.size()) + "] = {";
     appendImage(&h, v.cubin);
@@ -275,6 +282,10 @@ bool generateHeader(const std::vector<KernelArtifact>& variantsIn, const HeaderO
       cond += ptr ? cxxName(p.name) + " % " + std::to_string(p.divisibility) + "u == 0"
                   : cxxName(p.name) + " % " + std::to_string(p.divisibility) + " == 0";
     }
+    // An arch-specific variant only where it runs (the device's compute capability).
+    if (archSpecific(&v))
+      cond = detailNs + "::variant" + std::to_string(i) + "().runsOnCurrentDevice()" +
+             (cond.empty() ? "" : " && " + cond);
     std::string indent = cond.empty() ? "  " : "    ";
     if (!cond.empty())
       h += "  if (" + cond + ") {\n";

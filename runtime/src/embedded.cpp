@@ -1,6 +1,7 @@
 #include "tcc/embedded.h"
 
 #include "internal.h"
+#include "tcc/cubin.h"
 #include "tcc/grid_expr.h"
 
 #include <cstring>
@@ -35,6 +36,30 @@ EmbeddedKernel::~EmbeddedKernel() {
   }
 }
 
+// "sm_90a" -> (90, true).
+static void parseArch(const char* arch, int* number, bool* specific) {
+  *number = 0;
+  *specific = false;
+  if (arch && std::strncmp(arch, "sm_", 3) == 0) {
+    const char* s = arch + 3;
+    while (*s >= '0' && *s <= '9')
+      *number = *number * 10 + (*s++ - '0');
+    *specific = *s == 'a';
+  }
+}
+
+bool EmbeddedKernel::runsOnCurrentDevice() {
+  int known = runs_.load(std::memory_order_relaxed);
+  if (known >= 0)
+    return known == 1;
+  int archNumber = 0;
+  bool specific = false;
+  parseArch(arch_, &archNumber, &specific);
+  bool runs = archNumber == 0 || cubinRunsOn(archNumber, specific, deviceComputeCapability());
+  runs_.store(runs ? 1 : 0, std::memory_order_relaxed);
+  return runs;
+}
+
 EmbeddedKernel::PerContext* EmbeddedKernel::loadIn(CUcontext ctx) {
   static std::mutex m;
   std::lock_guard<std::mutex> lock(m);
@@ -43,12 +68,7 @@ EmbeddedKernel::PerContext* EmbeddedKernel::loadIn(CUcontext ctx) {
       return p;
   int archNumber = 0;
   bool specific = false;
-  if (arch_ && std::strncmp(arch_, "sm_", 3) == 0) {
-    const char* s = arch_ + 3;
-    while (*s >= '0' && *s <= '9')
-      archNumber = archNumber * 10 + (*s++ - '0');
-    specific = *s == 'a';
-  }
+  parseArch(arch_, &archNumber, &specific);
   auto pc = std::make_unique<PerContext>();
   pc->context = ctx;
   pc->module = Module::load(image_, size_, std::string("the cubin embedded for ") + name_,

@@ -1,4 +1,5 @@
 #include "internal.h"
+#include "tcc/cubin.h"
 
 #include <algorithm>
 #include <cstring>
@@ -48,11 +49,14 @@ struct Kernel::Marshalled {
 
 Kernel::Kernel(std::string name, std::vector<KernelMetadata> metas, std::vector<std::string> images)
     : name_(std::move(name)) {
-  // Most specialised first; among equals, the order the files were found in.
+  // Architecture-specific variants (sm_90a) first, for the devices they run on; then the
+  // most specialised first; among equals, the order the files were found in.
   std::vector<size_t> order(metas.size());
   for (size_t i = 0; i < order.size(); ++i)
     order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    if (metas[a].archSpecific != metas[b].archSpecific)
+      return metas[a].archSpecific;
     return metas[a].specialisationScore() > metas[b].specialisationScore();
   });
   const KernelMetadata& ref = metas[order.front()];
@@ -65,7 +69,7 @@ Kernel::Kernel(std::string name, std::vector<KernelMetadata> metas, std::vector<
       throw Error("loading the variants of " + name_,
                   m.origin + " and " + ref.origin + " have different parameters", name_);
     for (const KernelMetadata& prev : metas_) {
-      bool dup = true;
+      bool dup = m.arch == prev.arch;
       for (size_t i = 0; i < m.params.size(); ++i)
         dup = dup && m.params[i].divisibility == prev.params[i].divisibility &&
               m.params[i].equalToOne == prev.params[i].equalToOne;
@@ -100,6 +104,8 @@ Kernel::Kernel(std::string name, std::vector<KernelMetadata> metas, std::vector<
                 "no general variant (one without assumptions on its arguments) among " +
                     std::to_string(metas_.size()) + " variants of " + metas_.front().configString(),
                 name_);
+  for (const KernelMetadata& m : metas_)
+    hasArchSpecific_ = hasArchSpecific_ || m.archSpecific;
 }
 
 Kernel::~Kernel() = default;
@@ -216,8 +222,13 @@ size_t Kernel::marshal(const Arg* args, size_t count, Marshalled* out) const {
   for (size_t i = 0; i < cs.size(); ++i)
     out->slots[ps.size() + i] = cs[i].second;
 
-  // The most specialised variant whose assumptions hold; the general one (last) always does.
+  // The first variant (arch-specific ones first, the most specialised first) that runs on
+  // the device and whose assumptions hold; the general one (last) always does.
+  int deviceArch = hasArchSpecific_ ? selectionArch() : 0;
   for (size_t v = 0; v < metas_.size(); ++v) {
+    if (deviceArch > 0 && metas_[v].archSpecific &&
+        !cubinRunsOn(metas_[v].archNumber, true, deviceArch))
+      continue;
     bool ok = true;
     const std::vector<ParamInfo>& vp = metas_[v].params;
     for (size_t i = 0; ok && i < vp.size(); ++i) {
@@ -235,6 +246,20 @@ size_t Kernel::marshal(const Arg* args, size_t count, Marshalled* out) const {
       return v;
   }
   return metas_.size() - 1;
+}
+
+int Kernel::selectionArch() const {
+  int known = deviceArch_.load(std::memory_order_relaxed);
+  if (known != 0)
+    return known;
+  // Without a driver or a device (plan() on a CPU machine) every variant is a candidate.
+  int arch = -1;
+  try {
+    arch = deviceComputeCapability();
+  } catch (const Error&) {
+  }
+  deviceArch_.store(arch, std::memory_order_relaxed);
+  return arch;
 }
 
 LaunchPlan Kernel::planFor(size_t v, const Marshalled& m) const {

@@ -11,11 +11,12 @@
 namespace {
 
 tcc::KernelMetadata meta(int block, int warps, int divisibility, bool nDivisible = true,
-                         const std::string& name = "vector_add") {
+                         const std::string& name = "vector_add",
+                         const std::string& arch = "sm_90") {
   std::string d = divisibility > 1 ? ", \"divisibility\": " + std::to_string(divisibility) : "";
   std::string dn = nDivisible ? d : "";
   std::string text = "{\"format\": \"tcc-kernel\", \"version\": 1, \"name\": \"" + name +
-                     "\", \"arch\": \"sm_90\", \"cubin\": \"k.cubin\", \"num_warps\": " +
+                     "\", \"arch\": \"" + arch + "\", \"cubin\": \"k.cubin\", \"num_warps\": " +
                      std::to_string(warps) + ", \"grid\": [\"cdiv(n, BLOCK)\", \"1\", \"1\"], " +
                      "\"params\": [{\"name\": \"x\", \"type\": \"*f32\"" + d +
                      "}, {\"name\": \"y\", \"type\": \"*f32\"" + d +
@@ -23,7 +24,8 @@ tcc::KernelMetadata meta(int block, int warps, int divisibility, bool nDivisible
                      "}, {\"name\": \"n\", \"type\": \"i32\"" + dn + "}], " +
                      "\"constexprs\": {\"BLOCK\": " + std::to_string(block) + "}}";
   return tcc::parseMetadata(text, name + "_" + std::to_string(block) + "_" +
-                                      std::to_string(warps) + "_" + std::to_string(divisibility),
+                                      std::to_string(warps) + "_" + std::to_string(divisibility) +
+                                      "_" + arch,
                             "");
 }
 
@@ -60,6 +62,40 @@ TEST(RuntimeKernel, PicksTheMostSpecialisedVariantTheArgumentsAllow) {
   // Device pointers may be given as T*.
   float* p = reinterpret_cast<float*>(kAligned);
   EXPECT_EQ(k.plan(p, p, p, n).variant->specialisationScore(), 16);
+}
+
+TEST(RuntimeKernel, ArchSpecificVariantsComeFirstAndMayRepeatASpecialisation) {
+  // --variants=auto on a kernel with a dot: each specialisation for sm_90 and for sm_90a.
+  tcc::Library lib;
+  lib.add(meta(1024, 4, 1));
+  lib.add(meta(1024, 4, 16));
+  lib.add(meta(1024, 4, 1, true, "vector_add", "sm_90a"));
+  lib.add(meta(1024, 4, 16, true, "vector_add", "sm_90a"));
+  tcc::Kernel& k = lib.kernel("vector_add");
+  ASSERT_EQ(k.variants().size(), 4u);
+  EXPECT_EQ(k.variants()[0].arch, "sm_90a");
+  EXPECT_EQ(k.variants()[0].specialisationScore(), 16);
+  EXPECT_EQ(k.variants()[1].arch, "sm_90a");
+  EXPECT_EQ(k.variants()[1].specialisationScore(), 0);
+  EXPECT_EQ(k.variants()[2].arch, "sm_90");
+  EXPECT_EQ(k.variants()[3].arch, "sm_90");
+  EXPECT_EQ(k.variants()[3].specialisationScore(), 0);
+  // Without a device (or on compute capability 9.0) the sm_90a variants are taken, the
+  // most specialised the arguments allow; an sm_90a general variant beats an sm_90
+  // specialised one.
+  int32_t n = 1 << 20;
+  const tcc::KernelMetadata* aligned = k.plan(kAligned, kAligned2, kAligned, n).variant;
+  const tcc::KernelMetadata* odd = k.plan(kAligned + 4, kAligned2, kAligned, n).variant;
+  EXPECT_EQ(aligned->arch, "sm_90a");
+  EXPECT_EQ(aligned->specialisationScore(), 16);
+  EXPECT_EQ(odd->arch, "sm_90a");
+  EXPECT_EQ(odd->specialisationScore(), 0);
+  // The same specialisation twice for one architecture is still an error.
+  tcc::Library twice;
+  twice.add(meta(1024, 4, 1, true, "vector_add", "sm_90a"));
+  twice.add(meta(1024, 4, 1, true, "vector_add", "sm_90a"));
+  EXPECT_NE(errorOf([&] { twice.kernel("vector_add"); }).find("the same specialisation"),
+            std::string::npos);
 }
 
 // copy2d's variants as `tcc --variants=auto` writes them: general; everything aligned /

@@ -34,6 +34,10 @@ public:
 
   const char* name() const { return name_; }
 
+  // Whether the image can run on the device of the current context (an sm_90a cubin only
+  // on compute capability 9.0); the answer of the first call is kept.
+  bool runsOnCurrentDevice();
+
 private:
   struct PerContext;
   const char* name_;
@@ -46,6 +50,7 @@ private:
   // The most recent context's function: the fast path is one load and one compare.
   std::atomic<PerContext*> last_{nullptr};
   std::atomic<PerContext*> all_{nullptr}; // every context's, a lock-free list
+  std::atomic<int> runs_{-1};             // runsOnCurrentDevice: -1 not asked yet
   PerContext* loadIn(CUcontext ctx);
 };
 

@@ -137,7 +137,8 @@ public:
   Kernel& operator=(const Kernel&) = delete;
 
   const std::string& name() const { return name_; }
-  // The variants, most specialised first; the last is the general one.
+  // The variants: architecture-specific ones (sm_90a) first, then the most specialised
+  // first; the last is the general one.
   const std::vector<KernelMetadata>& variants() const { return metas_; }
   // The parameters (shared by all variants).
   const std::vector<ParamInfo>& params() const { return metas_.front().params; }
@@ -185,10 +186,16 @@ private:
   LaunchPlan planFor(size_t variant, const Marshalled& m) const;
   void ensureLoaded(size_t variant);
 
+  // The compute capability variants are chosen for (arch-specific ones run only there):
+  // the current device's on first use, -1 without a driver or device.
+  int selectionArch() const;
+
   std::string name_;
   std::vector<KernelMetadata> metas_;
   std::vector<std::unique_ptr<Variant>> variants_;
   std::mutex loadMutex_;
+  bool hasArchSpecific_ = false;
+  mutable std::atomic<int> deviceArch_{0};
 };
 
 // A set of kernels loaded from metadata files, grouped by name and configuration.
