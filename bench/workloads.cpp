@@ -134,8 +134,25 @@ std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInpu
   for (const Workload& w : workloads()) {
     for (const char* source : {"tcc", "fixture"}) {
       const std::string kdir = o.artifacts + "/" + source + "/" + w.kernel;
+      // A configuration with architecture-specific (sm_90a) variants runs twice: as the
+      // runtime chooses (those, on an H200), and with the portable (sm_90) ones alone.
+      std::vector<std::pair<std::string, bool>> runs;
       for (const std::string& dir : configFolders(kdir)) {
-        const std::string config = std::filesystem::path(dir).filename().string();
+        bool specific = false;
+        try {
+          tcc::Library all(dir);
+          for (const tcc::KernelMetadata& m : all.kernel(w.kernel).variants())
+            specific = specific || m.archSpecific;
+        } catch (const tcc::Error&) {
+        }
+        runs.push_back({dir, true});
+        if (specific)
+          runs.push_back({dir, false});
+      }
+      for (const auto& [dir, archSpecific] : runs) {
+        std::string config = std::filesystem::path(dir).filename().string();
+        if (!archSpecific)
+          config += "@sm_90";
         if (!o.filter.empty() &&
             (w.name + "/" + source + "/" + config).find(o.filter) == std::string::npos)
           continue;
@@ -146,7 +163,8 @@ std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInpu
         row.config = config;
         row.metric = w.flops > 0 ? "TFLOP/s" : "GB/s";
         try {
-          tcc::Library lib(dir);
+          tcc::Library lib;
+          lib.add(dir, archSpecific);
           tcc::Kernel& k = lib.kernel(w.kernel);
           if (!applies(w, k.variants().back()))
             continue;
@@ -305,7 +323,8 @@ std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInpu
                          : "";
             };
           }
-          row.variant = k.planArgs(args.data(), args.size()).variant->specialisationString();
+          const tcc::KernelMetadata* chosen = k.planArgs(args.data(), args.size()).variant;
+          row.variant = chosen->specialisationString() + " " + chosen->arch;
           row.note = check();
           row.correct = row.note.empty();
           row.r = tcc::bench::run([&](CUstream s) { k.launchArgs(s, args.data(), args.size()); },

@@ -64,12 +64,27 @@ tcc_configs=(
   "layernorm|BLOCK=4096|4" "layernorm|BLOCK=8192|4" "layernorm|BLOCK=8192|8"
   "layernorm|BLOCK=16384|8"
   "matmul|BM=64 BN=64 BK=32|4" "matmul|BM=128 BN=128 BK=32|8" "matmul|BM=32 BN=32 BK=32|4"
+  "matmul|BM=128 BN=256 BK=64|8|4" "matmul|BM=128 BN=128 BK=64|8|4" "matmul|BM=128 BN=128 BK=64|4|4"
+  "matmul|BM=64 BN=128 BK=64|4|4" "matmul|BM=128 BN=256 BK=32|8|4"
   "matmul_bias|BM=64 BN=64 BK=32 RELU=True|4" "matmul_bias|BM=64 BN=64 BK=32 RELU=False|4"
   "matmul_bias|BM=128 BN=128 BK=32 RELU=True|8" "matmul_bias|BM=128 BN=128 BK=32 RELU=False|8"
   "matmul_bias|BM=32 BN=32 BK=32 RELU=True|4"
+  "matmul_bias|BM=128 BN=256 BK=64 RELU=False|8|4" "matmul_bias|BM=128 BN=256 BK=64 RELU=True|8|4"
   "matmul_bf16|BM=64 BN=64 BK=32|4" "matmul_bf16|BM=128 BN=128 BK=32|8" "matmul_bf16|BM=32 BN=32 BK=32|4"
+  "matmul_bf16|BM=128 BN=256 BK=64|8|4"
   "matmul_f32|BM=64 BN=64 BK=32|4" "matmul_f32|BM=32 BN=32 BK=32|4"
 )
+# TCC_ARTIFACT_EXAMPLES="matmul matmul_bias": only those examples' configurations (a focused
+# GPU run); the fixtures are built either way.
+if [ -n "${TCC_ARTIFACT_EXAMPLES:-}" ]; then
+  kept=()
+  for line in "${tcc_configs[@]}"; do
+    for ex in $TCC_ARTIFACT_EXAMPLES; do
+      [ "${line%%|*}" = "$ex" ] && kept+=("$line")
+    done
+  done
+  tcc_configs=("${kept[@]}")
+fi
 # The nvcc stand-ins of the 2-D examples: fixture file | kernels | -D assignments | num_warps.
 fixture_configs=(
   "matrix.cu|copy2d transpose bias_add|BM=32 BN=32|4"
@@ -109,7 +124,7 @@ fixtures=$root/test/gpu/fixtures
 notes=()
 note() { notes+=("$*"); echo "build-artifacts: $*" >&2; }
 
-# "BM=32 BN=32" + 4 -> BM32_BN32_W4; True/False -> 1/0.
+# "BM=32 BN=32" + 4 (+ 3 stages) -> BM32_BN32_W4 (BM32_BN32_W4_S3); True/False -> 1/0.
 config_name() {
   local n="" a k v
   for a in $1; do
@@ -118,7 +133,7 @@ config_name() {
     case $v in True) v=1 ;; False) v=0 ;; esac
     n="$n${k}${v}_"
   done
-  echo "${n}W$2"
+  echo "${n}W$2${3:+_S$3}"
 }
 defines() { local a; for a in $1; do printf -- '-D\n%s\n' "$a"; done; }
 nvcc_defines() { # "BM=32 RELU=True" -> -DBM=32 -DRELU=1
@@ -291,16 +306,17 @@ if [ -x "$tcc" ]; then
     ok=0 failed=0
     declare -A seen=()
     for line in "${tcc_configs[@]}"; do
-      IFS='|' read -r ex assigns warps <<<"$line"
+      IFS='|' read -r ex assigns warps stages <<<"$line"
       src=$(source_of "$ex")
       [ -f "$src" ] || { note "tcc $ex: $src missing"; failed=$((failed + 1)); continue; }
-      name=$(config_name "$assigns" "$warps")
+      name=$(config_name "$assigns" "$warps" "$stages")
       is_default=0
       [ -z "${seen[$ex]:-}" ] && is_default=1
       seen[$ex]=1
       w=()
       if [ "$has_warps" = 1 ]; then
         w=(--num-warps "$warps")
+        [ -n "$stages" ] && w+=(--num-stages "$stages")
       elif [ "$is_default" = 0 ]; then
         continue # without --num-warps only the source's own num_warps can be built
       fi
@@ -388,7 +404,7 @@ fi
 default_config() { # example -> "assignments|warps" of its first configuration
   local line e assigns warps
   for line in "${tcc_configs[@]}"; do
-    IFS='|' read -r e assigns warps <<<"$line"
+    IFS='|' read -r e assigns warps _ <<<"$line"
     [ "$e" = "$1" ] && { echo "$assigns|$warps"; return; }
   done
 }

@@ -357,9 +357,13 @@ bool Codegen::compileTimed(ModuleOp tileModule,
   OwningOpRef<ModuleOp> module = tileModule.clone();
   // The one description of the target the passes and the lowering read.
   (*module)->setAttr(tile::kTargetAttrName, tile::getTargetFor(context, result->arch));
-  for (func::FuncOp kernel : kernelsOf(*module))
+  for (func::FuncOp kernel : kernelsOf(*module)) {
     if (auto it = perKernel.find(kernel.getName().str()); it != perKernel.end())
       applySpecializations(kernel, it->second);
+    if (codegen.numStages)
+      kernel->setAttr("tile.num_stages",
+                      IntegerAttr::get(IntegerType::get(context, 32), codegen.numStages));
+  }
 
   PassManager pm(context);
   if (codegen.printIRAfterAll) {

@@ -20,6 +20,9 @@ struct CodegenOptions {
   unsigned optLevel = 3;
   /// --num-warps: warps per program; 0 keeps the kernel's num_warps.
   unsigned numWarps = 0;
+  /// --num-stages: pipeline stages of dot loops (tile-pipeline), overriding the kernel's
+  /// num_stages (a loop's own range(..., num_stages=) still wins); 0 keeps them (default 3).
+  unsigned numStages = 0;
   /// --specialize NAME=D[,NAME=D...]: argument NAME is a multiple of D (a pointer: its
   /// address in bytes). D is a power of two. NAME=eq1: integer argument NAME equals 1 (its
   /// uses are replaced by the constant; the parameter stays in the signature).

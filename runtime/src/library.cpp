@@ -52,13 +52,17 @@ Library::~Library() = default;
 Library::Library(Library&&) noexcept = default;
 Library& Library::operator=(Library&&) noexcept = default;
 
-void Library::add(const std::string& path) {
+void Library::add(const std::string& path) { add(path, true); }
+
+void Library::add(const std::string& path, bool archSpecific) {
   std::error_code ec;
   fs::file_status st = fs::status(path, ec);
   if (ec || !fs::exists(st))
     throw Error("loading kernels from '" + path + "'", "no such file or folder");
   if (!fs::is_directory(st)) {
-    add(loadMetadataFile(path));
+    KernelMetadata m = loadMetadataFile(path);
+    if (archSpecific || !m.archSpecific)
+      add(std::move(m));
     return;
   }
   std::vector<std::string> files;
@@ -72,7 +76,9 @@ void Library::add(const std::string& path) {
   for (const std::string& f : files) {
     if (!isKernelMetadataFile(f))
       continue;
-    add(loadMetadataFile(f));
+    KernelMetadata m = loadMetadataFile(f);
+    if (archSpecific || !m.archSpecific)
+      add(std::move(m));
     ++added;
   }
   if (added == 0)

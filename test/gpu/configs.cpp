@@ -24,25 +24,41 @@ std::string KernelConfig::elementOf(const std::string& param) const {
   return "";
 }
 
+/// The metadata files of a configuration folder, sorted.
+static std::vector<std::string> metadataFiles(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> jsons;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.path().extension() == ".json" && tcc::isKernelMetadataFile(e.path().string()))
+      jsons.push_back(e.path().string());
+  std::sort(jsons.begin(), jsons.end());
+  return jsons;
+}
+
 tcc::Kernel& kernelOf(const KernelConfig& config) {
   // Never destroyed: unloading modules while the process exits gains nothing.
   static auto* libraries = new std::map<std::string, std::unique_ptr<tcc::Library>>;
-  std::unique_ptr<tcc::Library>& lib = (*libraries)[config.dir];
-  if (!lib)
-    lib = std::make_unique<tcc::Library>(config.dir);
+  std::unique_ptr<tcc::Library>& lib = (*libraries)[config.dir + "|" + config.archSet];
+  if (!lib) {
+    lib = std::make_unique<tcc::Library>();
+    lib->add(config.dir, /*archSpecific=*/config.archSet != "generic");
+  }
   return lib->kernel(config.kernel);
 }
 
 std::string KernelConfig::label() const {
-  return sanitize(source + "_" + kernel + "_" + config);
+  std::string arch = archSet == "generic" ? "_sm90" : archSet == "all" ? "_sm90a" : "";
+  return sanitize(source + "_" + kernel + "_" + config + arch);
 }
 
-void VariantCoverage::record(const std::string& dir, const tcc::Kernel& kernel,
+void VariantCoverage::record(const KernelConfig& config, const tcc::Kernel& kernel,
                              const tcc::LaunchPlan& plan) {
+  std::string key = config.dir + (config.archSet.empty() ? "" : " [" + config.archSet + "]");
   for (const tcc::KernelMetadata& v : kernel.variants())
-    if (v.specialisationScore() > 0)
-      variants_[dir][v.origin] = v.specialisationString();
-  chosen_.insert({dir, plan.variant->origin});
+    if (v.specialisationScore() > 0 || v.archSpecific)
+      variants_[key][v.origin] = v.specialisationString() + ", " + v.arch;
+  chosen_.insert({key, plan.variant->origin});
 }
 
 std::vector<std::string> VariantCoverage::missed() const {
@@ -73,27 +89,29 @@ std::vector<KernelConfig> findConfigs(bool (*wanted)(const std::string& kernel))
       for (const std::string& cdir : subdirs(kdir)) {
         // The general variant's metadata (the least specialised; parameters and constexprs
         // are shared by all variants): x.json, beside x.spec.json or x.d16_..._e1.json.
-        std::vector<std::string> jsons;
-        std::error_code ec;
-        for (const auto& e : fs::directory_iterator(cdir, ec))
-          if (e.path().extension() == ".json" && tcc::isKernelMetadataFile(e.path().string()))
-            jsons.push_back(e.path().string());
+        std::vector<std::string> jsons = metadataFiles(cdir);
         if (jsons.empty())
           continue;
-        std::sort(jsons.begin(), jsons.end());
         KernelConfig c;
         c.source = source;
         c.kernel = kernel;
         c.config = fs::path(cdir).filename().string();
         c.dir = cdir;
+        bool archSpecific = false;
         try {
           for (size_t i = 0; i < jsons.size(); ++i) {
             tcc::KernelMetadata m = tcc::loadMetadataFile(jsons[i]);
+            archSpecific = archSpecific || m.archSpecific;
             if (i == 0 || m.specialisationScore() < c.meta.specialisationScore())
               c.meta = std::move(m);
           }
         } catch (const tcc::Error& e) {
           c.loadError = e.what(); // the family makes one case for it, which fails saying so
+        }
+        if (archSpecific) {
+          c.archSet = "all";
+          r.push_back(c);
+          c.archSet = "generic";
         }
         r.push_back(c);
       }

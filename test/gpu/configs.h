@@ -19,6 +19,10 @@ struct KernelConfig {
   std::string kernel;       // the folder's name, which is the kernel's name
   std::string config;       // "BM64_BN64_W4"
   std::string dir;          // the configuration's folder
+  // "": every variant (on an H200 the sm_90a ones win); "generic": only variants that are
+  // not architecture-specific (the sm_90 mma.sync code of a kernel with a dot), so that
+  // both are tested. Configurations with sm_90a variants appear once of each.
+  std::string archSet;
   tcc::KernelMetadata meta; // of the general variant (parameters, constexprs, warps)
   std::string loadError;    // why the metadata could not be read, or empty
 
@@ -27,7 +31,8 @@ struct KernelConfig {
   // The element type of parameter `param` ("*f16" -> "f16"), or "" if there is none.
   std::string elementOf(const std::string& param) const;
   bool hasParam(const std::string& param) const { return !elementOf(param).empty(); }
-  // "tcc_softmax_BLOCK1024_W4": a test-name prefix.
+  // "tcc_softmax_BLOCK1024_W4" (+ "_sm90a" / "_sm90" where the configuration has both):
+  // a test-name prefix.
   std::string label() const;
 };
 
@@ -43,7 +48,7 @@ std::vector<KernelConfig> findConfigs(bool (*wanted)(const std::string& kernel))
 // general, aligned (everything % 16) and, with --variants=auto, unit inner strides (== 1).
 class VariantCoverage {
 public:
-  void record(const std::string& dir, const tcc::Kernel& kernel, const tcc::LaunchPlan& plan);
+  void record(const KernelConfig& config, const tcc::Kernel& kernel, const tcc::LaunchPlan& plan);
   // "<dir>: <specialisation>" for each specialised variant that no case selected.
   std::vector<std::string> missed() const;
 

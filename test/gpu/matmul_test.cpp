@@ -9,8 +9,11 @@
 // element ij, so that cancellation is held to the error of the terms):
 // - f16 and bf16 operands (f32 accumulation, result rounded to f16/bf16):
 //   |got - ref| <= 1e-2 s per element, and ||got - ref||_F <= 1e-2 ||ref||_F;
-// - f32 operands (f32 FMA on CUDA cores; not TF32): |got - ref| <= 1e-4 s per element, and
-//   ||got - ref||_F <= 1e-4 ||ref||_F.
+// - f32 operands, multiplied as tf32 on tensor cores (Triton's default; 10-bit mantissas,
+//   so each product is off by up to about 2 x 2^-10 of its magnitude):
+//   |got - ref| <= 4e-3 s per element, and ||got - ref||_F <= 4e-3 ||ref||_F.
+// Configurations with sm_90a variants run twice: as chosen (wgmma on an H200) and with the
+// portable sm_90 variants alone (mma.sync).
 #include "configs.h"
 #include "gpu_util.h"
 #include "matrix.h"
@@ -100,11 +103,14 @@ std::vector<Case> cases() {
   for (const gputest::KernelConfig& cfg : gputest::findConfigs(isMatmul)) {
     const int64_t bm = cfg.constexprOr("BM", 32), bn = cfg.constexprOr("BN", 32),
                   bk = cfg.constexprOr("BK", 32);
+    // Tiny and row/column shapes, one off the blocks, K below BK, ragged, large.
     std::vector<std::array<int64_t, 3>> shapes = {
         {1, 1, 1},        {1, 300, 70},
         {300, 1, 70},     {bm - 1, bn + 1, bk + 1},
         {bm, bn, bk},     {2 * bm + 3, 3 * bn + 5, 5 * bk - 1},
-        {256, 256, 1024}, {2049, 4097, 40}};
+        {256, 256, 1024}, {2049, 4097, 40},
+        {bm / 2 + 1, bn / 4 + 3, std::max<int64_t>(1, bk / 2 - 1)},
+        {1000, 1001, 999}, {1024, 1024, 1024}};
     std::vector<std::string> views = {"dense", "strided", "aligned", "transposed",
                                       "c_t",   "offset",  "cs16"};
     if (!cfg.loadError.empty()) {
@@ -117,6 +123,8 @@ std::vector<Case> cases() {
       for (const std::string& v : views) {
         if (m * n > (int64_t(1) << 22) && v != "dense" && v != "transposed")
           continue;
+        if (m * n * k >= (int64_t(1) << 29) && v != "dense")
+          continue; // the large cube: row-major, as the benchmark's (the fast variant)
         Case c;
         c.cfg = cfg;
         c.M = m;
@@ -198,7 +206,7 @@ TEST_P(Matmul, MatchesCpuReference) {
       }
     }
   });
-  const double tol = t == DType::F32 ? 1e-4 : 1e-2;
+  const double tol = t == DType::F32 ? 4e-3 : 1e-2;
   gputest::CheckResult r = gputest::checkOutput(out, [&](int64_t i, int64_t j) {
     return gputest::Expected{C[i * N + j], tol * S[i * N + j]};
   });
@@ -232,8 +240,7 @@ TEST(Plans, Matmul) {
   for (const Case& c : all) {
     SCOPED_TRACE(c.name);
     ASSERT_TRUE(c.cfg.loadError.empty()) << c.cfg.loadError;
-    tcc::Library lib(c.cfg.dir);
-    tcc::Kernel& k = lib.kernel(c.cfg.kernel);
+    tcc::Kernel& k = gputest::kernelOf(c.cfg);
     const Operands o = operandsOf(c);
     const size_t bytes = gputest::bytesOf(gputest::dtypeOf(c.cfg.elementOf("a")));
     auto at = [&](int base, const Layout& l) {
@@ -241,7 +248,7 @@ TEST(Plans, Matmul) {
     };
     std::vector<tcc::Arg> args = argsOf(c, o, at(1, o.a), at(2, o.b), at(3, o.bias), at(4, o.c));
     tcc::LaunchPlan p = k.planArgs(args.data(), args.size());
-    coverage.record(c.cfg.dir, k, p);
+    coverage.record(c.cfg, k, p);
     const int64_t bm = c.cfg.constexprOr("BM", 1), bn = c.cfg.constexprOr("BN", 1);
     EXPECT_EQ(p.grid.x, gputest::cdiv(c.M, bm) * gputest::cdiv(c.N, bn));
     EXPECT_EQ(p.grid.y, 1);

@@ -199,7 +199,7 @@ TEST(Plans, MatrixKernels) {
     };
     std::vector<tcc::Arg> args = argsOf(c, o, at(1, o.in), at(2, o.out), at(3, o.bias));
     tcc::LaunchPlan p = k.planArgs(args.data(), args.size());
-    coverage.record(c.cfg.dir, k, p);
+    coverage.record(c.cfg, k, p);
     tcc::Dim3 g = expectedGrid(c);
     EXPECT_EQ(p.grid.x, g.x);
     EXPECT_EQ(p.grid.y, g.y);

@@ -41,6 +41,10 @@ int main(int argc, char **argv) {
   app.add_option("-O", codegen.optLevel, "optimisation level 0..3 (default 3): -O0 ... -O3");
   app.add_option("--num-warps", codegen.numWarps,
                  "warps per program (default: the kernel's num_warps)");
+  app.add_option("--num-stages", codegen.numStages,
+                 "shared-memory stages of loops feeding dot (default: the kernel's num_stages, "
+                 "else 3; a loop's range(..., num_stages=) wins)")
+      ->check(CLI::Range(1u, 8u));
   app.add_option("--specialize", codegen.specialize,
                  "NAME=D|NAME=eq1[,...]: compile for argument NAME a multiple of D (a pointer: "
                  "D-byte aligned) or, with eq1, an integer equal to 1 (a unit stride), e.g. "

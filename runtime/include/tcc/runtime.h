@@ -212,6 +212,9 @@ public:
   // recursively). The cubins are read when a kernel is first used. Throws if the path holds
   // no kernel metadata or a file is malformed.
   void add(const std::string& path);
+  // The same, skipping architecture-specific variants (sm_90a) when `archSpecific` is
+  // false: their portable counterparts (sm_90) then run everywhere, e.g. to compare the two.
+  void add(const std::string& path, bool archSpecific);
   // Metadata with its cubin in memory (`image` empty: read metadata.cubinPath on first use).
   void add(KernelMetadata metadata, std::string image = "");
 
