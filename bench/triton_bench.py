@@ -132,8 +132,8 @@ if triton is not None:
             bt = tl.load(b + kk[:, None] * stride_bk + rn[None, :] * stride_bn,
                          mask=(kk[:, None] < K) & (rn[None, :] < N), other=0.0)
             acc = tl.dot(at, bt, acc)
-        tl.store(c + rm[:, None] * stride_cm + rn[None, :] * stride_cn, acc.to(tl.float16),
-                 mask=(rm[:, None] < M) & (rn[None, :] < N))
+        tl.store(c + rm[:, None] * stride_cm + rn[None, :] * stride_cn,
+                 acc.to(c.dtype.element_ty), mask=(rm[:, None] < M) & (rn[None, :] < N))
 
     @triton.jit
     def matmul_bias_kernel(a, b, bias, c, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
@@ -248,11 +248,12 @@ class Workload:
         M, N, K = self.M, self.N, self.K
         g = torch.Generator(device="cuda").manual_seed(0)
         if self.K:
-            self.a = rand((M, K), torch.float16, 0.1, 1.0, g)
-            self.b = rand((K, N), torch.float16, 0.1, 1.0, g)
-            self.bias = rand((N,), torch.float16, 0.1, 1.0, g)
-            self.out = torch.empty((M, N), device="cuda", dtype=torch.float16)
-            if self.kernel == "matmul":
+            t = torch.bfloat16 if self.kernel == "matmul_bf16" else torch.float16
+            self.a = rand((M, K), t, 0.1, 1.0, g)
+            self.b = rand((K, N), t, 0.1, 1.0, g)
+            self.bias = rand((N,), t, 0.1, 1.0, g)
+            self.out = torch.empty((M, N), device="cuda", dtype=t)
+            if self.kernel in ("matmul", "matmul_bf16"):
                 self.ref = torch.matmul(self.a, self.b)
             else:
                 self.ref = torch.addmm(self.bias, self.a, self.b)
@@ -293,7 +294,7 @@ class Workload:
             return lambda: layernorm_kernel[(M,)](self.x, self.v0, self.v1, self.out, N, M, N,
                                                   1e-5, **c)
         grid = (cdiv(M, c["BM"]) * cdiv(N, c["BN"]),)
-        if k == "matmul":
+        if k in ("matmul", "matmul_bf16"):
             return lambda: matmul_kernel[grid](self.a, self.b, self.out, M, N, K, K, 1, N, 1,
                                                N, 1, **c)
         return lambda: matmul_bias_kernel[grid](self.a, self.b, self.bias, self.out, M, N, K,
@@ -310,7 +311,7 @@ class Workload:
         if k == "layernorm":
             return lambda: torch.nn.functional.layer_norm(self.x, (self.N,), self.v0, self.v1,
                                                           1e-5)
-        if k == "matmul":
+        if k in ("matmul", "matmul_bf16"):
             return lambda: torch.matmul(self.a, self.b, out=self.out)
         return lambda: torch.addmm(self.bias, self.a, self.b, out=self.out)
 
@@ -334,6 +335,7 @@ def workloads():
     for s in (1024, 4096):
         w.append(Workload(f"matmul_fp16_{s}^3", "matmul", s, s, s))
     w.append(Workload("matmul_bias_fp16_4096^3", "matmul_bias", 4096, 4096, 4096))
+    w.append(Workload("matmul_bf16_4096^3", "matmul_bf16", 4096, 4096, 4096))
     return w
 
 

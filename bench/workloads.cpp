@@ -57,6 +57,13 @@ std::vector<Workload> workloads() {
   mm("matmul", 1024);
   mm("matmul", 4096);
   mm("matmul_bias", 4096);
+  // The same product on bf16 operands (matmul_bf16: matmul.tile with bf16 everywhere).
+  Workload bf16;
+  bf16.name = "matmul_bf16_4096^3";
+  bf16.kernel = "matmul_bf16";
+  bf16.M = bf16.N = bf16.K = 4096;
+  bf16.flops = 2.0 * 4096.0 * 4096.0 * 4096.0;
+  r.push_back(bf16);
   return r;
 }
 
@@ -97,6 +104,21 @@ uint16_t toHalf(float f) {
   return static_cast<uint16_t>(sign | h);
 }
 
+// bf16: the high half of an f32, rounded to nearest even.
+uint16_t toBf16(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, 4);
+  x += 0x7fffu + ((x >> 16) & 1u);
+  return static_cast<uint16_t>(x >> 16);
+}
+
+double fromBf16(uint16_t h) {
+  uint32_t x = uint32_t(h) << 16;
+  float f;
+  std::memcpy(&f, &x, 4);
+  return f;
+}
+
 double fromHalf(uint16_t h) {
   const int e = (h >> 10) & 0x1f, m = h & 0x3ff;
   double v = e == 0    ? std::ldexp(m, -24)
@@ -119,6 +141,7 @@ std::vector<int64_t> sampleRows(int64_t m) {
 
 struct MatmulBuffers {
   int64_t cap = 0; // elements of each matrix
+  bool bf16 = false; // the operands' type (else f16)
   tcc::bench::DeviceBuffer a, b, bias, c;
   std::vector<uint16_t> ha, hb, hbias, hc;
 };
@@ -252,9 +275,13 @@ std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInpu
                          : "";
             };
           } else {
-            if (!mmb || mmb->cap < M * K) {
+            const bool bf16 = w.kernel == "matmul_bf16";
+            auto to16 = [&](float f) { return bf16 ? toBf16(f) : toHalf(f); };
+            auto from16 = [bf16](uint16_t h) { return bf16 ? fromBf16(h) : fromHalf(h); };
+            if (!mmb || mmb->cap < M * K || mmb->bf16 != bf16) {
               mmb = std::make_unique<MatmulBuffers>();
               mmb->cap = M * K;
+              mmb->bf16 = bf16;
               const size_t n = static_cast<size_t>(M * K); // square workloads: M = N = K
               mmb->a = tcc::bench::DeviceBuffer(n * 2);
               mmb->b = tcc::bench::DeviceBuffer(n * 2);
@@ -266,11 +293,11 @@ std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInpu
               mmb->hbias.resize(static_cast<size_t>(N));
               // Values in +-[0.1, 1] from the shared f32 inputs (which lie in +-[0.5, 4]).
               for (size_t i = 0; i < n; ++i) {
-                mmb->ha[i] = toHalf(in.hx[i] / 4);
-                mmb->hb[i] = toHalf(in.hy[i] / 4);
+                mmb->ha[i] = to16(in.hx[i] / 4);
+                mmb->hb[i] = to16(in.hy[i] / 4);
               }
               for (int64_t j = 0; j < N; ++j)
-                mmb->hbias[j] = toHalf(in.hx[n + j] / 4);
+                mmb->hbias[j] = to16(in.hx[n + j] / 4);
               tcc::check(d.cuMemcpyHtoD(mmb->a.get(), mmb->ha.data(), n * 2), "uploading A");
               tcc::check(d.cuMemcpyHtoD(mmb->b.get(), mmb->hb.data(), n * 2), "uploading B");
               tcc::check(
@@ -283,7 +310,7 @@ std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInpu
               args = {a, b, mmb->bias.get(), c, M, N, K, K, 1, N, 1, N, 1};
             else
               args = {a, b, c, M, N, K, K, 1, N, 1, N, 1};
-            check = [&, M, N, K, c, bias]() -> std::string {
+            check = [&, M, N, K, c, bias, from16]() -> std::string {
               tcc::check(d.cuMemsetD32(c, (uint32_t(kPoison16) << 16) | kPoison16,
                                        static_cast<size_t>(M * N / 2)),
                          "poisoning");
@@ -305,15 +332,15 @@ std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInpu
                 const int64_t j = static_cast<int64_t>((s >> 13) % static_cast<uint64_t>(N));
                 double ref = 0, scale = 0;
                 for (int64_t kk = 0; kk < K; ++kk) {
-                  const double p = fromHalf(mmb->ha[i * K + kk]) * fromHalf(mmb->hb[kk * N + j]);
+                  const double p = from16(mmb->ha[i * K + kk]) * from16(mmb->hb[kk * N + j]);
                   ref += p;
                   scale += std::fabs(p);
                 }
                 if (bias) {
-                  ref += fromHalf(mmb->hbias[j]);
-                  scale += std::fabs(fromHalf(mmb->hbias[j]));
+                  ref += from16(mmb->hbias[j]);
+                  scale += std::fabs(from16(mmb->hbias[j]));
                 }
-                const double got = fromHalf(mmb->hc[i * N + j]);
+                const double got = from16(mmb->hc[i * N + j]);
                 if (!(std::fabs(got - ref) <= 1e-2 * scale) && bad++ == 0)
                   first = "(" + std::to_string(i) + ", " + std::to_string(j) + "): got " +
                           std::to_string(got) + ", want " + std::to_string(ref);

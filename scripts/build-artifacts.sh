@@ -65,13 +65,16 @@ tcc_configs=(
   "layernorm|BLOCK=16384|8"
   "matmul|BM=64 BN=64 BK=32|4" "matmul|BM=128 BN=128 BK=32|8" "matmul|BM=32 BN=32 BK=32|4"
   "matmul|BM=128 BN=256 BK=64|8|4" "matmul|BM=128 BN=128 BK=64|8|4" "matmul|BM=128 BN=128 BK=64|4|4"
-  "matmul|BM=64 BN=128 BK=64|4|4" "matmul|BM=128 BN=256 BK=32|8|4"
+  "matmul|BM=64 BN=128 BK=64|4|4" "matmul|BM=128 BN=256 BK=32|8|4" "matmul|BM=128 BN=256 BK=64|8|3"
+  "matmul|BM=128 BN=64 BK=64|4|4" "matmul|BM=64 BN=64 BK=64|4|4" "matmul|BM=64 BN=64 BK=64|4|3"
+  "matmul|BM=128 BN=64 BK=64|4|3" "matmul|BM=64 BN=128 BK=64|4|3"
   "matmul_bias|BM=64 BN=64 BK=32 RELU=True|4" "matmul_bias|BM=64 BN=64 BK=32 RELU=False|4"
   "matmul_bias|BM=128 BN=128 BK=32 RELU=True|8" "matmul_bias|BM=128 BN=128 BK=32 RELU=False|8"
   "matmul_bias|BM=32 BN=32 BK=32 RELU=True|4"
   "matmul_bias|BM=128 BN=256 BK=64 RELU=False|8|4" "matmul_bias|BM=128 BN=256 BK=64 RELU=True|8|4"
+  "matmul_bias|BM=128 BN=256 BK=64 RELU=False|8|3"
   "matmul_bf16|BM=64 BN=64 BK=32|4" "matmul_bf16|BM=128 BN=128 BK=32|8" "matmul_bf16|BM=32 BN=32 BK=32|4"
-  "matmul_bf16|BM=128 BN=256 BK=64|8|4"
+  "matmul_bf16|BM=128 BN=256 BK=64|8|4" "matmul_bf16|BM=128 BN=256 BK=64|8|3"
   "matmul_f32|BM=64 BN=64 BK=32|4" "matmul_f32|BM=32 BN=32 BK=32|4"
 )
 # TCC_ARTIFACT_EXAMPLES="matmul matmul_bias": only those examples' configurations (a focused

@@ -56,6 +56,15 @@ Value shuffleXor32(OpBuilder &b, Location loc, Value value, unsigned laneMask) {
                               NVVM::ShflKind::bfly, UnitAttr());
 }
 
+Value shuffleIdx32(OpBuilder &b, Location loc, Value value, unsigned srcLane) {
+  Type i32 = b.getI32Type();
+  Value all = LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(-1));
+  Value lane = LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(srcLane));
+  Value clamp = LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(0x1f));
+  return NVVM::ShflOp::create(b, loc, value.getType(), all, value, lane, clamp,
+                              NVVM::ShflKind::idx, UnitAttr());
+}
+
 LogicalResult lowerToInlinePtx(Operation *module) {
   // Only those ops: a greedy rewrite of the whole module would also fold and move
   // everything else.

@@ -30,6 +30,10 @@ void barrier(mlir::OpBuilder &b, mlir::Location loc);
 mlir::Value shuffleXor32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
                          unsigned laneMask);
 
+/// shfl.sync.idx over the full warp: lane `srcLane`'s i32 `value`.
+mlir::Value shuffleIdx32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
+                         unsigned srcLane);
+
 /// Rewrites the NVVM ops that have no LLVM intrinsic (wgmma.mma_async) into inline PTX.
 mlir::LogicalResult lowerToInlinePtx(mlir::Operation *module);
 

@@ -447,10 +447,13 @@ struct WarpGroupDotLowering : OpConversionPattern<WarpGroupDotOp> {
     int64_t mReps = std::max<int64_t>(1, M / mStride), nReps = std::max<int64_t>(1, N / nStride);
 
     // The warpgroup's first row (its warps' rows, the row within a warp cleared) and
-    // first column: the same in every thread of the warpgroup, as wgmma requires.
-    Value mBase = arith::AndIOp::create(rewriter, loc, emitWarpBase(rewriter, loc, *acc, 0),
+    // first column: the same in every thread of the warpgroup, as wgmma requires, and
+    // from a warp id ptxas knows to be warp-uniform, so that the descriptors are built in
+    // uniform registers.
+    Value warp = emitUniformWarpId(rewriter, loc, acc->getNumThreads());
+    Value mBase = arith::AndIOp::create(rewriter, loc, emitWarpBase(rewriter, loc, *acc, 0, warp),
                                         i32Const(rewriter, loc, ~int64_t(63)));
-    Value nBase = emitWarpBase(rewriter, loc, *acc, 1);
+    Value nBase = emitWarpBase(rewriter, loc, *acc, 1, warp);
     Value aAddress = sharedAddress(rewriter, loc, adaptor.getA().front());
     Value bAddress = sharedAddress(rewriter, loc, adaptor.getB().front());
     SmallVector<Value> values = llvm::to_vector(adaptor.getAcc());

@@ -108,8 +108,18 @@ Value emitWarpPosition(OpBuilder &b, Location loc, const Distribution &dist, uns
   return emitFromBits(b, loc, dist, lanes, warps);
 }
 
-Value emitWarpBase(OpBuilder &b, Location loc, const Distribution &dist, unsigned dim) {
-  return emitFromBits(b, loc, dist, {}, dist.getWarpBitsAlong(dim));
+Value emitWarpBase(OpBuilder &b, Location loc, const Distribution &dist, unsigned dim,
+                   Value warpId) {
+  if (!warpId)
+    return emitFromBits(b, loc, dist, {}, dist.getWarpBitsAlong(dim));
+  SmallVector<std::pair<unsigned, unsigned>> bits = dist.getWarpBitsAlong(dim);
+  if (bits.empty())
+    return i32Const(b, loc, 0);
+  return scatterBits(b, loc, warpId, llvm::Log2_32(dist.getNumWarps()), bits);
+}
+
+Value emitUniformWarpId(OpBuilder &b, Location loc, unsigned numThreads) {
+  return nvvm::shuffleIdx32(b, loc, emitWarpId(b, loc, numThreads), 0);
 }
 
 Value emitThreadBase(OpBuilder &b, Location loc, const Distribution &dist, unsigned dim) {

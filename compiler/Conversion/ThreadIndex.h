@@ -37,9 +37,15 @@ mlir::Value emitWarpPosition(mlir::OpBuilder &b, mlir::Location loc, const Distr
                              unsigned dim);
 
 /// The part of the thread's base coordinate along `dim` that its warp selects (its lane
-/// taken as 0).
+/// taken as 0), from threadIdx.x or, when given, from the i32 warp id `warpId` (e.g.
+/// emitUniformWarpId's, so that the result is known to be the same in the whole warp).
 mlir::Value emitWarpBase(mlir::OpBuilder &b, mlir::Location loc, const Distribution &dist,
-                         unsigned dim);
+                         unsigned dim, mlir::Value warpId = {});
+
+/// threadIdx.x / 32 broadcast from lane 0 (shfl.sync.idx): the same value, but one ptxas
+/// knows to be uniform across the warp, so that what is computed from it stays in uniform
+/// registers (wgmma descriptors).
+mlir::Value emitUniformWarpId(mlir::OpBuilder &b, mlir::Location loc, unsigned numThreads);
 
 /// The thread's base coordinate along tile dimension `dim` (Distribution::getThreadBase).
 mlir::Value emitThreadBase(mlir::OpBuilder &b, mlir::Location loc, const Distribution &dist,

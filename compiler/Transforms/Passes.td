@@ -96,15 +96,17 @@ def TilePipeline : Pass<"tile-pipeline", "::mlir::ModuleOp"> {
     (`tile.local_alloc` of a `tile.load`), each such load becomes `tile.async_copy`
     (cp.async, 4 to 16 bytes per instruction, masked elements zero-filled) into a ring
     of `num_stages` shared tiles: a prologue issues the first iterations' copies, each
-    iteration waits for its own (`tile.async_wait`), issues the copies of a later
-    iteration into the slot freed by an earlier one, and computes; masks keep copies of
-    iterations past the end from reading memory. With wgmma, one slot more stays
-    reserved for the product still in flight (`tile.warpgroup_dot_wait {pending = 1}`
-    in the loop, 0 after it). The number of stages comes from `range(...,
-    num_stages=)` (`tile.num_stages` on the loop), else the kernel's `tile.num_stages`,
-    else the pass option. A load is left alone when its addresses depend on other
-    loop-carried values than the induction variable, when `other` is not zero, or when
-    its vector width is below 4 bytes.
+    iteration waits for its own (`tile.async_wait`), issues the copies of iteration
+    i + num_stages - 1 into the slot iteration i - 1 read, and computes; masks keep
+    copies of iterations past the end from reading memory. With wgmma the product of
+    iteration i stays in flight while the next is issued (`tile.warpgroup_dot_wait
+    {pending = 1}` in the loop, 0 after it), and the copies follow that wait, which has
+    retired the product that read their slot. The number of stages comes from
+    `range(..., num_stages=)` (`tile.num_stages` on the loop), else the kernel's
+    `tile.num_stages`, else the pass option. A load is left alone when its addresses
+    depend on loop-carried values other than the induction variable and pointers advanced
+    by a fixed increment, when `other` is not zero, or when its vector width is below 4
+    bytes.
   }];
   let options = [
     Option<"numStages", "num-stages", "unsigned", /*default=*/"3",

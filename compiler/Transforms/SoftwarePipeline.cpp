@@ -10,11 +10,12 @@
 //                the dot reads slot i mod S
 //   epilogue:  async_wait 0
 //
-// With S slots, D = S - 1 for mma.sync (slot (i + D) mod S was read in iteration i - 1,
-// and the barrier tile-allocate-shared puts after the wait separates them) and D = S - 2
-// for wgmma, whose product of iteration i - 1 may still be reading its slot
-// (`warpgroup_dot_wait {pending = 1}`). Copies of iterations past the end are masked
-// off (zero-filled, nothing read). Ring slots are indexed (i + c) mod S, i the iteration
+// With S slots, D = S - 1: slot (i + D) mod S was read in iteration i - 1. With mma.sync
+// the barrier tile-allocate-shared puts after the wait separates that read from the
+// copies; with wgmma, whose product of iteration i keeps running while the next one is
+// issued (`warpgroup_dot_wait {pending = 1}`), the copies follow the wait that retires
+// the product of iteration i - 1 (and a barrier, for the other warpgroups). Copies of
+// iterations past the end are masked off (zero-filled, nothing read). Ring slots are indexed (i + c) mod S, i the iteration
 // number, so that tile-allocate-shared tells them apart.
 //
 //===----------------------------------------------------------------------===//
@@ -81,8 +82,8 @@ public:
       return;
     bool wgmma = false;
     loop.getBody()->walk([&](WarpGroupDotOp) { wgmma = true; });
-    inFlight = wgmma && numStages >= 3 ? 1 : 0;
-    distance = int64_t(numStages) - 1 - inFlight;
+    inFlight = wgmma ? 1 : 0;
+    distance = int64_t(numStages) - 1;
     rewrite();
   }
 
@@ -282,12 +283,18 @@ private:
     Value readSlot = slotAt(0), writeSlot = slotAt(distance);
     AsyncWaitOp::create(b, loc, int32_t(distance - 1));
     // mma.sync computes synchronously: the copies go first, to fly during the compute.
-    // wgmma runs asynchronously: it goes first, and the copies' address arithmetic runs
-    // while the tensor cores work.
+    // wgmma runs asynchronously: its slot of iteration i - 1 is free once this iteration's
+    // wait has retired that product (and, for the other warpgroups, after the barrier
+    // tile-allocate-shared puts there): the copies follow the wait, while this iteration's
+    // product runs.
+    WarpGroupDotWaitOp retire;
     if (inFlight) {
       WarpGroupDotOp lastDot;
       body->walk([&](WarpGroupDotOp dot) { lastDot = dot; });
-      b.setInsertionPointAfter(lastDot);
+      for (Operation *user : lastDot->getUsers())
+        if (auto wait = dyn_cast<WarpGroupDotWaitOp>(user))
+          retire = wait;
+      b.setInsertionPointAfter(retire ? retire.getOperation() : lastDot.getOperation());
     }
     Value ahead = arith::AddIOp::create(b, loc, k,
                                         arith::MulIOp::create(b, loc, step, i32(b, distance)));

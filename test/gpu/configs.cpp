@@ -55,8 +55,11 @@ std::string KernelConfig::label() const {
 void VariantCoverage::record(const KernelConfig& config, const tcc::Kernel& kernel,
                              const tcc::LaunchPlan& plan) {
   std::string key = config.dir + (config.archSet.empty() ? "" : " [" + config.archSet + "]");
+  // Where the arch-specific variants are loaded, they are the ones that must all be
+  // chosen (the portable ones are covered by the "generic" set, which loads them alone).
   for (const tcc::KernelMetadata& v : kernel.variants())
-    if (v.specialisationScore() > 0 || v.archSpecific)
+    if ((v.specialisationScore() > 0 || v.archSpecific) &&
+        (config.archSet != "all" || v.archSpecific))
       variants_[key][v.origin] = v.specialisationString() + ", " + v.arch;
   chosen_.insert({key, plan.variant->origin});
 }
