@@ -27,6 +27,7 @@
 #include "dialects/Tile/SharedLayout.h"
 #include "dialects/Tile/TileDialect.h"
 
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
@@ -450,10 +451,20 @@ struct WarpGroupDotLowering : OpConversionPattern<WarpGroupDotOp> {
     // first column: the same in every thread of the warpgroup, as wgmma requires, and
     // from a warp id ptxas knows to be warp-uniform, so that the descriptors are built in
     // uniform registers.
-    Value warp = emitUniformWarpId(rewriter, loc, acc->getNumThreads());
-    Value mBase = arith::AndIOp::create(rewriter, loc, emitWarpBase(rewriter, loc, *acc, 0, warp),
-                                        i32Const(rewriter, loc, ~int64_t(63)));
-    Value nBase = emitWarpBase(rewriter, loc, *acc, 1, warp);
+    // Computed once, at the function's entry: they depend on the thread alone, and a
+    // shuffle inside the K loop costs a shuffle and a register-to-uniform move per
+    // iteration on the path from the barrier to the first wgmma (128x128x64 tiles, 8
+    // warps: 3 % on the H200, bench/RESULTS.md).
+    Value mBase, nBase;
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      if (auto fn = op->getParentOfType<FunctionOpInterface>())
+        rewriter.setInsertionPointToStart(&fn.getFunctionBody().front());
+      Value warp = emitUniformWarpId(rewriter, loc, acc->getNumThreads());
+      mBase = arith::AndIOp::create(rewriter, loc, emitWarpBase(rewriter, loc, *acc, 0, warp),
+                                    i32Const(rewriter, loc, ~int64_t(63)));
+      nBase = emitWarpBase(rewriter, loc, *acc, 1, warp);
+    }
     Value aAddress = sharedAddress(rewriter, loc, adaptor.getA().front());
     Value bAddress = sharedAddress(rewriter, loc, adaptor.getB().front());
     SmallVector<Value> values = llvm::to_vector(adaptor.getAcc());

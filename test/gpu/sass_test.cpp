@@ -1,0 +1,169 @@
+// The machine code of the tensor-core GEMMs, read with cuobjdump (CUDA toolkit; the tests
+// skip, saying why, where it is absent): for every variant of every matmul configuration
+// built by tcc,
+// - an sm_90a variant whose dot tile-accelerate-dot gives to wgmma (f16/bf16 operands, a
+//   multiple of 4 warps, BM >= 64) runs HGMMA and no HMMA;
+// - every other variant (sm_90, or too small for a warpgroup, or f32 operands as tf32) runs
+//   HMMA, so that no GEMM silently falls back to CUDA cores;
+// - the variants for unit inner strides (file names with "_e1", the ones a contiguous
+//   matrix selects and the benchmarks time) do not spill: no local-memory load or store
+//   (LDL/STL) and a stack of 0 bytes. The other variants load element by element (no
+//   cp.async for 2-byte pieces), each thread holding the addresses of all its elements
+//   across the loop; with 128 x 256 tiles they spill, which the test prints without
+//   failing (bench/RESULTS.md).
+// Needs no GPU: only the artifacts and cuobjdump.
+#include "configs.h"
+#include "gpu_util.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace {
+
+struct SassCase {
+  std::string name;
+  std::string dir;
+  std::string kernel;
+  std::string element; // of parameter a: "f16", "bf16", "f32"
+  int64_t bm = 0;
+};
+
+void PrintTo(const SassCase& c, std::ostream* os) {
+  *os << c.name;
+}
+
+/// Runs a shell command: its stdout and stderr in `out`, its wait status in `status`;
+/// false when it could not be started.
+bool runCommand(const std::string& cmd, std::string& out, int& status) {
+  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
+  if (!p)
+    return false;
+  char buf[4096];
+  size_t n;
+  out.clear();
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0)
+    out.append(buf, n);
+  status = ::pclose(p);
+  return true;
+}
+
+std::string shellQuoted(const std::string& s) {
+  std::string r = "'";
+  for (char c : s)
+    r += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return r + "'";
+}
+
+/// Why cuobjdump cannot be used here, or empty.
+const std::string& cuobjdumpMissing() {
+  static const std::string why = [] {
+    std::string out;
+    int status = 0;
+    if (!runCommand("cuobjdump --version", out, status) || status != 0)
+      return std::string("cuobjdump (CUDA toolkit) is not on PATH");
+    return std::string();
+  }();
+  return why;
+}
+
+/// Opcode counts of the SASS listing: "HGMMA" for "HGMMA.64x128x16.F32 ...", predicates
+/// ("@P0", "@!UPT") skipped.
+std::map<std::string, int> opcodeCounts(const std::string& sass) {
+  static const std::regex line(R"(/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P[A-Z0-9]+\s+)?([A-Z][A-Z0-9_]*))");
+  std::map<std::string, int> counts;
+  for (auto it = std::sregex_iterator(sass.begin(), sass.end(), line);
+       it != std::sregex_iterator(); ++it)
+    ++counts[(*it)[1].str()];
+  return counts;
+}
+
+std::vector<SassCase> cases() {
+  std::vector<SassCase> r;
+  std::set<std::string> dirs;
+  for (const gputest::KernelConfig& c : gputest::findConfigs(
+           [](const std::string& k) { return k.rfind("matmul", 0) == 0; })) {
+    if (c.source != "tcc" || !c.loadError.empty() || !dirs.insert(c.dir).second)
+      continue;
+    SassCase s;
+    s.name = gputest::sanitize(c.kernel + "_" + c.config);
+    s.dir = c.dir;
+    s.kernel = c.kernel;
+    s.element = c.elementOf("a");
+    s.bm = c.constexprOr("BM", 0);
+    r.push_back(s);
+  }
+  return r;
+}
+
+class Sass : public testing::TestWithParam<SassCase> {};
+
+TEST_P(Sass, TensorCoresAndNoSpills) {
+  if (!cuobjdumpMissing().empty())
+    GTEST_SKIP() << cuobjdumpMissing();
+  const SassCase& c = GetParam();
+  namespace fs = std::filesystem;
+  int variants = 0;
+  for (const auto& e : fs::directory_iterator(c.dir)) {
+    if (e.path().extension() != ".json" || !tcc::isKernelMetadataFile(e.path().string()))
+      continue;
+    tcc::KernelMetadata m = tcc::loadMetadataFile(e.path().string());
+    ++variants;
+    SCOPED_TRACE(m.origin + " (" + m.arch + ")");
+    std::string sass, usage;
+    int status = 0;
+    ASSERT_TRUE(runCommand("cuobjdump --dump-sass " + shellQuoted(m.cubinPath), sass, status));
+    ASSERT_EQ(status, 0) << sass;
+    ASSERT_TRUE(runCommand("cuobjdump --dump-resource-usage " + shellQuoted(m.cubinPath), usage,
+                           status));
+    ASSERT_EQ(status, 0) << usage;
+    std::map<std::string, int> ops = opcodeCounts(sass);
+    ASSERT_FALSE(ops.empty()) << "no instructions read from:\n" << sass.substr(0, 2000);
+    bool wgmma = m.archSpecific && (c.element == "f16" || c.element == "bf16") &&
+                 m.numWarps % 4 == 0 && c.bm >= 64;
+    if (wgmma) {
+      EXPECT_GT(ops["HGMMA"], 0) << "the sm_90a variant does not use wgmma";
+      EXPECT_EQ(ops["HMMA"], 0) << "the sm_90a variant mixes in mma.sync";
+    } else {
+      EXPECT_GT(ops["HMMA"], 0) << "the variant does not use tensor cores";
+    }
+    std::smatch stack;
+    ASSERT_TRUE(std::regex_search(usage, stack, std::regex(R"(STACK:(\d+))"))) << usage;
+    const bool unitStrides = m.cubinPath.find("_e1") != std::string::npos;
+    if (unitStrides) {
+      EXPECT_EQ(ops["LDL"] + ops["STL"], 0) << "local memory (spills): LDL " << ops["LDL"]
+                                            << ", STL " << ops["STL"];
+      EXPECT_EQ(stack[1].str(), "0") << usage;
+    } else if (ops["LDL"] + ops["STL"] > 0) {
+      std::printf("note: %s spills (stack %s bytes, LDL %d, STL %d)\n", m.cubinPath.c_str(),
+                  stack[1].str().c_str(), ops["LDL"], ops["STL"]);
+    }
+  }
+  EXPECT_GT(variants, 0) << "no variants in " << c.dir;
+}
+
+std::string caseName(const testing::TestParamInfo<SassCase>& info) {
+  return info.param.name;
+}
+
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Sass);
+INSTANTIATE_TEST_SUITE_P(Artifacts, Sass, testing::ValuesIn(cases()), caseName);
+
+TEST(SassSupport, OpcodeCounts) {
+  // Lines as cuobjdump prints them: offset comment, optional predicate, opcode, operands.
+  std::string text = "        /*0120*/                   HGMMA.64x128x16.F32 R24, gdesc[UR4], R24 ;\n"
+                     "        /*0130*/              @!P0 LDL.64 R2, [R1+0x8] ;\n"
+                     "        /*0140*/              @UP1 HMMA.16816.F32 R4, R8, R12, R4 ;\n";
+  std::map<std::string, int> ops = opcodeCounts(text);
+  EXPECT_EQ(ops["HGMMA"], 1);
+  EXPECT_EQ(ops["LDL"], 1);
+  EXPECT_EQ(ops["HMMA"], 1);
+  EXPECT_EQ(ops.size(), 3u);
+}
+
+} // namespace
