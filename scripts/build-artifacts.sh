@@ -36,7 +36,8 @@ tcc=${TCC:-$root/build/bin/tcc}
 # How often the default configuration of each example is compiled for its timing (median).
 timing_runs=${TCC_TIMING_RUNS:-3}
 
-# tcc's configurations: example | -D assignments | num_warps. The first line of an example
+# tcc's configurations: example | -D assignments | num_warps [| num_stages, folder suffix
+# _S<n>]. The first line of an example
 # is its default configuration (the one whose compile time is reported and whose header is
 # generated). Softmax and layer norm need BLOCK >= N: one configuration per power of two, with
 # 4, 8 and 16 warps at BLOCK 4096..16384 (Triton's best at 4096x16384 is 4 warps), except
@@ -64,10 +65,11 @@ tcc_configs=(
   "layernorm|BLOCK=4096|4" "layernorm|BLOCK=8192|4" "layernorm|BLOCK=8192|8"
   "layernorm|BLOCK=16384|8"
   "matmul|BM=64 BN=64 BK=32|4" "matmul|BM=128 BN=128 BK=32|8" "matmul|BM=32 BN=32 BK=32|4"
-  "matmul|BM=128 BN=256 BK=64|8|4" "matmul|BM=128 BN=128 BK=64|8|4" "matmul|BM=128 BN=128 BK=64|4|4"
+  "matmul|BM=128 BN=256 BK=64|8|4" "matmul|BM=128 BN=128 BK=64|8|4" "matmul|BM=64 BN=128 BK=64|8|4"
   "matmul|BM=64 BN=128 BK=64|4|4" "matmul|BM=128 BN=256 BK=32|8|4" "matmul|BM=128 BN=256 BK=64|8|3"
   "matmul|BM=128 BN=64 BK=64|4|4" "matmul|BM=64 BN=64 BK=64|4|4" "matmul|BM=64 BN=64 BK=64|4|3"
   "matmul|BM=128 BN=64 BK=64|4|3" "matmul|BM=64 BN=128 BK=64|4|3"
+  "matmul|BM=64 BN=128 BK=64|4|5" "matmul|BM=128 BN=64 BK=64|8|4"
   "matmul_bias|BM=64 BN=64 BK=32 RELU=True|4" "matmul_bias|BM=64 BN=64 BK=32 RELU=False|4"
   "matmul_bias|BM=128 BN=128 BK=32 RELU=True|8" "matmul_bias|BM=128 BN=128 BK=32 RELU=False|8"
   "matmul_bias|BM=32 BN=32 BK=32 RELU=True|4"
