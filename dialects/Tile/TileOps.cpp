@@ -327,9 +327,15 @@ LogicalResult WarpGroupDotOp::verify() {
   auto mma = dyn_cast_or_null<MmaEncodingAttr>(acc.getEncoding());
   if (!mma || mma.getVersion() != 3)
     return emitOpError() << "accumulator must have a version-3 #tile.mma layout";
-  if (!isa<NVMMASharedEncodingAttr>(a.getEncoding()) ||
-      !isa<NVMMASharedEncodingAttr>(b.getEncoding()))
+  auto sa = dyn_cast_or_null<NVMMASharedEncodingAttr>(a.getEncoding());
+  auto sb = dyn_cast_or_null<NVMMASharedEncodingAttr>(b.getEncoding());
+  if (!sa || !sb)
     return emitOpError() << "operands must have #tile.nvmma_shared layouts";
+  // The descriptors encode the hardware's 32-, 64- and 128-byte swizzles only.
+  for (auto [name, enc] : {std::pair{"a", sa}, std::pair{"b", sb}})
+    if (enc.getSwizzle() != 32 && enc.getSwizzle() != 64 && enc.getSwizzle() != 128)
+      return emitOpError() << "operand " << name << " has a " << enc.getSwizzle()
+                           << "-byte swizzle; wgmma reads 32-, 64- or 128-byte swizzles";
   return success();
 }
 

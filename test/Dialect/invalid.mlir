@@ -376,3 +376,14 @@ func.func @layout_rank(%x: tensor<64x64xf32, #tile.blocked<{sizePerThread = [1],
 func.func @slice_dim(%x: f32) attributes {l = #tile.slice<{dim = 1, parent = #tile.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>}>} {
   return
 }
+
+// -----
+
+#mma3 = #tile.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#s0 = #tile.nvmma_shared<{swizzle = 0, order = [1, 0]}>
+#s128 = #tile.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+func.func @wgmma_unswizzled(%a: !tile.smem<64x64xf16, #s0>, %b: !tile.smem<64x64xf16, #s128>, %acc: tensor<64x64xf32, #mma3>) {
+  // expected-error @+1 {{operand a has a 0-byte swizzle; wgmma reads 32-, 64- or 128-byte swizzles}}
+  %d = tile.warpgroup_dot %a, %b, %acc : !tile.smem<64x64xf16, #s0>, !tile.smem<64x64xf16, #s128>, tensor<64x64xf32, #mma3>
+  return
+}
