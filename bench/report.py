@@ -9,7 +9,10 @@ Reads what tcc-bench, tcc-launch-bench, triton_bench.py and scripts/build-artifa
 (any may be missing) and prints a short table: per workload the best correct configuration
 of tcc (and of the nvcc stand-in), Triton and PyTorch, as GB/s with the fraction of the
 device copy, or TFLOP/s, and the tcc/Triton ratio; compile times (tcc here, Triton cold on
-the GPU machine); launch overhead; and the targets of issues 5 and 7, met or missed.
+the GPU machine); launch overhead; and the targets of issues 5, 7 and 10, met or missed.
+tcc-bench names the portable (sm_90, mma.sync) variants of a configuration that also has
+sm_90a (wgmma) variants "<config>@sm_90"; both take part in the best tcc figure, and the
+best portable one is reported against cuBLAS on its own (issue 10).
 Standard library only.
 """
 import argparse
@@ -22,7 +25,7 @@ import sys
 ORDER = ["transpose_16384x16384", "softmax_32768x1024", "softmax_16384x4096",
          "softmax_4096x16384", "bias_add_16384x16384", "layernorm_16384x4096",
          "layernorm_32768x1024", "layernorm_4096x16384", "matmul_fp16_1024^3",
-         "matmul_fp16_4096^3", "matmul_bias_fp16_4096^3"]
+         "matmul_fp16_4096^3", "matmul_bias_fp16_4096^3", "matmul_bf16_4096^3"]
 
 
 def load(path):
@@ -155,9 +158,17 @@ def main():
                   short_config(tb.get("config")) if tb else "-",
                   fmt.format(tor) if tor else "-", f"{ratio:.3f}" if ratio else "-")
         if mine and tor and not gb and name.startswith("matmul"):
-            verdicts.append(f"{name}: {mine['value'] / tor:.2f}x cuBLAS "
-                            f"[PERFORMANCE.md first GEMM goal >= 0.5: "
-                            f"{'met' if mine['value'] / tor >= 0.5 else 'MISSED'}]")
+            portable = best([r for r in wrows if r["workload"] == name and r["source"] == "tcc"
+                             and not any(r2["workload"] == name and r2["source"] == "tcc" and
+                                         r2["config"] == r["config"] + "@sm_90" for r2 in wrows)],
+                            "value")
+            verdicts.append(f"{name}: {mine['value'] / tor:.2f}x cuBLAS ({mine['config']}); "
+                            f"portable sm_90 (mma.sync) {portable['value']:.1f} TF/s = "
+                            f"{portable['value'] / tor:.2f}x cuBLAS ({portable['config']})"
+                            + (" [issue 10 target >= 0.5: "
+                               f"{'met' if portable['value'] / tor >= 0.5 else 'MISSED'}]"
+                               if name == "matmul_fp16_4096^3" else "")
+                            if portable else f"{name}: {mine['value'] / tor:.2f}x cuBLAS")
     lines.extend(table.lines())
 
     failed = [r for r in results + wrows if not (r.get("ok") and r.get("correct"))]
@@ -190,8 +201,18 @@ def main():
         out(f"  tcc: wall time of `tcc --emit=cubin` (median of its runs) on the machine that "
             f"built the artifacts ({host}); Triton: first call with an empty cache, imports excluded")
         if tex:
-            verdicts.append(f"compile time: slowest example {worst_ex} {worst:.3f} s "
-                            f"[issue 7 target <= 0.2 s: {'met' if worst <= 0.2 else 'MISSED'}]")
+            # Issue 7's bound for every example but the GEMMs, issue 10's for matmul.
+            rest = {ex: (tex.get(ex) or {}).get("median_s") for ex in tex
+                    if not ex.startswith("matmul")}
+            rest = {ex: t for ex, t in rest.items() if t is not None}
+            if rest:
+                ex = max(rest, key=rest.get)
+                verdicts.append(f"compile time: slowest example but the GEMMs {ex} {rest[ex]:.3f} s "
+                                f"[issue 7 target <= 0.2 s: {'met' if rest[ex] <= 0.2 else 'MISSED'}]")
+            mm = (tex.get("matmul") or {}).get("median_s")
+            if mm is not None:
+                verdicts.append(f"compile time: matmul {mm:.3f} s "
+                                f"[issue 10 target <= 0.3 s: {'met' if mm <= 0.3 else 'MISSED'}]")
 
     # Launch overhead.
     lu = (tri or {}).get("launch_us", {})
@@ -232,6 +253,9 @@ def main():
     targets += [copy_verdict("transpose_16384x16384"), copy_verdict("softmax_16384x4096")]
     targets += [ratio_verdict(k) for k in ("transpose_16384x16384", "softmax_32768x1024",
                                            "softmax_16384x4096", "softmax_4096x16384")]
+    targets += [ratio_verdict(k, issue="issue 10") for k in (
+        "matmul_fp16_4096^3", "matmul_bf16_4096^3", "matmul_bias_fp16_4096^3",
+        "matmul_fp16_1024^3")]
     out("")
     out("targets:")
     for v in targets + verdicts:
