@@ -88,6 +88,7 @@ if [ -x "$build/bin/tcc-gpu-tests" ]; then
     "tcc-matrix|Artifacts/MatrixKernels.*/tcc_*"
     "tcc-rows|Artifacts/RowKernels.*/tcc_*"
     "tcc-matmul|Artifacts/Matmul.*/tcc_*"
+    "sass|Artifacts/Sass.*"
     "fixtures|Artifacts/*/fixture_*"
   )
   tests_end=$((SECONDS + $(limit 210 300)))
