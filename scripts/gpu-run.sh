@@ -88,8 +88,8 @@ if [ -x "$build/bin/tcc-gpu-tests" ]; then
     "tcc-matrix|Artifacts/MatrixKernels.*/tcc_*"
     "tcc-rows|Artifacts/RowKernels.*/tcc_*"
     "tcc-matmul|Artifacts/Matmul.*/tcc_*"
-    "sass|Artifacts/Sass.*"
     "fixtures|Artifacts/*/fixture_*"
+    "sass|Artifacts/Sass.*"
   )
   tests_end=$((SECONDS + $(limit 210 300)))
   for g in "${groups[@]}"; do
