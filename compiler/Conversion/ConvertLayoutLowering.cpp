@@ -81,31 +81,10 @@ struct ConvertLayoutLowering : OpConversionPattern<ConvertLayoutOp> {
     if (!base)
       return failure();
 
-    const Distribution &src = plan->src, &dst = plan->dst;
-    SmallVector<Value> srcBases, dstBases;
-    for (unsigned d = 0; d < src.getRank(); ++d)
-      srcBases.push_back(emitThreadBase(rewriter, loc, src, d));
-    unsigned srcWidth = accessWidth(src, layout.order[0], layout.vec);
-    SharedAccesses srcAddresses(layout, src, srcWidth);
-    for (int64_t reg = 0; reg < src.getNumRegs(); reg += srcWidth) {
-      Value ptr = srcAddresses.emit(rewriter, loc, base, memType, srcBases, reg);
-      SmallVector<Value> elements;
-      for (unsigned i = 0; i < srcWidth; ++i)
-        elements.push_back(toSharedMemory(rewriter, loc, srcRegs[reg + i]));
-      storeShared(rewriter, loc, ptr, elements);
-    }
+    storeTile(rewriter, loc, base, layout, plan->src, memType, srcRegs);
     nvvm::barrier(rewriter, loc);
-
-    for (unsigned d = 0; d < dst.getRank(); ++d)
-      dstBases.push_back(emitThreadBase(rewriter, loc, dst, d));
-    unsigned dstWidth = accessWidth(dst, layout.order[0], layout.vec);
-    SmallVector<Value> values;
-    SharedAccesses dstAddresses(layout, dst, dstWidth);
-    for (int64_t reg = 0; reg < dst.getNumRegs(); reg += dstWidth) {
-      Value ptr = dstAddresses.emit(rewriter, loc, base, memType, dstBases, reg);
-      for (Value v : loadShared(rewriter, loc, ptr, memType, dstWidth))
-        values.push_back(fromSharedMemory(rewriter, loc, v, elementType));
-    }
+    SmallVector<Value> values =
+        loadTile(rewriter, loc, base, layout, plan->dst, memType, elementType);
     replaceWithRegisters(rewriter, op, values);
     return success();
   }

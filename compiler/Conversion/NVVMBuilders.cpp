@@ -46,23 +46,24 @@ Value numPrograms(OpBuilder &b, Location loc, unsigned axis) {
 
 void barrier(OpBuilder &b, Location loc) { NVVM::Barrier0Op::create(b, loc); }
 
-Value shuffleXor32(OpBuilder &b, Location loc, Value value, unsigned laneMask) {
+/// shfl.sync over the whole warp: `kind` with `operand` (a lane mask or a source lane),
+/// clamped at lane 31 (0x1f: no sub-warp segments).
+static Value shuffle32(OpBuilder &b, Location loc, Value value, NVVM::ShflKind kind,
+                       unsigned operand) {
   Type i32 = b.getI32Type();
-  Value all = LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(-1));
-  Value offset = LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(laneMask));
-  // 0x1f: clamp at lane 31, no sub-warp segments.
-  Value clamp = LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(0x1f));
-  return NVVM::ShflOp::create(b, loc, value.getType(), all, value, offset, clamp,
-                              NVVM::ShflKind::bfly, UnitAttr());
+  auto constant = [&](int32_t v) {
+    return LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(v));
+  };
+  return NVVM::ShflOp::create(b, loc, value.getType(), constant(-1), value,
+                              constant(int32_t(operand)), constant(0x1f), kind, UnitAttr());
+}
+
+Value shuffleXor32(OpBuilder &b, Location loc, Value value, unsigned laneMask) {
+  return shuffle32(b, loc, value, NVVM::ShflKind::bfly, laneMask);
 }
 
 Value shuffleIdx32(OpBuilder &b, Location loc, Value value, unsigned srcLane) {
-  Type i32 = b.getI32Type();
-  Value all = LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(-1));
-  Value lane = LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(srcLane));
-  Value clamp = LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(0x1f));
-  return NVVM::ShflOp::create(b, loc, value.getType(), all, value, lane, clamp,
-                              NVVM::ShflKind::idx, UnitAttr());
+  return shuffle32(b, loc, value, NVVM::ShflKind::idx, srcLane);
 }
 
 LogicalResult lowerToInlinePtx(Operation *module) {

@@ -117,4 +117,39 @@ Value fromSharedMemory(OpBuilder &b, Location loc, Value value, Type type) {
   return value;
 }
 
+SmallVector<Value> threadBases(OpBuilder &b, Location loc, const tile::Distribution &dist) {
+  SmallVector<Value> bases;
+  for (unsigned d = 0; d < dist.getRank(); ++d)
+    bases.push_back(emitThreadBase(b, loc, dist, d));
+  return bases;
+}
+
+void storeTile(OpBuilder &b, Location loc, Value base, const SharedLayout &layout,
+               const tile::Distribution &dist, Type memType, ValueRange regs) {
+  unsigned width = accessWidth(dist, layout.order[0], layout.vec);
+  SmallVector<Value> bases = threadBases(b, loc, dist);
+  SharedAccesses addresses(layout, dist, width);
+  for (int64_t reg = 0; reg < dist.getNumRegs(); reg += width) {
+    Value ptr = addresses.emit(b, loc, base, memType, bases, reg);
+    SmallVector<Value> elements;
+    for (unsigned i = 0; i < width; ++i)
+      elements.push_back(toSharedMemory(b, loc, regs[reg + i]));
+    storeShared(b, loc, ptr, elements);
+  }
+}
+
+SmallVector<Value> loadTile(OpBuilder &b, Location loc, Value base, const SharedLayout &layout,
+                            const tile::Distribution &dist, Type memType, Type element) {
+  unsigned width = accessWidth(dist, layout.order[0], layout.vec);
+  SmallVector<Value> bases = threadBases(b, loc, dist);
+  SharedAccesses addresses(layout, dist, width);
+  SmallVector<Value> values;
+  for (int64_t reg = 0; reg < dist.getNumRegs(); reg += width) {
+    Value ptr = addresses.emit(b, loc, base, memType, bases, reg);
+    for (Value v : loadShared(b, loc, ptr, memType, width))
+      values.push_back(fromSharedMemory(b, loc, v, element));
+  }
+  return values;
+}
+
 } // namespace tcc

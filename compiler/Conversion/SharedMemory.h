@@ -51,6 +51,23 @@ private:
   llvm::SmallVector<mlir::Value> ptrs;
 };
 
+/// The thread's base coordinates in `dist`, one i32 per dimension (the `bases` of
+/// SharedAccesses::emit).
+llvm::SmallVector<mlir::Value> threadBases(mlir::OpBuilder &b, mlir::Location loc,
+                                           const mlir::tile::Distribution &dist);
+
+/// Stores the registers `regs` of a tile distributed by `dist` into the tile at `base`
+/// laid out by `layout`, as `memType` elements, in accesses as wide as both allow.
+void storeTile(mlir::OpBuilder &b, mlir::Location loc, mlir::Value base,
+               const SharedLayout &layout, const mlir::tile::Distribution &dist,
+               mlir::Type memType, mlir::ValueRange regs);
+/// The registers of `dist` loaded from the tile at `base` (the inverse of storeTile),
+/// converted to `element`.
+llvm::SmallVector<mlir::Value> loadTile(mlir::OpBuilder &b, mlir::Location loc, mlir::Value base,
+                                        const SharedLayout &layout,
+                                        const mlir::tile::Distribution &dist, mlir::Type memType,
+                                        mlir::Type element);
+
 /// Register value to what shared memory holds (i1 -> i8, pointers -> i64) and back.
 mlir::Value toSharedMemory(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value);
 mlir::Value fromSharedMemory(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,

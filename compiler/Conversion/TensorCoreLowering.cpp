@@ -41,14 +41,6 @@ namespace {
 
 unsigned elementBytes(Type type) { return std::max(1u, type.getIntOrFloatBitWidth() / 8); }
 
-/// The thread's base coordinates of `dist`, one i32 per dimension.
-SmallVector<Value> threadBases(OpBuilder &b, Location loc, const Distribution &dist) {
-  SmallVector<Value> bases;
-  for (unsigned d = 0; d < dist.getRank(); ++d)
-    bases.push_back(emitThreadBase(b, loc, dist, d));
-  return bases;
-}
-
 Value add(OpBuilder &b, Location loc, Value x, int64_t c) {
   return c ? arith::AddIOp::create(b, loc, x, i32Const(b, loc, c)).getResult() : x;
 }
@@ -90,22 +82,6 @@ Value asTf32(OpBuilder &b, Location loc, Value f) {
 // Buffers
 //===----------------------------------------------------------------------===//
 
-/// Stores the registers of a tile of `dist` into the buffer at `base`.
-void storeTile(OpBuilder &b, Location loc, Value base, const SharedLayout &layout,
-               const Distribution &dist, ValueRange regs) {
-  Type memType = memoryType(regs.front().getType());
-  unsigned width = accessWidth(dist, layout.order[0], layout.vec);
-  SmallVector<Value> bases = threadBases(b, loc, dist);
-  SharedAccesses addresses(layout, dist, width);
-  for (int64_t reg = 0; reg < dist.getNumRegs(); reg += width) {
-    Value ptr = addresses.emit(b, loc, base, memType, bases, reg);
-    SmallVector<Value> elements;
-    for (unsigned i = 0; i < width; ++i)
-      elements.push_back(toSharedMemory(b, loc, regs[reg + i]));
-    storeShared(b, loc, ptr, elements);
-  }
-}
-
 struct LocalAllocLowering : OpConversionPattern<LocalAllocOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(LocalAllocOp op, OneToNOpAdaptor adaptor,
@@ -123,7 +99,8 @@ struct LocalAllocLowering : OpConversionPattern<LocalAllocOp> {
       std::optional<Distribution> dist = getDistributionOrError(op, src.getType());
       if (!dist)
         return failure();
-      storeTile(rewriter, loc, base, getSharedLayout(op.getType()), *dist, adaptor.getSrc());
+      storeTile(rewriter, loc, base, getSharedLayout(op.getType()), *dist,
+                memoryType(adaptor.getSrc().front().getType()), adaptor.getSrc());
     }
     replaceWithRegisters(rewriter, op, {base});
     return success();
@@ -215,17 +192,8 @@ struct LocalLoadLowering : OpConversionPattern<LocalLoadOp> {
                            loadFragments(rewriter, loc, base, layout, *dist, kDim, element));
       return success();
     }
-    Type memType = memoryType(element);
-    unsigned width = accessWidth(*dist, layout.order[0], layout.vec);
-    SmallVector<Value> bases = threadBases(rewriter, loc, *dist);
-    SharedAccesses addresses(layout, *dist, width);
-    SmallVector<Value> values;
-    for (int64_t reg = 0; reg < dist->getNumRegs(); reg += width) {
-      Value ptr = addresses.emit(rewriter, loc, base, memType, bases, reg);
-      for (Value v : loadShared(rewriter, loc, ptr, memType, width))
-        values.push_back(fromSharedMemory(rewriter, loc, v, element));
-    }
-    replaceWithRegisters(rewriter, op, values);
+    replaceWithRegisters(rewriter, op,
+                         loadTile(rewriter, loc, base, layout, *dist, memoryType(element), element));
     return success();
   }
 };

@@ -102,13 +102,14 @@ private:
 
   /// The ops computing `v` inside the loop body from the induction variable, advancing
   /// pointers and values from outside; false if it needs anything else (another
-  /// loop-carried value, an op with effects, a nested region).
-  bool sliceOf(Value v, llvm::SetVector<Operation *> &ops) {
+  /// loop-carried value, an op with effects, a nested region). With `invariant`, neither
+  /// the induction variable nor any loop-carried value may be used.
+  bool sliceOf(Value v, llvm::SetVector<Operation *> &ops, bool invariant = false) {
     if (v == loop.getInductionVar())
-      return true;
+      return !invariant;
     if (auto arg = dyn_cast<BlockArgument>(v)) {
       if (arg.getOwner() == loop.getBody())
-        return isAdvancing(arg, ops);
+        return !invariant && isAdvancing(arg, ops);
       return !loop->isAncestor(arg.getOwner()->getParentOp());
     }
     Operation *def = v.getDefiningOp();
@@ -119,7 +120,7 @@ private:
     if (ops.contains(def))
       return true;
     for (Value operand : def->getOperands())
-      if (!sliceOf(operand, ops))
+      if (!sliceOf(operand, ops, invariant))
         return false;
     ops.insert(def);
     return true;
@@ -137,28 +138,11 @@ private:
       return false;
     // The increment must not change from one iteration to the next.
     llvm::SetVector<Operation *> incOps;
-    if (!invariantSlice(next.getOffset(), incOps))
+    if (!sliceOf(next.getOffset(), incOps, /*invariant=*/true))
       return false;
     advancing[arg] = next.getOffset();
     ops.insert(incOps.begin(), incOps.end());
     incrementOps.insert(incOps.begin(), incOps.end());
-    return true;
-  }
-
-  /// Like sliceOf, for values that depend on neither the induction variable nor any
-  /// loop-carried value.
-  bool invariantSlice(Value v, llvm::SetVector<Operation *> &ops) {
-    if (isa<BlockArgument>(v))
-      return !loop->isAncestor(cast<BlockArgument>(v).getOwner()->getParentOp());
-    Operation *def = v.getDefiningOp();
-    if (!loop->isAncestor(def))
-      return true;
-    if (def->getBlock() != loop.getBody() || def->getNumRegions() || !isPure(def))
-      return false;
-    for (Value operand : def->getOperands())
-      if (!invariantSlice(operand, ops))
-        return false;
-    ops.insert(def);
     return true;
   }
 
