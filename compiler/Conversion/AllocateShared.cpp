@@ -103,7 +103,6 @@ public:
   explicit Allocator(func::FuncOp func) : func(func) {}
 
   LogicalResult run(int64_t maxBytes) {
-    foldDotOperandConversions();
     number();
     collectBuffers();
     place();
@@ -128,23 +127,6 @@ public:
 private:
   func::FuncOp func;
   DenseMap<Operation *, int64_t> order;    // pre-order number
-
-  /// A CUDA-core tile.dot stages its operands in shared memory from whatever layout they
-  /// have: a conversion feeding it would be a second trip through shared memory.
-  void foldDotOperandConversions() {
-    func.walk([](DotOp dot) {
-      if (isa_and_nonnull<MmaEncodingAttr>(dot.getType().getEncoding()))
-        return;
-      for (OpOperand *operand : {&dot.getAMutable(), &dot.getBMutable()}) {
-        auto convert = operand->get().getDefiningOp<ConvertLayoutOp>();
-        if (!convert)
-          continue;
-        operand->set(convert.getSrc());
-        if (convert->use_empty())
-          convert->erase();
-      }
-    });
-  }
 
   DenseMap<Operation *, int64_t> lastInside; // an op's last nested op number
   SmallVector<Buffer> buffers;

@@ -66,27 +66,6 @@ func.func @dot_f32(%a: tensor<32x64xf32, #a>, %b: tensor<64x32xf32, #a>, %acc: t
 
 // -----
 
-// A conversion feeding tile.dot is folded away: the dot stages the operand from the
-// layout it comes in (one trip through shared memory, not two).
-
-#a = #tile.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]}>
-#c = #tile.blocked<{sizePerThread = [2, 2], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
-
-func.func @dot_converted(%a: tensor<8x16xf32, #a>, %b: tensor<16x16xf32, #a>, %acc: tensor<8x16xf32, #c>) -> f32 attributes {tile.num_warps = 1 : i32} {
-  %ac = tile.convert_layout %a : tensor<8x16xf32, #a> -> tensor<8x16xf32, #c>
-  %d = tile.dot %ac, %b, %acc : tensor<8x16xf32, #c>, tensor<16x16xf32, #a> -> tensor<8x16xf32, #c>
-  %s = tile.reduce sum %d, axis 1 : tensor<8x16xf32, #c> -> tensor<8xf32, #tile.slice<{dim = 1, parent = #c}>>
-  %t = tile.reduce sum %s, axis 0 : tensor<8xf32, #tile.slice<{dim = 1, parent = #c}>> -> f32
-  return %t : f32
-}
-
-// CHECK-LABEL: llvm.func @dot_converted(
-// CHECK: nvvm.barrier0
-// CHECK-NOT: nvvm.barrier0
-// CHECK: math.fma
-
-// -----
-
 // The dot layout tile-assign-layouts gives a 64x64 accumulator over 4 warps: 4x8 per
 // thread (4x4 elements, 2 repetitions along N). Runs of 4 f32 are full 16-byte vectors
 // already, so the staged operands are not permuted (lanes read consecutive chunks): per

@@ -105,3 +105,23 @@ func.func @no_tensor_cores(%a: tensor<64x32xf16, #A>, %b: tensor<32x64xf16, #A>,
   return %d : tensor<64x64xf32, #C>
 }
 }
+
+// -----
+
+// A conversion feeding an operand is folded away, on every path: a tensor-core dot stores
+// the operand to shared memory from the layout it comes in, and so does a CUDA-core dot
+// (input_precision = "ieee" here), so the conversion would be a second trip through
+// shared memory.
+#A = #tile.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#C = #tile.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {tile.target = #tile.target<{arch = "sm_90a", threadsPerWarp = 32, maxSharedBytes = 232448}>} {
+// CHECK-LABEL: func.func @converted_operand
+// CHECK-SAME: (%[[A:.*]]: tensor<64x32xf32, #blocked>, %[[B:.*]]: tensor<32x64xf32, #blocked>
+// CHECK-NOT: tile.convert_layout
+// CHECK: tile.dot %[[A]], %[[B]], %{{.*}}input_precision = "ieee"
+func.func @converted_operand(%a: tensor<64x32xf32, #A>, %b: tensor<32x64xf32, #A>, %acc: tensor<64x64xf32, #C>) -> tensor<64x64xf32, #C> attributes {tile.num_warps = 4 : i32} {
+  %ac = tile.convert_layout %a : tensor<64x32xf32, #A> -> tensor<64x32xf32, #C>
+  %d = tile.dot %ac, %b, %acc {input_precision = "ieee"} : tensor<64x32xf32, #C>, tensor<32x64xf32, #A> -> tensor<64x64xf32, #C>
+  return %d : tensor<64x64xf32, #C>
+}
+}
