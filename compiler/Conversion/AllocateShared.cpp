@@ -31,6 +31,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace tcc {
@@ -121,12 +122,13 @@ public:
     findWgmmaOperands();
     State state;
     walkBlock(func.getBody().front(), state, /*insert=*/true);
-    return success();
+    return failure(!races.empty());
   }
 
 private:
   func::FuncOp func;
   DenseMap<Operation *, int64_t> order;    // pre-order number
+  llvm::SmallPtrSet<Operation *, 4> races; // copies into what a wgmma in flight reads
 
   DenseMap<Operation *, int64_t> lastInside; // an op's last nested op number
   SmallVector<Buffer> buffers;
@@ -356,10 +358,17 @@ private:
     if (auto copy = dyn_cast<AsyncCopyOp>(op)) {
       Access a = accessOf(copy.getDst(), true);
       // The target must be free of earlier accesses, and of wgmma reads in flight.
+      // A barrier cannot order these (wgmma reads asynchronously): only a wait that retires
+      // the product can, which changes values, so it is an error of whoever made the IR.
+      bool raced = false;
       for (auto &group : s.inFlight)
         for (const Access &r : group)
-          if (overlaps(a, r))
-            op->emitWarning("cp.async into shared memory that a wgmma may still read");
+          raced = raced || overlaps(a, r);
+      if (raced && insert && !races.contains(op)) {
+        races.insert(op);
+        op->emitOpError("copies into shared memory that a tile.warpgroup_dot still in flight "
+                        "reads: retire it first (tile.warpgroup_dot_wait)");
+      }
       access(op, s, a, insert);
       s.asyncWrites.push_back(a);
       return;

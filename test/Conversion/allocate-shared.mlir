@@ -132,3 +132,20 @@ func.func @too_much(%i: i32) attributes {tile.num_warps = 8 : i32} {
   %b = tile.memdesc_index %rb[%i] : !tile.smem<4x128x128xf16, #s> -> !tile.smem<128x128xf16, #s>
   return
 }
+
+// -----
+
+// A copy into a buffer a wgmma in flight still reads cannot be ordered by a barrier:
+// refused.
+#A = #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tile.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#s = #tile.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+func.func @copy_under_wgmma(%p: tensor<64x64x!tile.ptr<f16>, #A>, %acc: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> attributes {tile.num_warps = 4 : i32} {
+  %a = tile.local_alloc -> !tile.smem<64x64xf16, #s>
+  %b = tile.local_alloc -> !tile.smem<64x64xf16, #s>
+  %d = tile.warpgroup_dot %a, %b, %acc : !tile.smem<64x64xf16, #s>, !tile.smem<64x64xf16, #s>, tensor<64x64xf32, #mma>
+  // expected-error @+1 {{copies into shared memory that a tile.warpgroup_dot still in flight reads}}
+  tile.async_copy %p, %a {vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #A>, !tile.smem<64x64xf16, #s>
+  %w = tile.warpgroup_dot_wait %d {pending = 0 : i32} : tensor<64x64xf32, #mma>
+  return %w : tensor<64x64xf32, #mma>
+}
