@@ -29,6 +29,7 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <map>
@@ -295,10 +296,58 @@ std::string describeAssumptions(func::FuncOp kernel, const Assumptions &set) {
 /// What one compilation of the module produced.
 struct Compiled {
   std::string arch; // the target it was compiled for
+  /// The kernels to compile (the others are dropped from the module); empty: all.
+  std::vector<std::string> only;
   std::string llvmIR, ptx, cubin;
-  int64_t sharedBytes = 0;
-  int numWarps = 4;
+  struct Launch {
+    int64_t sharedBytes = 0;
+    int numWarps = 4;
+  };
+  std::map<std::string, Launch> kernels; // by kernel name
 };
+
+/// One image of an artifact: the kernels it holds, each under its assumptions, for one
+/// architecture, and the file-name part that tells it from the others.
+struct ImageJob {
+  std::string arch;
+  std::vector<std::string> kernels;
+  std::map<std::string, Assumptions> assumptions;
+  std::string suffix; // "" for the primary, ".d16_d16", ".add.d16", ".sm_90a", ...
+  Compiled compiled;
+};
+
+/// A C++ identifier from `text`: other characters become '_', a leading digit gets one.
+std::string identifierFrom(StringRef text) {
+  std::string id;
+  for (char c : text)
+    id += llvm::isAlnum(c) ? c : '_';
+  if (id.empty() || llvm::isDigit(id[0]))
+    id = "_" + id;
+  return id;
+}
+
+/// 32-bit FNV-1a, for the default namespace.
+uint32_t fnv1a(StringRef text) {
+  uint32_t h = 2166136261u;
+  for (char c : text) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 16777619u;
+  }
+  return h;
+}
+
+/// `path` with Make's special characters escaped, for a depfile.
+std::string makeEscape(StringRef path) {
+  std::string r;
+  for (char c : path) {
+    if (c == ' ' || c == '#' || c == '\\')
+      r += '\\';
+    if (c == '$')
+      r += '$';
+    r += c;
+  }
+  return r;
+}
 
 class Codegen {
 public:
@@ -317,12 +366,19 @@ private:
   tcc::KernelArtifact describe(func::FuncOp kernel, const Assumptions &assumptions,
                                const Compiled &compiled);
   bool writeText(StringRef text);
+  bool checkArchs();
+  int runArtifacts(ModuleOp module, ArrayRef<func::FuncOp> kernels,
+                   std::map<std::string, Assumptions> &specialised);
+  std::string defaultNamespace() const;
+  std::string configurationText() const;
+  bool writeDepfile();
 
   Driver &driver;
   const DriverOptions &options;
   const CodegenOptions &codegen;
   DiagnosticEngine &diags;
   EmitStage stage;
+  std::vector<std::string> archs; // --arch, split at commas; sm_90 when none
   OwningOpRef<ModuleOp> parsed; // tile IR read from a .mlir input
   // --time-passes: a tree of wall times printed on stderr when the Codegen is destroyed
   // (the root scope first, then the manager).
@@ -345,7 +401,7 @@ ModuleOp Codegen::loadModule() {
 bool Codegen::compile(ModuleOp tileModule,
                       const std::map<std::string, Assumptions> &perKernel, Compiled *result) {
   if (result->arch.empty())
-    result->arch = codegen.arch;
+    result->arch = archs.front();
   TimingScope scope = rootScope.nest("compile");
   return compileTimed(tileModule, perKernel, result, scope);
 }
@@ -357,6 +413,10 @@ bool Codegen::compileTimed(ModuleOp tileModule,
   OwningOpRef<ModuleOp> module = tileModule.clone();
   // The one description of the target the passes and the lowering read.
   (*module)->setAttr(tile::kTargetAttrName, tile::getTargetFor(context, result->arch));
+  if (!result->only.empty())
+    for (func::FuncOp kernel : kernelsOf(*module))
+      if (!llvm::is_contained(result->only, kernel.getName().str()))
+        kernel.erase();
   for (func::FuncOp kernel : kernelsOf(*module)) {
     if (auto it = perKernel.find(kernel.getName().str()); it != perKernel.end())
       applySpecializations(kernel, it->second);
@@ -391,10 +451,11 @@ bool Codegen::compileTimed(ModuleOp tileModule,
   for (auto func : module->getOps<LLVM::LLVMFuncOp>()) {
     if (!func->hasAttr("nvvm.kernel"))
       continue;
+    Compiled::Launch &launch = result->kernels[func.getName().str()];
     if (auto bytes = func->getAttrOfType<IntegerAttr>("tile.shared_bytes"))
-      result->sharedBytes = std::max<int64_t>(result->sharedBytes, bytes.getInt());
+      launch.sharedBytes = bytes.getInt();
     if (auto warps = func->getAttrOfType<IntegerAttr>("tile.num_warps"))
-      result->numWarps = warps.getInt();
+      launch.numWarps = warps.getInt();
   }
 
   PtxOptions ptxOptions;
@@ -455,17 +516,31 @@ tcc::KernelArtifact Codegen::describe(func::FuncOp kernel, const Assumptions &as
     artifact.params.push_back(param);
   }
   if (auto constexprs = kernel->getAttrOfType<DictionaryAttr>("tile.constexprs"))
-    for (NamedAttribute c : constexprs)
-      if (auto value = dyn_cast<IntegerAttr>(c.getValue()))
+    for (NamedAttribute c : constexprs) {
+      std::string cname = c.getName().str();
+      Attribute value = c.getValue();
+      if (auto integer = dyn_cast<IntegerAttr>(value))
         artifact.constexprs.push_back(
-            {c.getName().str(), value.getType().isInteger(1) ? int64_t(value.getValue().getBoolValue())
-                                                             : value.getInt()});
+            integer.getType().isInteger(1)
+                ? tcc::KernelConstexpr::boolean(cname, integer.getValue().getBoolValue())
+                : tcc::KernelConstexpr(cname, integer.getInt()));
+      else if (auto real = dyn_cast<FloatAttr>(value))
+        artifact.constexprs.push_back(
+            tcc::KernelConstexpr::number(cname, real.getValueAsDouble()));
+      else if (auto text = dyn_cast<StringAttr>(value))
+        artifact.constexprs.push_back(tcc::KernelConstexpr::string(cname, text.str()));
+      else if (auto type = dyn_cast<TypeAttr>(value))
+        artifact.constexprs.push_back(
+            tcc::KernelConstexpr::string(cname, scalarName(type.getValue())));
+    }
   if (auto grid = kernel->getAttrOfType<ArrayAttr>("tile.grid"))
     for (unsigned i = 0; i < 3 && i < grid.size(); ++i)
       if (auto expr = dyn_cast<StringAttr>(grid[i]))
         artifact.grid[i] = expr.str();
-  artifact.numWarps = compiled.numWarps;
-  artifact.sharedBytes = compiled.sharedBytes;
+  if (auto it = compiled.kernels.find(artifact.name); it != compiled.kernels.end()) {
+    artifact.numWarps = it->second.numWarps;
+    artifact.sharedBytes = it->second.sharedBytes;
+  }
   artifact.arch = compiled.arch;
   artifact.cubin = compiled.cubin;
   artifact.ptx = compiled.ptx;
@@ -494,21 +569,132 @@ bool Codegen::writeText(StringRef text) {
   return false;
 }
 
+bool Codegen::checkArchs() {
+  for (const std::string &option : codegen.archs) {
+    SmallVector<StringRef> items;
+    StringRef(option).split(items, ',', -1, /*KeepEmpty=*/false);
+    if (items.empty()) {
+      diags.error("--arch '" + option + "' names no architecture: expected " +
+                  supportedArchList());
+      return false;
+    }
+    for (StringRef item : items) {
+      std::string arch = item.trim().str();
+      if (!isSupportedArch(arch)) {
+        diags.error("unsupported --arch '" + arch + "': expected " + supportedArchList() +
+                    " (several: --arch sm_80,sm_90)");
+        return false;
+      }
+      if (llvm::is_contained(archs, arch)) {
+        diags.error("--arch names '" + arch + "' twice");
+        return false;
+      }
+      archs.push_back(arch);
+    }
+  }
+  if (archs.empty())
+    archs.push_back("sm_90");
+  return true;
+}
+
+/// Everything that changes the generated code or the header, in a fixed order: the seed of
+/// the default namespace and the "Configuration:" line of a header.
+std::string Codegen::configurationText() const {
+  std::string s;
+  auto add = [&](const std::string &part) { s += (s.empty() ? "" : " ") + part; };
+  for (const std::string &d : options.defines)
+    add("-D " + d);
+  if (!options.kernelName.empty())
+    add("--kernel " + options.kernelName);
+  std::string archList;
+  for (const std::string &a : archs)
+    archList += (archList.empty() ? "" : ",") + a;
+  add("--arch " + archList);
+  add("-O" + std::to_string(codegen.optLevel));
+  if (codegen.numWarps)
+    add("--num-warps " + std::to_string(codegen.numWarps));
+  if (codegen.numStages)
+    add("--num-stages " + std::to_string(codegen.numStages));
+  for (const std::string &sp : codegen.specialize)
+    add("--specialize " + sp);
+  if (codegen.specializeAll)
+    add("--specialize-all");
+  add(std::string("--variants=") + (codegen.autoVariants ? "auto" : "single"));
+  if (!codegen.embed.empty())
+    add("--embed=" + codegen.embed);
+  return s;
+}
+
+/// tcc_<file stem>_<8 hex digits of the configuration>: two configurations of one file get
+/// two namespaces, the same configuration always the same one.
+std::string Codegen::defaultNamespace() const {
+  StringRef stem = llvm::sys::path::stem(options.inputPath);
+  if (options.inputPath == "-")
+    stem = "stdin";
+  // The source text too: two files (or two versions of one) never share a namespace unless
+  // they generate the same code.
+  std::string seed = configurationText();
+  llvm::SourceMgr &sources = diags.getSourceMgr();
+  if (sources.getNumBuffers() > 0)
+    seed += "\n" + sources.getMemoryBuffer(sources.getMainFileID())->getBuffer().str();
+  char hash[9];
+  std::snprintf(hash, sizeof hash, "%08x", fnv1a(seed));
+  std::string ns = "tcc_" + identifierFrom(stem) + "_" + hash;
+  // No double underscores: those names are reserved in C++.
+  while (ns.find("__") != std::string::npos)
+    ns.replace(ns.find("__"), 2, "_");
+  return ns;
+}
+
+bool Codegen::writeDepfile() {
+  if (codegen.depfile.empty())
+    return true;
+  std::string target = options.outputPath == "-" ? "-" : options.outputPath;
+  std::string text = makeEscape(target) + ":";
+  if (options.inputPath != "-")
+    text += " " + makeEscape(options.inputPath);
+  text += "\n";
+  std::string error;
+  if (!tcc::writeFileAtomically(codegen.depfile, text, &error)) {
+    diags.error(error);
+    return false;
+  }
+  return true;
+}
+
 int Codegen::run() {
   if (codegen.timePasses) {
     timing.setEnabled(true);
     timing.setDisplayMode(DefaultTimingManager::DisplayMode::Tree);
   }
   rootScope = timing.getRootScope();
-  if (!isSupportedArch(codegen.arch)) {
-    diags.error("unsupported --arch '" + codegen.arch + "': expected sm_80, sm_90 or sm_90a");
+  if (!checkArchs())
     return 1;
-  }
   if (codegen.optLevel > 3) {
     diags.error("unsupported optimisation level -O" + std::to_string(codegen.optLevel) +
                 ": expected -O0 to -O3");
     return 1;
   }
+  bool toFile = options.outputPath != "-";
+  bool artifacts = stage == EmitStage::Cubin || stage == EmitStage::Header ||
+                   (stage == EmitStage::PTX && toFile);
+  if (archs.size() > 1 && !artifacts) {
+    diags.error("several architectures need --emit=cubin, --emit=header or --emit=ptx -o FILE "
+                "(one output per architecture)");
+    return 1;
+  }
+  if (!codegen.embed.empty() && stage != EmitStage::Header) {
+    diags.error("--embed applies to --emit=header only");
+    return 1;
+  }
+  if (!codegen.cxxNamespace.empty() && stage != EmitStage::Header) {
+    diags.error("--namespace applies to --emit=header only");
+    return 1;
+  }
+  if (codegen.ptxasVerbose && stage != EmitStage::Cubin &&
+      !(stage == EmitStage::Header && codegen.embed != "ptx"))
+    diags.warning("--ptxas-verbose does nothing with --emit=" + emitStageName(stage).str() +
+                  ": ptxas runs only for --emit=cubin and --emit=header");
   Assumptions requested;
   if (!parseSpecializations(codegen, &requested, diags))
     return 1;
@@ -522,23 +708,14 @@ int Codegen::run() {
     diags.error("'" + options.inputPath + "' has no kernel to compile");
     return 1;
   }
-  bool oneKernel = stage == EmitStage::Cubin || stage == EmitStage::Header;
-  if (oneKernel && kernels.size() > 1) {
-    std::string names;
-    for (func::FuncOp k : kernels)
-      names += (names.empty() ? "" : ", ") + k.getName().str();
-    diags.error("--emit=" + emitStageName(stage).str() + " writes one kernel, but '" +
-                options.inputPath + "' has " + std::to_string(kernels.size()) + " (" + names +
-                "): choose one with --kernel");
-    return 1;
-  }
   if (codegen.autoVariants && (!requested.empty() || codegen.specializeAll)) {
     diags.error("--variants=auto derives the specialisations from the kernel's signature: "
                 "drop --specialize and --specialize-all");
     return 1;
   }
-  if (codegen.autoVariants && stage != EmitStage::Cubin && stage != EmitStage::Header) {
-    diags.error("--variants=auto needs --emit=cubin or --emit=header (one output per variant)");
+  if (codegen.autoVariants && !artifacts) {
+    diags.error("--variants=auto needs --emit=cubin, --emit=header or --emit=ptx -o FILE (one "
+                "output per variant)");
     return 1;
   }
   std::map<std::string, Assumptions> specialised;
@@ -548,88 +725,207 @@ int Codegen::run() {
       return 1;
 
   Compiled compiled;
+  int code = 1;
   switch (stage) {
   case EmitStage::LLVM:
-    return compile(module, specialised, &compiled) && writeText(compiled.llvmIR) ? 0 : 1;
+    code = compile(module, specialised, &compiled) && writeText(compiled.llvmIR) ? 0 : 1;
+    break;
   case EmitStage::PTX:
-    return compile(module, specialised, &compiled) && writeText(compiled.ptx) ? 0 : 1;
+    if (!toFile) {
+      code = compile(module, specialised, &compiled) && writeText(compiled.ptx) ? 0 : 1;
+      break;
+    }
+    [[fallthrough]];
   case EmitStage::Cubin:
-  case EmitStage::Header: {
-    if (stage == EmitStage::Cubin && options.outputPath == "-") {
-      diags.error("--emit=cubin needs -o FILE.cubin (the metadata JSON and the PTX are "
-                  "written beside it)");
-      return 1;
-    }
-    // The variants: --variants=auto derives them from the signature; otherwise a cubin is
-    // the one compilation asked for, and a header has the general variant and, when
-    // specialisations were asked, the specialised one.
-    func::FuncOp kernel = kernels.front();
-    std::string name = kernel.getName().str();
-    std::vector<Assumptions> sets;
-    if (codegen.autoVariants) {
-      sets = autoVariants(kernel, diags);
-      if (sets.empty())
-        return 1;
-    } else if (stage == EmitStage::Cubin) {
-      sets.push_back(specialised[name]);
-    } else {
-      sets.push_back({});
-      if (!specialised[name].empty())
-        sets.push_back(specialised[name]);
-    }
-    // With --variants=auto on sm_90, a kernel with a dot also gets sm_90a variants
-    // (wgmma, runnable on compute capability 9.0 exactly); the runtime and headers prefer
-    // them there and take the sm_90 ones (mma.sync) elsewhere.
-    std::vector<std::string> archs{codegen.arch};
-    bool hasDot = false;
-    kernel.walk([&](tile::DotOp) { hasDot = true; });
-    if (codegen.autoVariants && codegen.arch == "sm_90" && hasDot)
-      archs.push_back("sm_90a");
-    std::vector<tcc::KernelArtifact> variants;
-    for (const std::string &arch : archs)
-      for (const Assumptions &set : sets) {
-        if (codegen.ptxasVerbose && sets.size() * archs.size() > 1)
-          llvm::errs() << "tcc: variant " << describeAssumptions(kernel, set) << ", " << arch
-                       << "\n";
-        Compiled one;
-        one.arch = arch;
-        if (!compile(module, {{name, set}}, &one))
-          return 1;
-        variants.push_back(describe(kernel, set, one));
-      }
-    std::string error;
-    if (stage == EmitStage::Cubin) {
-      // The first (general, or the one asked for) at -o, the others beside it with the
-      // specialisation in the name: k.cubin, k.d16_d16_..._e1.cubin.
-      StringRef out(options.outputPath);
-      std::string stem = out.ends_with(".cubin") ? out.drop_back(6).str() : out.str();
-      for (auto [i, v] : llvm::enumerate(variants)) {
-        std::string archSuffix = v.arch == codegen.arch ? "" : "." + v.arch;
-        std::string path =
-            i == 0 ? options.outputPath : stem + tcc::variantSuffix(v) + archSuffix + ".cubin";
-        if (!tcc::writeArtifact(v, path, &error)) {
-          diags.error(error);
-          return 1;
-        }
-      }
-      return 0;
-    }
-    for (tcc::KernelArtifact &v : variants)
-      v.ptx.clear(); // the header embeds cubins only
-    tcc::HeaderOptions headerOptions;
-    headerOptions.provenance = options.inputPath;
-    std::string header;
-    if (!tcc::generateHeader(variants, headerOptions, &header, &error)) {
-      diags.error(error);
-      return 1;
-    }
-    return writeText(header) ? 0 : 1;
-  }
+  case EmitStage::Header:
+    code = runArtifacts(module, kernels, specialised);
+    break;
   default:
     diags.error("internal error: --emit=" + emitStageName(stage).str() +
                 " is not a code-generation stage");
     return 1;
   }
+  if (code == 0 && !writeDepfile())
+    return 1;
+  return code;
+}
+
+/// --emit=cubin, --emit=header and --emit=ptx -o FILE: every kernel of the file, every
+/// variant, every architecture. The primary image (all kernels, general or as asked, the
+/// first architecture) goes to -o; the others beside it, named by what tells them apart.
+int Codegen::runArtifacts(ModuleOp module, ArrayRef<func::FuncOp> kernels,
+                          std::map<std::string, Assumptions> &specialised) {
+  bool header = stage == EmitStage::Header;
+  bool wantCubin = stage == EmitStage::Cubin;
+  bool wantPtx = stage == EmitStage::PTX || stage == EmitStage::Cubin;
+  if (header) {
+    std::string embed = codegen.embed;
+    if (embed.empty())
+      embed = tcc::findPtxas().empty() ? "ptx" : "cubin";
+    if (embed != "cubin" && embed != "ptx" && embed != "both") {
+      diags.error("invalid --embed '" + codegen.embed + "': expected cubin, ptx or both");
+      return 1;
+    }
+    if (codegen.embed.empty() && embed == "ptx")
+      diags.warning("no ptxas found: the header embeds PTX, which the CUDA driver JIT-compiles "
+                 "at first launch (--embed=ptx to say so; install the CUDA toolkit for cubins)");
+    wantCubin = embed != "ptx";
+    wantPtx = embed != "cubin";
+  }
+  if (wantCubin && tcc::findPtxas().empty()) {
+    diags.error("no ptxas found (looked in $CUDA_HOME/bin, /usr/local/cuda/bin and PATH): "
+                "--emit=cubin needs the CUDA toolkit; without it, --emit=ptx -o FILE.ptx writes "
+                "PTX with metadata and --emit=header --embed=ptx a header the driver "
+                "JIT-compiles");
+    return 1;
+  }
+  if (stage == EmitStage::Cubin && options.outputPath == "-") {
+    diags.error("--emit=cubin needs -o FILE.cubin (the metadata JSON and the PTX are "
+                "written beside it)");
+    return 1;
+  }
+  bool several = kernels.size() > 1;
+  // The variant sets of each kernel: --variants=auto derives them from the signature;
+  // otherwise a file artifact is the one compilation asked for, and a header has the
+  // general variant and, when specialisations were asked, the specialised one.
+  std::map<std::string, std::vector<Assumptions>> sets;
+  std::map<std::string, bool> hasDot;
+  for (func::FuncOp kernel : kernels) {
+    std::string name = kernel.getName().str();
+    std::vector<Assumptions> &s = sets[name];
+    if (codegen.autoVariants) {
+      s = autoVariants(kernel, diags);
+      if (s.empty())
+        return 1;
+    } else if (!header) {
+      s.push_back(specialised[name]);
+    } else {
+      s.push_back({});
+      if (!specialised[name].empty())
+        s.push_back(specialised[name]);
+    }
+    kernel.walk([&](tile::DotOp) { hasDot[name] = true; });
+  }
+  // With --variants=auto on sm_90, kernels with a dot also get sm_90a images (wgmma, runnable
+  // on compute capability 9.0 exactly); the runtime and headers prefer them there.
+  std::vector<std::string> imageArchs = archs;
+  bool anyDot = llvm::any_of(hasDot, [](auto &p) { return p.second; });
+  bool addWgmma = codegen.autoVariants && anyDot && llvm::is_contained(archs, "sm_90") &&
+                  !llvm::is_contained(archs, "sm_90a");
+  if (addWgmma)
+    imageArchs.push_back("sm_90a");
+
+  std::vector<ImageJob> jobs;
+  for (const std::string &arch : imageArchs) {
+    bool implicitWgmma = addWgmma && arch == "sm_90a";
+    std::string archSuffix = arch == archs.front() ? "" : "." + arch;
+    std::vector<std::string> members;
+    for (func::FuncOp kernel : kernels)
+      if (!implicitWgmma || hasDot[kernel.getName().str()])
+        members.push_back(kernel.getName().str());
+    // The first set of every member in one image; then each further set alone.
+    ImageJob primary;
+    primary.arch = arch;
+    primary.kernels = members;
+    for (const std::string &k : members)
+      primary.assumptions[k] = sets[k].front();
+    if (members.size() == 1 && several)
+      primary.suffix = "." + members.front();
+    primary.suffix += archSuffix;
+    jobs.push_back(std::move(primary));
+    for (const std::string &k : members)
+      for (size_t i = 1; i < sets[k].size(); ++i) {
+        ImageJob job;
+        job.arch = arch;
+        job.kernels = {k};
+        job.assumptions[k] = sets[k][i];
+        jobs.push_back(std::move(job));
+      }
+  }
+  // Compile every image.
+  std::map<std::string, func::FuncOp> byName;
+  for (func::FuncOp kernel : kernels)
+    byName[kernel.getName().str()] = kernel;
+  std::map<std::string, std::vector<tcc::KernelArtifact>> variants; // header: per kernel
+  for (ImageJob &job : jobs) {
+    if (codegen.ptxasVerbose && jobs.size() > 1) {
+      std::string what;
+      for (const std::string &k : job.kernels)
+        what += (what.empty() ? "" : "; ") + (several ? k + ": " : std::string()) +
+                describeAssumptions(byName[k], job.assumptions[k]);
+      llvm::errs() << "tcc: variant " << what << ", " << job.arch << "\n";
+    }
+    job.compiled.arch = job.arch;
+    if (job.kernels.size() != kernels.size())
+      job.compiled.only = job.kernels;
+    EmitStage saved = stage;
+    if (!wantCubin)
+      stage = EmitStage::PTX; // stop before ptxas
+    bool ok = compile(module, job.assumptions, &job.compiled);
+    stage = saved;
+    if (!ok)
+      return 1;
+    if (job.suffix.empty() && job.kernels.size() == 1 && &job != &jobs.front()) {
+      // A further variant of one kernel: named by its specialisation (and the kernel, in a
+      // file with several).
+      tcc::KernelArtifact probe = describe(byName[job.kernels.front()],
+                                           job.assumptions[job.kernels.front()], job.compiled);
+      job.suffix = (several ? "." + job.kernels.front() : std::string()) +
+                   tcc::variantSuffix(probe) + (job.arch == archs.front() ? "" : "." + job.arch);
+    }
+    for (const std::string &k : job.kernels) {
+      tcc::KernelArtifact a = describe(byName[k], job.assumptions[k], job.compiled);
+      if (!wantCubin)
+        a.cubin.clear();
+      if (!wantPtx)
+        a.ptx.clear();
+      variants[k].push_back(std::move(a));
+    }
+  }
+  if (header) {
+    std::vector<std::vector<tcc::KernelArtifact>> perKernel;
+    for (func::FuncOp kernel : kernels)
+      perKernel.push_back(std::move(variants[kernel.getName().str()]));
+    tcc::HeaderOptions headerOptions;
+    headerOptions.provenance = options.inputPath;
+    headerOptions.configuration = configurationText();
+    headerOptions.cxxNamespace = codegen.cxxNamespace;
+    if (headerOptions.cxxNamespace.empty()) {
+      headerOptions.cxxNamespace = defaultNamespace();
+      headerOptions.globalUsing = true;
+    }
+    std::string text, error;
+    if (!tcc::generateHeader(perKernel, headerOptions, &text, &error)) {
+      diags.error(error);
+      return 1;
+    }
+    return writeText(text) ? 0 : 1;
+  }
+  // Files: k.cubin (or k.ptx) and, per kernel, k.json or k.<kernel>.json beside it.
+  StringRef out(options.outputPath);
+  std::string ext = wantCubin ? ".cubin" : ".ptx";
+  std::string stem = out.ends_with(ext) ? out.drop_back(ext.size()).str() : out.str();
+  std::map<std::string, size_t> taken; // variants[k] consumed in job order
+  for (ImageJob &job : jobs) {
+    std::string image = &job == &jobs.front() ? options.outputPath : stem + job.suffix + ext;
+    std::string base = tcc::replaceExtension(image, "");
+    std::vector<tcc::KernelArtifact> members;
+    std::vector<std::string> metadata;
+    for (const std::string &k : job.kernels) {
+      members.push_back(variants[k][taken[k]++]);
+      metadata.push_back(base + (job.kernels.size() > 1 ? "." + k : std::string()) + ".json");
+    }
+    std::string cubinPath = wantCubin ? image : "";
+    std::string ptxPath = wantCubin ? tcc::replaceExtension(image, ".ptx") : image;
+    if (wantCubin && !wantPtx)
+      ptxPath.clear();
+    std::string error;
+    if (!tcc::writeModuleArtifacts(members, cubinPath, ptxPath, metadata, &error)) {
+      diags.error(error);
+      return 1;
+    }
+  }
+  return 0;
 }
 
 } // namespace

@@ -14,8 +14,9 @@
 namespace tcc {
 
 struct CodegenOptions {
-  /// --arch: sm_80, sm_90 (default), sm_90a.
-  std::string arch = "sm_90";
+  /// --arch: sm_80, sm_86, sm_89, sm_90 (default), sm_90a; several (--arch sm_80,sm_90 or
+  /// repeated) build an image per architecture into one artifact. Empty: sm_90.
+  std::vector<std::string> archs;
   /// -O0..-O3: LLVM's pipeline, its code generator and ptxas.
   unsigned optLevel = 3;
   /// --num-warps: warps per program; 0 keeps the kernel's num_warps.
@@ -37,6 +38,14 @@ struct CodegenOptions {
   bool printIRAfterAll = false;
   /// --ptxas-verbose: ptxas -v (registers, spills, shared memory) on stderr.
   bool ptxasVerbose = false;
+  /// --namespace (--emit=header): the C++ namespace of the launchers and images. Empty: one
+  /// named after the file and a hash of the configuration, with global using-declarations.
+  std::string cxxNamespace;
+  /// --embed (--emit=header): "cubin", "ptx" or "both"; empty: cubin where ptxas exists,
+  /// otherwise PTX (JIT-compiled by the driver at first launch).
+  std::string embed;
+  /// --depfile FILE: a Make-syntax file listing what the output depends on.
+  std::string depfile;
   /// --time-passes: wall time of the front end, each MLIR pass, LLVM's optimisation
   /// pipeline, NVPTX code generation and ptxas, on stderr.
   bool timePasses = false;

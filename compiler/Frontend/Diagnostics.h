@@ -34,6 +34,7 @@ public:
   /// An error that belongs to no place in the source (bad option, missing file).
   void error(const llvm::Twine &message);
   void warning(llvm::SMRange range, const llvm::Twine &message);
+  void warning(const llvm::Twine &message) { warning(llvm::SMRange(), message); }
   void remark(llvm::SMRange range, const llvm::Twine &message);
   /// A note attached to the last error or warning; dropped with it.
   void note(llvm::SMRange range, const llvm::Twine &message);

@@ -3,6 +3,8 @@
 #include "tcc/grid_expr.h"
 
 #include <cerrno>
+#include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <unistd.h>
@@ -91,6 +93,8 @@ bool isPowerOfTwo(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
 std::string entryOf(const KernelArtifact& a) { return a.entry.empty() ? a.name : a.entry; }
 
+} // namespace
+
 bool writeFileAtomically(const std::string& path, const std::string& bytes, std::string* error) {
   std::string tmp = path + ".tmp." + std::to_string(::getpid());
   std::FILE* f = std::fopen(tmp.c_str(), "wb");
@@ -113,10 +117,14 @@ bool writeFileAtomically(const std::string& path, const std::string& bytes, std:
   return true;
 }
 
+namespace {
+
 std::string baseName(const std::string& path) {
   size_t slash = path.find_last_of('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
+
+} // namespace
 
 std::string replaceExtension(const std::string& path, const std::string& ext) {
   size_t slash = path.find_last_of('/');
@@ -126,7 +134,76 @@ std::string replaceExtension(const std::string& path, const std::string& ext) {
   return path.substr(0, dot) + ext;
 }
 
-} // namespace
+KernelConstexpr KernelConstexpr::boolean(std::string n, bool value) {
+  KernelConstexpr c(std::move(n), value ? 1 : 0);
+  c.kind = Kind::Bool;
+  return c;
+}
+
+KernelConstexpr KernelConstexpr::number(std::string n, double value) {
+  KernelConstexpr c(std::move(n), 0);
+  c.kind = Kind::Float;
+  c.floatValue = value;
+  return c;
+}
+
+KernelConstexpr KernelConstexpr::string(std::string n, std::string value) {
+  KernelConstexpr c(std::move(n), 0);
+  c.kind = Kind::String;
+  c.text = std::move(value);
+  return c;
+}
+
+static std::string formatNumber(double v) {
+  if (std::isnan(v))
+    return "nan";
+  if (std::isinf(v))
+    return v > 0 ? "inf" : "-inf";
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  std::string s = buf;
+  // The shortest of %.1g..%.17g that reads back exactly, for readable metadata.
+  for (int p = 1; p < 17; ++p) {
+    std::snprintf(buf, sizeof buf, "%.*g", p, v);
+    if (std::strtod(buf, nullptr) == v) {
+      s = buf;
+      break;
+    }
+  }
+  if (s.find_first_of(".eE") == std::string::npos)
+    s += ".0"; // a JSON reader keeps it a number with a fraction
+  return s;
+}
+
+std::string KernelConstexpr::json() const {
+  switch (kind) {
+  case Kind::Int:
+    return std::to_string(intValue);
+  case Kind::Bool:
+    return intValue ? "true" : "false";
+  case Kind::Float:
+    // JSON has no infinities or NaNs: those are written as strings.
+    return std::isfinite(floatValue) ? formatNumber(floatValue)
+                                     : artifacts::jsonQuote(formatNumber(floatValue));
+  case Kind::String:
+    return artifacts::jsonQuote(text);
+  }
+  return "null";
+}
+
+std::string KernelConstexpr::display() const {
+  switch (kind) {
+  case Kind::Int:
+    return std::to_string(intValue);
+  case Kind::Bool:
+    return intValue ? "True" : "False";
+  case Kind::Float:
+    return formatNumber(floatValue);
+  case Kind::String:
+    return artifacts::jsonQuote(text);
+  }
+  return "?";
+}
 
 std::string validateArtifact(const KernelArtifact& a) {
   std::string k = "kernel '" + a.name + "': ";
@@ -158,12 +235,12 @@ std::string validateArtifact(const KernelArtifact& a) {
       return k + "parameter '" + p.name + "' cannot be both equal to 1 and divisible by " +
              std::to_string(p.divisibility);
   }
-  for (const auto& c : a.constexprs) {
-    if (!isIdentifier(c.first))
-      return k + "constexpr name '" + c.first + "' is not an identifier";
+  for (const KernelConstexpr& c : a.constexprs) {
+    if (!isIdentifier(c.name))
+      return k + "constexpr name '" + c.name + "' is not an identifier";
     for (const KernelParam& p : a.params)
-      if (p.name == c.first)
-        return k + "'" + c.first + "' is both a parameter and a constexpr";
+      if (p.name == c.name)
+        return k + "'" + c.name + "' is both a parameter and a constexpr";
   }
   if (a.numWarps < 1 || a.numWarps > 32)
     return k + "num_warps " + std::to_string(a.numWarps) + " is outside 1..32";
@@ -185,9 +262,9 @@ std::string validateArtifact(const KernelArtifact& a) {
         if (p.name == name)
           return (!ptr && elem[0] == 'i') ? 0 : -2;
       }
-      for (const auto& c : a.constexprs)
-        if (c.first == name)
-          return 0;
+      for (const KernelConstexpr& c : a.constexprs)
+        if (c.name == name)
+          return c.isInteger() ? 0 : -3;
       return -1;
     };
     for (const std::string& n : grid::names(e)) {
@@ -195,13 +272,16 @@ std::string validateArtifact(const KernelArtifact& a) {
       if (s == -2)
         return k + "grid[" + std::to_string(d) + "] '" + a.grid[d] + "' uses '" + n +
                "', which is not an integer parameter";
+      if (s == -3)
+        return k + "grid[" + std::to_string(d) + "] '" + a.grid[d] + "' uses '" + n +
+               "', which is not an integer constexpr";
       if (s < 0)
         return k + "grid[" + std::to_string(d) + "] '" + a.grid[d] + "' uses unknown name '" + n +
                "'";
     }
   }
-  if (a.cubin.empty())
-    return k + "the cubin is empty";
+  if (a.cubin.empty() && a.ptx.empty())
+    return k + "neither a cubin nor PTX";
   return "";
 }
 
@@ -242,7 +322,8 @@ std::string artifactMetadataJson(const KernelArtifact& a, const std::string& cub
   j += "  \"name\": " + jsonQuote(a.name) + ",\n";
   j += "  \"entry\": " + jsonQuote(entryOf(a)) + ",\n";
   j += "  \"arch\": " + jsonQuote(a.arch) + ",\n";
-  j += "  \"cubin\": " + jsonQuote(cubinFileName) + ",\n";
+  if (!cubinFileName.empty())
+    j += "  \"cubin\": " + jsonQuote(cubinFileName) + ",\n";
   if (!ptxFileName.empty())
     j += "  \"ptx\": " + jsonQuote(ptxFileName) + ",\n";
   j += "  \"num_warps\": " + std::to_string(a.numWarps) + ",\n";
@@ -265,7 +346,7 @@ std::string artifactMetadataJson(const KernelArtifact& a, const std::string& cub
   j += "  \"constexprs\": {";
   for (size_t i = 0; i < a.constexprs.size(); ++i) {
     j += i ? ", " : "";
-    j += jsonQuote(a.constexprs[i].first) + ": " + std::to_string(a.constexprs[i].second);
+    j += jsonQuote(a.constexprs[i].name) + ": " + a.constexprs[i].json();
   }
   j += "}";
   if (!a.source.empty())
@@ -276,13 +357,51 @@ std::string artifactMetadataJson(const KernelArtifact& a, const std::string& cub
   return j;
 }
 
-bool writeArtifact(const KernelArtifact& a, const std::string& cubinPath, std::string* error,
-                   WrittenArtifact* written) {
-  std::string err = validateArtifact(a);
-  if (!err.empty()) {
-    *error = err;
+bool writeModuleArtifacts(const std::vector<KernelArtifact>& kernels, const std::string& cubinPath,
+                          const std::string& ptxPath, const std::vector<std::string>& metadataPaths,
+                          std::string* error) {
+  if (kernels.empty() || kernels.size() != metadataPaths.size()) {
+    *error = "internal error: one metadata path per kernel expected";
     return false;
   }
+  const KernelArtifact& first = kernels.front();
+  for (const KernelArtifact& a : kernels) {
+    std::string err = validateArtifact(a);
+    if (!err.empty()) {
+      *error = err;
+      return false;
+    }
+  }
+  if (cubinPath.empty() && ptxPath.empty()) {
+    *error = "kernel '" + first.name + "': neither a cubin nor a PTX path to write";
+    return false;
+  }
+  if ((!cubinPath.empty() && first.cubin.empty()) || (!ptxPath.empty() && first.ptx.empty())) {
+    *error = "kernel '" + first.name + "': no " + (cubinPath.empty() ? "PTX" : "cubin") +
+             " to write";
+    return false;
+  }
+  for (const std::string& m : metadataPaths)
+    if (m == cubinPath || m == ptxPath) {
+      *error = "the metadata path '" + m + "' is also the path of the image";
+      return false;
+    }
+  if (!cubinPath.empty() && !writeFileAtomically(cubinPath, first.cubin, error))
+    return false;
+  if (!ptxPath.empty() && !writeFileAtomically(ptxPath, first.ptx, error))
+    return false;
+  // The metadata last: a reader that finds the JSON finds the files it names.
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    std::string json = artifactMetadataJson(kernels[i], cubinPath.empty() ? "" : baseName(cubinPath),
+                                            ptxPath.empty() ? "" : baseName(ptxPath));
+    if (!writeFileAtomically(metadataPaths[i], json, error))
+      return false;
+  }
+  return true;
+}
+
+bool writeArtifact(const KernelArtifact& a, const std::string& cubinPath, std::string* error,
+                   WrittenArtifact* written) {
   std::string jsonPath = replaceExtension(cubinPath, ".json");
   if (jsonPath == cubinPath) {
     *error = "the cubin path '" + cubinPath + "' must not end in .json";
@@ -296,17 +415,10 @@ bool writeArtifact(const KernelArtifact& a, const std::string& cubinPath, std::s
       return false;
     }
   }
-  if (!writeFileAtomically(cubinPath, a.cubin, error))
-    return false;
-  if (!ptxPath.empty() && !writeFileAtomically(ptxPath, a.ptx, error))
-    return false;
-  // The metadata last: a reader that finds the JSON finds the files it names.
-  std::string json =
-      artifactMetadataJson(a, baseName(cubinPath), ptxPath.empty() ? "" : baseName(ptxPath));
-  if (!writeFileAtomically(jsonPath, json, error))
+  if (!writeModuleArtifacts({a}, a.cubin.empty() ? "" : cubinPath, ptxPath, {jsonPath}, error))
     return false;
   if (written) {
-    written->cubinPath = cubinPath;
+    written->cubinPath = a.cubin.empty() ? "" : cubinPath;
     written->metadataPath = jsonPath;
     written->ptxPath = ptxPath;
   }

@@ -30,18 +30,41 @@ struct KernelParam {
   bool equalToOne = false;
 };
 
+// One constexpr parameter or -D value of a kernel, as compiled: recorded in the metadata (an
+// integer, a boolean, a number or a string: a dtype is its name, "f16") and in a header's
+// comment; integers and booleans may appear in grid expressions.
+struct KernelConstexpr {
+  enum class Kind { Int, Bool, Float, String };
+  std::string name;
+  Kind kind = Kind::Int;
+  int64_t intValue = 0;  // Int; Bool as 0 or 1
+  double floatValue = 0; // Float
+  std::string text;      // String
+  KernelConstexpr() = default;
+  KernelConstexpr(std::string n, int64_t value) : name(std::move(n)), intValue(value) {}
+  static KernelConstexpr boolean(std::string n, bool value);
+  static KernelConstexpr number(std::string n, double value);
+  static KernelConstexpr string(std::string n, std::string value);
+  bool isInteger() const { return kind == Kind::Int || kind == Kind::Bool; }
+  // The JSON value: 1024, true, 0.5, "relu" (non-finite numbers as the strings "inf", "nan").
+  std::string json() const;
+  // As written in a header comment: 1024, True, 0.5, "relu".
+  std::string display() const;
+};
+
 // One compiled variant of one kernel.
 struct KernelArtifact {
   std::string name;  // the kernel's name in the source, e.g. "vector_add"
   std::string entry; // the entry symbol in the cubin; empty means the same as `name`
   std::vector<KernelParam> params;                          // in call order
-  std::vector<std::pair<std::string, int64_t>> constexprs; // in declaration order
+  std::vector<KernelConstexpr> constexprs; // in declaration order
   int numWarps = 4;                  // threads per block = 32 * numWarps
   int64_t sharedBytes = 0;           // dynamic shared memory per block, in bytes
   std::array<std::string, 3> grid = {"1", "1", "1"}; // grid expressions (docs/ir.md)
   std::string arch = "sm_90";        // "sm_80", "sm_90", "sm_90a", ...
-  std::string cubin;                 // the binary image (bytes)
-  std::string ptx;                   // optional: written beside the cubin when non-empty
+  std::string cubin;                 // the binary image (bytes); empty: a PTX-only artifact
+  std::string ptx;                   // written beside the cubin when non-empty; required
+                                     // when there is no cubin (the driver JIT-compiles it)
   std::string source;                // optional provenance: the source file
   std::string compiler;              // optional provenance: e.g. "tcc 0.1"
 };
@@ -52,13 +75,15 @@ constexpr int kArtifactVersion = 1;
 
 // Checks an artifact before it is written: identifiers, parameter types, divisibility (a
 // power of two), num_warps (1..32), shared_bytes (0..227 KiB), arch ("sm_NN[a|f]"), grid
-// expressions parse and mention only integer parameters or constexprs, non-empty cubin.
+// expressions parse and mention only integer parameters or integer constexprs, a cubin or
+// PTX.
 // Returns an empty string when valid, otherwise what is wrong (naming the kernel).
 std::string validateArtifact(const KernelArtifact& artifact);
 
 // The metadata JSON for `artifact`, whose cubin is stored in the file `cubinFileName`
-// (a name relative to the JSON's own folder) and, when `ptxFileName` is non-empty, whose
-// PTX is stored there. Deterministic: same artifact, same bytes.
+// (a name relative to the JSON's own folder; empty: no cubin, a PTX-only artifact) and,
+// when `ptxFileName` is non-empty, whose PTX is stored there. Deterministic: same artifact,
+// same bytes.
 std::string artifactMetadataJson(const KernelArtifact& artifact, const std::string& cubinFileName,
                                  const std::string& ptxFileName = "");
 
@@ -86,6 +111,23 @@ struct WrittenArtifact {
 // false and sets *error on failure.
 bool writeArtifact(const KernelArtifact& artifact, const std::string& cubinPath, std::string* error,
                    WrittenArtifact* written = nullptr);
+
+// The files of one compiled module holding one or more kernels (all of `kernels` share the
+// cubin and PTX bytes of the first): the cubin at `cubinPath` (skipped when empty: PTX only),
+// the PTX at `ptxPath` (skipped when empty), then the metadata of kernels[i] at
+// metadataPaths[i] (one per kernel, each naming the shared files relative to its folder).
+// Validates every kernel first; writes each file through a temporary name and a rename, the
+// metadata last. Returns false and sets *error on failure.
+bool writeModuleArtifacts(const std::vector<KernelArtifact>& kernels, const std::string& cubinPath,
+                          const std::string& ptxPath, const std::vector<std::string>& metadataPaths,
+                          std::string* error);
+
+// `path` with its extension (after the last '.' of the last component) replaced by `ext`
+// (".json"), or `ext` appended when it has none.
+std::string replaceExtension(const std::string& path, const std::string& ext);
+
+// Writes `bytes` to `path` through a temporary file and a rename.
+bool writeFileAtomically(const std::string& path, const std::string& bytes, std::string* error);
 
 // Helpers shared with HeaderWriter.
 namespace artifacts {

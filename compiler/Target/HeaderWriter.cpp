@@ -3,10 +3,7 @@
 #include "tcc/grid_expr.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <unistd.h>
+#include <cstdlib>
 
 namespace tcc {
 namespace {
@@ -69,23 +66,15 @@ std::string cString(const std::string& s) {
   return r + "\"";
 }
 
-bool writeFileAtomically(const std::string& path, const std::string& bytes, std::string* error) {
-  std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) {
-    *error = "cannot write '" + path + "': " + std::strerror(errno);
-    return false;
-  }
-  bool ok = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
-  ok = (std::fclose(f) == 0) && ok;
-  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    *error = "cannot write '" + path + "': " + std::strerror(errno);
-    std::remove(tmp.c_str());
-    return false;
-  }
-  return true;
+bool isCxxKeyword(const std::string& n) {
+  for (const char* k : kCxxKeywords)
+    if (n == k)
+      return true;
+  return false;
 }
 
+// An identifier usable as a (nested) namespace: no keyword, no reserved spelling (a double
+// underscore, or an underscore and a capital letter at the start).
 bool checkNamespace(const std::string& ns) {
   if (ns.empty())
     return true;
@@ -93,7 +82,8 @@ bool checkNamespace(const std::string& ns) {
   while (true) {
     size_t end = ns.find("::", start);
     std::string part = ns.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    if (part.empty() || cxxName(part) != part)
+    if (part.empty() || isCxxKeyword(part) || part.find("__") != std::string::npos ||
+        (part.size() > 1 && part[0] == '_' && part[1] >= 'A' && part[1] <= 'Z'))
       return false;
     for (size_t i = 0; i < part.size(); ++i) {
       char c = part[i];
@@ -107,6 +97,10 @@ bool checkNamespace(const std::string& ns) {
     start = end + 2;
   }
 }
+
+bool archSpecific(const KernelArtifact& v) { return !v.arch.empty() && v.arch.back() == 'a'; }
+
+int archNumber(const KernelArtifact& v) { return std::atoi(v.arch.c_str() + 3); }
 
 void appendImage(std::string* out, const std::string& bytes) {
   static const char kHex[] = "0123456789abcdef";
@@ -122,23 +116,25 @@ void appendImage(std::string* out, const std::string& bytes) {
   *out += "\n";
 }
 
-} // namespace
-
-bool generateHeader(const std::vector<KernelArtifact>& variantsIn, const HeaderOptions& options,
-                    std::string* header, std::string* error) {
-  if (variantsIn.empty()) {
+// Checks the variants of one kernel and orders them the way its launcher tries them:
+// architecture-specific ones (sm_90a) first, then by architecture, newest first, and the most
+// specialised first within each (stable: the caller's order among equals). The last one must
+// be general: it is launched when nothing else applies.
+bool orderVariants(const std::vector<KernelArtifact>& in, std::vector<const KernelArtifact*>* out,
+                   std::string* error) {
+  if (in.empty()) {
     *error = "no kernel variants to put in a header";
     return false;
   }
-  for (const KernelArtifact& v : variantsIn) {
+  for (const KernelArtifact& v : in) {
     std::string err = validateArtifact(v);
     if (!err.empty()) {
       *error = err;
       return false;
     }
   }
-  const KernelArtifact& first = variantsIn.front();
-  for (const KernelArtifact& v : variantsIn) {
+  const KernelArtifact& first = in.front();
+  for (const KernelArtifact& v : in) {
     bool same = v.name == first.name && v.params.size() == first.params.size();
     for (size_t i = 0; same && i < v.params.size(); ++i)
       same = v.params[i].name == first.params[i].name && v.params[i].type == first.params[i].type;
@@ -148,19 +144,16 @@ bool generateHeader(const std::vector<KernelArtifact>& variantsIn, const HeaderO
       return false;
     }
   }
-  // Architecture-specific variants (sm_90a) first, for the devices they run on, then the
-  // others; most specialised first within each: the launch function tries them in order.
-  // stable_sort keeps the caller's order among equals.
-  auto archSpecific = [](const KernelArtifact* v) {
-    return !v->arch.empty() && v->arch.back() == 'a';
-  };
-  std::vector<const KernelArtifact*> variants;
-  for (const KernelArtifact& v : variantsIn)
+  std::vector<const KernelArtifact*>& variants = *out;
+  variants.clear();
+  for (const KernelArtifact& v : in)
     variants.push_back(&v);
   std::stable_sort(variants.begin(), variants.end(),
                    [&](const KernelArtifact* a, const KernelArtifact* b) {
-                     if (archSpecific(a) != archSpecific(b))
-                       return archSpecific(a);
+                     if (archSpecific(*a) != archSpecific(*b))
+                       return archSpecific(*a);
+                     if (archNumber(*a) != archNumber(*b))
+                       return archNumber(*a) > archNumber(*b);
                      return specialisationScore(*a) > specialisationScore(*b);
                    });
   if (specialisationScore(*variants.back()) != 0) {
@@ -180,43 +173,24 @@ bool generateHeader(const std::vector<KernelArtifact>& variantsIn, const HeaderO
         return false;
       }
     }
-  if (!checkNamespace(options.cxxNamespace)) {
-    *error = "'" + options.cxxNamespace + "' is not a usable C++ namespace";
-    return false;
-  }
-  std::string fn = options.functionName.empty() ? cxxName(first.name) : options.functionName;
-  if (cxxName(fn) != fn || fn.find(':') != std::string::npos || !checkNamespace(fn)) {
-    *error = "'" + fn + "' is not a usable C++ function name";
-    return false;
-  }
+  return true;
+}
 
-  std::string h;
-  h += "// Generated by tcc";
-  if (!options.provenance.empty())
-    h += " from " + options.provenance;
-  h += ": kernel " + first.name + ", " + std::to_string(variants.size()) + " variant" +
-       (variants.size() == 1 ? "" : "s") + ". Do not edit.\n";
-  h += "//\n// void " + fn + "(CUstream stream";
-  for (const KernelParam& p : first.params)
-    h += ", " + cxxScalarType(p.type) + " " + cxxName(p.name);
-  h += ");\n";
-  h += "//   grid = (" + first.grid[0] + ", " + first.grid[1] + ", " + first.grid[2] +
-       "), num_warps = " + std::to_string(first.numWarps) + ", arch = " + first.arch + "\n";
-  if (!first.constexprs.empty()) {
-    h += "//   constexprs:";
-    for (const auto& c : first.constexprs)
-      h += " " + c.first + "=" + std::to_string(c.second);
-    h += "\n";
-  }
-  h += "// Needs <cuda.h> and the tcc runtime (link tccrt). Errors throw tcc::Error.\n";
-  h += "#pragma once\n\n#include <cstdint>\n#include <cuda.h>\n#include <tcc/embedded.h>\n\n";
+std::string signature(const KernelArtifact& k, const std::string& fn) {
+  std::string s = "void " + fn + "(CUstream stream";
+  for (const KernelParam& p : k.params)
+    s += ", " + cxxScalarType(p.type) + " " + cxxName(p.name);
+  return s + ")";
+}
 
-  std::string nsOpen, nsClose;
-  if (!options.cxxNamespace.empty()) {
-    nsOpen = "namespace " + options.cxxNamespace + " {\n\n";
-    nsClose = "} // namespace " + options.cxxNamespace + "\n";
-  }
-  h += nsOpen;
+// The images, the EmbeddedKernel objects and the launcher of one kernel.
+void emitKernel(const std::vector<const KernelArtifact*>& variants, const std::string& fn,
+                std::string* out) {
+  std::string& h = *out;
+  const KernelArtifact& first = *variants.front();
+  bool severalArchs = false;
+  for (const KernelArtifact* v : variants)
+    severalArchs = severalArchs || v->arch != first.arch;
   std::string detailNs = "tcc_embedded_" + first.name;
   h += "namespace " + detailNs + " {\n\n";
   for (size_t i = 0; i < variants.size(); ++i) {
@@ -232,16 +206,29 @@ bool generateHeader(const std::vector<KernelArtifact>& variantsIn, const HeaderO
         conds += (conds.empty() ? " " : ", ") + p.name + " == 1";
     }
     h += conds.empty() ? " general" : conds;
-    h += ", " + v.arch + "\n";
-    h += "alignas(16) inline const unsigned char image" + idx + "[" +
-         std::to_string(v.cubin.size()) + "] = {";
-    appendImage(&h, v.cubin);
-    h += "};\n";
+    h += ", " + v.arch;
+    h += v.cubin.empty() ? ", PTX only (JIT-compiled by the driver)" : v.ptx.empty() ? "" : ", cubin and PTX";
+    h += "\n";
+    std::string image = "nullptr, 0", ptx = "nullptr, 0";
+    if (!v.cubin.empty()) {
+      h += "alignas(16) inline const unsigned char image" + idx + "[" +
+           std::to_string(v.cubin.size()) + "] = {";
+      appendImage(&h, v.cubin);
+      h += "};\n";
+      image = "image" + idx + ", sizeof(image" + idx + ")";
+    }
+    if (!v.ptx.empty()) {
+      // NUL-terminated, as the driver wants PTX.
+      h += "inline const char ptx" + idx + "[" + std::to_string(v.ptx.size() + 1) + "] = {";
+      appendImage(&h, v.ptx + std::string(1, '\0'));
+      h += "};\n";
+      ptx = "ptx" + idx + ", sizeof(ptx" + idx + ") - 1";
+    }
     h += "inline ::tcc::EmbeddedKernel& variant" + idx + "() {\n";
     h += "  static ::tcc::EmbeddedKernel kernel(" + cString(v.name) + ", " +
-         cString(v.entry.empty() ? v.name : v.entry) + ", image" + idx + ", sizeof(image" + idx +
-         "), " + cString(v.arch) + ", " + std::to_string(v.numWarps) + ", " +
-         std::to_string(v.sharedBytes) + ");\n";
+         cString(v.entry.empty() ? v.name : v.entry) + ", " + image + ", " + cString(v.arch) +
+         ", " + std::to_string(v.numWarps) + ", " + std::to_string(v.sharedBytes) +
+         (v.ptx.empty() ? "" : ", " + ptx) + ");\n";
     h += "  return kernel;\n}\n\n";
   }
   h += "} // namespace " + detailNs + "\n\n";
@@ -259,14 +246,15 @@ bool generateHeader(const std::vector<KernelArtifact>& variantsIn, const HeaderO
 
   auto nameToCxx = [&](const KernelArtifact& v) {
     return [&v](const std::string& name) -> std::string {
-      for (const auto& c : v.constexprs)
-        if (c.first == name)
-          return "INT64_C(" + std::to_string(c.second) + ")";
+      for (const KernelConstexpr& c : v.constexprs)
+        if (c.name == name && c.isInteger())
+          return "INT64_C(" + std::to_string(c.intValue) + ")";
       return "static_cast<int64_t>(" + cxxName(name) + ")";
     };
   };
   for (size_t i = 0; i < variants.size(); ++i) {
     const KernelArtifact& v = *variants[i];
+    bool last = i + 1 == variants.size();
     std::string cond;
     for (const KernelParam& p : v.params) {
       if (p.equalToOne) {
@@ -282,10 +270,14 @@ bool generateHeader(const std::vector<KernelArtifact>& variantsIn, const HeaderO
       cond += ptr ? cxxName(p.name) + " % " + std::to_string(p.divisibility) + "u == 0"
                   : cxxName(p.name) + " % " + std::to_string(p.divisibility) + " == 0";
     }
-    // An arch-specific variant only where it runs (the device's compute capability).
-    if (archSpecific(&v))
+    // A variant only where it runs (its cubin on the device's compute capability, or its
+    // PTX through the driver's JIT), when the variants differ in architecture; the last one
+    // is launched regardless and says why when it cannot run.
+    if (!last && (archSpecific(v) || severalArchs))
       cond = detailNs + "::variant" + std::to_string(i) + "().runsOnCurrentDevice()" +
              (cond.empty() ? "" : " && " + cond);
+    if (last)
+      cond.clear();
     std::string indent = cond.empty() ? "  " : "    ";
     if (!cond.empty())
       h += "  if (" + cond + ") {\n";
@@ -306,15 +298,112 @@ bool generateHeader(const std::vector<KernelArtifact>& variantsIn, const HeaderO
     }
     h += indent + "tcc_kernel.launch(tcc_stream,\n";
     for (int d = 0; d < 3; ++d)
-      h += indent + "                  " + g[d] + (d < 2 ? ",\n" : ",\n");
+      h += indent + "                  " + g[d] + ",\n";
     h += indent + "                  tcc_args);\n";
     if (!cond.empty())
       h += indent + "return;\n  }\n";
   }
   h += "}\n\n";
-  h += nsClose;
+}
+
+} // namespace
+
+bool generateHeader(const std::vector<std::vector<KernelArtifact>>& kernels,
+                    const HeaderOptions& options, std::string* header, std::string* error) {
+  if (kernels.empty()) {
+    *error = "no kernels to put in a header";
+    return false;
+  }
+  if (!options.functionName.empty() && kernels.size() != 1) {
+    *error = "a function name can be chosen only for a header with one kernel";
+    return false;
+  }
+  std::vector<std::vector<const KernelArtifact*>> ordered(kernels.size());
+  std::vector<std::string> functions;
+  for (size_t k = 0; k < kernels.size(); ++k) {
+    if (!orderVariants(kernels[k], &ordered[k], error))
+      return false;
+    std::string fn = options.functionName.empty() ? cxxName(kernels[k].front().name)
+                                                  : options.functionName;
+    if (cxxName(fn) != fn || fn.find(':') != std::string::npos || !checkNamespace(fn)) {
+      *error = "'" + fn + "' is not a usable C++ function name";
+      return false;
+    }
+    for (const std::string& other : functions)
+      if (other == fn) {
+        *error = "two kernels named '" + fn + "' in one header";
+        return false;
+      }
+    functions.push_back(fn);
+  }
+  if (!checkNamespace(options.cxxNamespace)) {
+    *error = "'" + options.cxxNamespace + "' is not a usable C++ namespace";
+    return false;
+  }
+  if (options.globalUsing && options.cxxNamespace.empty()) {
+    *error = "global using-declarations need a namespace";
+    return false;
+  }
+  std::string prefix = options.cxxNamespace.empty() ? "" : options.cxxNamespace + "::";
+
+  std::string h;
+  h += "// Generated by tcc";
+  if (!options.provenance.empty())
+    h += " from " + options.provenance;
+  h += ": ";
+  for (size_t k = 0; k < kernels.size(); ++k)
+    h += (k ? ", " : "") + std::string("kernel ") + kernels[k].front().name + " (" +
+         std::to_string(ordered[k].size()) + " variant" + (ordered[k].size() == 1 ? "" : "s") +
+         ")";
+  h += ". Do not edit.\n";
+  if (!options.configuration.empty())
+    h += "// Configuration: " + options.configuration + "\n";
+  if (!options.cxxNamespace.empty())
+    h += "// Namespace: " + options.cxxNamespace +
+         (options.globalUsing ? " (from the configuration; the launchers are also declared in "
+                                "the global namespace: choose one with --namespace)"
+                              : "") +
+         "\n";
+  for (size_t k = 0; k < kernels.size(); ++k) {
+    const KernelArtifact& first = *ordered[k].front();
+    h += "//\n// " + signature(first, prefix + functions[k]) + ";\n";
+    h += "//   grid = (" + first.grid[0] + ", " + first.grid[1] + ", " + first.grid[2] +
+         "), num_warps = " + std::to_string(first.numWarps) + ", arch =";
+    std::vector<std::string> archs;
+    for (const KernelArtifact* v : ordered[k])
+      if (std::find(archs.begin(), archs.end(), v->arch) == archs.end())
+        archs.push_back(v->arch);
+    for (size_t a = 0; a < archs.size(); ++a)
+      h += (a ? ", " : " ") + archs[a];
+    h += "\n";
+    if (!first.constexprs.empty()) {
+      h += "//   constexprs:";
+      for (const KernelConstexpr& c : first.constexprs)
+        h += " " + c.name + "=" + c.display();
+      h += "\n";
+    }
+  }
+  h += "// Needs the tcc runtime (<tcc/embedded.h>, link tccrt). Errors throw tcc::Error.\n";
+  h += "#pragma once\n\n#include <cstdint>\n#include <tcc/embedded.h>\n\n";
+  if (!options.cxxNamespace.empty())
+    h += "namespace " + options.cxxNamespace + " {\n\n";
+  for (size_t k = 0; k < kernels.size(); ++k)
+    emitKernel(ordered[k], functions[k], &h);
+  if (!options.cxxNamespace.empty())
+    h += "} // namespace " + options.cxxNamespace + "\n";
+  if (options.globalUsing) {
+    h += "\n// One configuration per translation unit may be called unqualified; a unit that\n"
+         "// includes two configurations of a kernel gets an ambiguity error, never the wrong one.\n";
+    for (const std::string& fn : functions)
+      h += "using " + prefix + fn + ";\n";
+  }
   *header = std::move(h);
   return true;
+}
+
+bool generateHeader(const std::vector<KernelArtifact>& variants, const HeaderOptions& options,
+                    std::string* header, std::string* error) {
+  return generateHeader(std::vector<std::vector<KernelArtifact>>{variants}, options, header, error);
 }
 
 bool writeHeader(const std::vector<KernelArtifact>& variants, const HeaderOptions& options,

@@ -5,9 +5,9 @@
 //                   int32_t n);
 //
 // which computes the grid from the kernel's grid expressions (cdiv), picks the most
-// specialised embedded variant whose assumptions the arguments satisfy, loads the module on
-// first use in the current CUDA context and launches. The header needs <cuda.h> and the
-// runtime's <tcc/embedded.h> (link tccrt); errors are thrown as tcc::Error.
+// specialised embedded variant whose assumptions the arguments satisfy and that runs on the
+// device, loads the module on first use in the current CUDA context and launches. The header
+// needs only the runtime's <tcc/embedded.h> (link tccrt); errors are thrown as tcc::Error.
 //
 // Plain C++, no LLVM/MLIR, no exceptions: failures come back as messages.
 #pragma once
@@ -27,6 +27,11 @@ struct HeaderOptions {
   std::string cxxNamespace;
   // Where the header came from, written into its first comment (e.g. the source path).
   std::string provenance;
+  // How it was compiled (e.g. "-D ACT=\"relu\" --num-warps 8"), written into the comment.
+  std::string configuration;
+  // Also declare every launcher in the global namespace (`using NS::fn;`), so that a
+  // translation unit including one configuration calls it unqualified. Needs cxxNamespace.
+  bool globalUsing = false;
 };
 
 // Generates the header for `variants`: compiled variants of ONE kernel (same name, same
@@ -35,6 +40,13 @@ struct HeaderOptions {
 // all (the general fallback). Returns false and sets *error if the variants are invalid.
 bool generateHeader(const std::vector<KernelArtifact>& variants, const HeaderOptions& options,
                     std::string* header, std::string* error);
+
+// A header with a launcher per kernel: kernels[i] holds the variants of the i-th kernel.
+// Variants are tried sm_NNa first, then newest architecture first, most specialised first
+// within an architecture; where they differ in architecture each is taken only where it
+// runs (EmbeddedKernel::runsOnCurrentDevice: its cubin, or its PTX by JIT).
+bool generateHeader(const std::vector<std::vector<KernelArtifact>>& kernels,
+                    const HeaderOptions& options, std::string* header, std::string* error);
 
 // generateHeader, then write to `path` (via a temporary file and a rename).
 bool writeHeader(const std::vector<KernelArtifact>& variants, const HeaderOptions& options,

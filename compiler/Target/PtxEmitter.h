@@ -12,6 +12,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace llvm {
 class LLVMContext;
@@ -29,8 +30,12 @@ struct PtxOptions {
   unsigned optLevel = 3;      // 0..3, for LLVM's pipeline and its code generator
 };
 
-/// True for the architectures tcc targets ("sm_NN" or "sm_NNa", NN >= 70).
+/// The architectures tcc targets: sm_80, sm_86, sm_89, sm_90, sm_90a.
+const std::vector<std::string> &supportedArchs();
+/// True for one of supportedArchs().
 bool isSupportedArch(const std::string &arch);
+/// "sm_80, sm_86, sm_89, sm_90 or sm_90a", for messages.
+std::string supportedArchList();
 
 /// The LLVM IR of an LLVM-dialect module, with the NVPTX triple and data layout set.
 /// Null with *error set on failure.

@@ -15,6 +15,14 @@
 
 int main(int argc, char **argv) {
   CLI::App app{"tcc: ahead-of-time compiler for .tile GPU kernels"};
+  app.footer(
+      "Outputs: -o FILE writes the result there (default: stdout). --emit=cubin -o k.cubin also "
+      "writes k.json (metadata) and k.ptx beside it; further variants and architectures go to "
+      "k.<specialisation>.cubin and k.<arch>.cubin, each with its .json and .ptx; a file with "
+      "several kernels gets one cubin holding them all and k.<kernel>.json per kernel. "
+      "--emit=ptx -o k.ptx writes k.json beside it (a PTX-only artifact the runtime "
+      "JIT-compiles). --emit=header embeds everything in one header.\n"
+      "Exit status: 0 on success, 1 for bad input (a located error), 2 for bad usage.");
   app.set_version_flag("--version", "tcc 0.1");
 
   tcc::DriverOptions options;
@@ -37,10 +45,24 @@ int main(int argc, char **argv) {
                "print source locations in the IR (like -mlir-print-debuginfo)");
   // Code generation (--emit=llvm|ptx|cubin|header).
   tcc::CodegenOptions &codegen = options.codegen;
-  app.add_option("--arch", codegen.arch, "GPU architecture: sm_80, sm_90 (default), sm_90a");
+  app.add_option("--arch", codegen.archs,
+                 "GPU architecture: sm_80, sm_86, sm_89, sm_90 (default) or sm_90a; several, "
+                 "comma-separated or repeated (--arch sm_80,sm_90,sm_90a), build an image for "
+                 "each into one artifact");
   app.add_option("-O", codegen.optLevel, "optimisation level 0..3 (default 3): -O0 ... -O3");
   app.add_option("--num-warps", codegen.numWarps,
-                 "warps per program (default: the kernel's num_warps)");
+                 "warps per program, a power of two from 1 to 32 (default: the kernel's "
+                 "num_warps)")
+      ->check(CLI::Validator(
+          [](std::string &v) -> std::string {
+            unsigned n = 0;
+            for (char c : v)
+              n = (c >= '0' && c <= '9' && n < 1000) ? n * 10 + unsigned(c - '0') : 1000;
+            if (v.empty() || n == 0 || n > 32 || (n & (n - 1)))
+              return "--num-warps must be a power of two from 1 to 32, not " + v;
+            return "";
+          },
+          "1|2|4|8|16|32"));
   app.add_option("--num-stages", codegen.numStages,
                  "shared-memory stages of loops feeding dot (default: the kernel's num_stages, "
                  "else 3; a loop's range(..., num_stages=) wins)")
@@ -59,6 +81,15 @@ int main(int argc, char **argv) {
                  "inner strides where the kernel has strides (--emit=cubin writes each beside "
                  "-o, named by its specialisation; --emit=header embeds them all)")
       ->check(CLI::IsMember({"single", "auto"}));
+  app.add_option("--namespace", codegen.cxxNamespace,
+                 "--emit=header: the C++ namespace of the launchers (a::b allowed); default: "
+                 "tcc_<file>_<hash of the configuration>, also declared globally");
+  app.add_option("--embed", codegen.embed,
+                 "--emit=header: cubin, ptx (JIT-compiled by the driver at first launch) or both "
+                 "(default: cubin, or ptx when no ptxas is installed)")
+      ->check(CLI::IsMember({"cubin", "ptx", "both"}));
+  app.add_option("--depfile", codegen.depfile,
+                 "write a Make-syntax depfile (OUTPUT: INPUT) for build systems");
   app.add_flag("--mlir-print-ir-after-all", codegen.printIRAfterAll,
                "print the IR after every pass of the GPU pipeline (stderr)");
   app.add_flag("--ptxas-verbose", codegen.ptxasVerbose,
@@ -88,12 +119,16 @@ int main(int argc, char **argv) {
                 "reads of never-written memory warn instead of failing");
   run->add_flag("-v", runOptions.verbose, "print the grid and the run time");
 
+  // Usage errors read like every other error and exit 2 (bad input exits 1).
+  app.failure_message([](const CLI::App *, const CLI::Error &e) {
+    return std::string("tcc: error: ") + e.what() + "\n(run tcc --help for the options)\n";
+  });
   try {
     app.parse(argc, argv);
     if (!*run && !*input)
       throw CLI::RequiredError(input->get_name());
   } catch (const CLI::ParseError &e) {
-    return app.exit(e) == 0 ? 0 : 1;
+    return app.exit(e) == 0 ? 0 : 2;
   }
   if (*run)
     return tcc::runKernel(options, runOptions);
