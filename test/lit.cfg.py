@@ -17,3 +17,11 @@ config.substitutions.append(("%examples", os.path.join(config.tcc_src_root, "lan
 config.substitutions.append(("%ptxas", config.ptxas))
 if config.have_ptxas:
     config.available_features.add("ptxas")
+
+# A C++ compiler and the runtime's headers, for tests that compile generated headers.
+import shutil
+cxx = shutil.which("clang++-14") or shutil.which("clang++") or shutil.which("c++") or shutil.which("g++")
+if cxx:
+    config.available_features.add("cxx")
+    config.substitutions.append(("%cxx", cxx + " -std=c++17"))
+config.substitutions.append(("%runtime_include", os.path.join(config.tcc_src_root, "runtime", "include")))

@@ -336,19 +336,6 @@ uint32_t fnv1a(StringRef text) {
   return h;
 }
 
-/// `path` with Make's special characters escaped, for a depfile.
-std::string makeEscape(StringRef path) {
-  std::string r;
-  for (char c : path) {
-    if (c == ' ' || c == '#' || c == '\\')
-      r += '\\';
-    if (c == '$')
-      r += '$';
-    r += c;
-  }
-  return r;
-}
-
 class Codegen {
 public:
   Codegen(Driver &driver, EmitStage stage)
@@ -371,7 +358,6 @@ private:
                    std::map<std::string, Assumptions> &specialised);
   std::string defaultNamespace() const;
   std::string configurationText() const;
-  bool writeDepfile();
 
   Driver &driver;
   const DriverOptions &options;
@@ -646,22 +632,6 @@ std::string Codegen::defaultNamespace() const {
   return ns;
 }
 
-bool Codegen::writeDepfile() {
-  if (codegen.depfile.empty())
-    return true;
-  std::string target = options.outputPath == "-" ? "-" : options.outputPath;
-  std::string text = makeEscape(target) + ":";
-  if (options.inputPath != "-")
-    text += " " + makeEscape(options.inputPath);
-  text += "\n";
-  std::string error;
-  if (!tcc::writeFileAtomically(codegen.depfile, text, &error)) {
-    diags.error(error);
-    return false;
-  }
-  return true;
-}
-
 int Codegen::run() {
   if (codegen.timePasses) {
     timing.setEnabled(true);
@@ -745,8 +715,6 @@ int Codegen::run() {
                 " is not a code-generation stage");
     return 1;
   }
-  if (code == 0 && !writeDepfile())
-    return 1;
   return code;
 }
 
@@ -773,7 +741,8 @@ int Codegen::runArtifacts(ModuleOp module, ArrayRef<func::FuncOp> kernels,
     wantPtx = embed != "cubin";
   }
   if (wantCubin && tcc::findPtxas().empty()) {
-    diags.error("no ptxas found (looked in $CUDA_HOME/bin, /usr/local/cuda/bin and PATH): "
+    diags.error("no ptxas found (looked at $TCC_PTXAS, or in $CUDA_HOME/bin, /usr/local/cuda/bin "
+                "and PATH): "
                 "--emit=cubin needs the CUDA toolkit; without it, --emit=ptx -o FILE.ptx writes "
                 "PTX with metadata and --emit=header --embed=ptx a header the driver "
                 "JIT-compiles");

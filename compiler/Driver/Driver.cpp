@@ -232,9 +232,52 @@ int Driver::runOnCurrentThread() {
   return writeOutput(text) ? 0 : 1;
 }
 
+namespace {
+/// `path` with Make's special characters escaped, for a depfile.
+std::string makeEscape(llvm::StringRef path) {
+  std::string r;
+  for (char c : path) {
+    if (c == ' ' || c == '#' || c == '\\')
+      r += '\\';
+    if (c == '$')
+      r += '$';
+    r += c;
+  }
+  return r;
+}
+} // namespace
+
+/// --depfile: "OUTPUT: INPUT" in Make syntax. The language has no includes, so the .tile
+/// file is the one input; written only after a successful compilation.
+bool Driver::writeDepfile() {
+  const std::string &path = impl->options.codegen.depfile;
+  if (path.empty())
+    return true;
+  std::string text = makeEscape(impl->options.outputPath) + ":";
+  if (impl->options.inputPath != "-")
+    text += " " + makeEscape(impl->options.inputPath);
+  text += "\n";
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
+  if (!ec) {
+    os << text;
+    os.close();
+    if (!os.has_error())
+      return true;
+    ec = os.error();
+    os.clear_error();
+  }
+  impl->diags.error("cannot write the depfile '" + path + "': " + ec.message());
+  return false;
+}
+
 int Driver::run() {
   int code = 1;
-  llvm::thread worker(std::optional<unsigned>(kCompilerStackBytes), [&] { code = runOnCurrentThread(); });
+  llvm::thread worker(std::optional<unsigned>(kCompilerStackBytes), [&] {
+    code = runOnCurrentThread();
+    if (code == 0 && !writeDepfile())
+      code = 1;
+  });
   worker.join();
   impl->errs.flush();
   return code;

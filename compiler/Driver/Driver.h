@@ -93,6 +93,8 @@ public:
   const typed::Program *analyze();
   /// Generates and verifies tile IR; null after errors. Owned by the Driver.
   mlir::ModuleOp buildTileModule();
+  /// Writes --depfile (when asked) for a compilation that succeeded.
+  bool writeDepfile();
 
   mlir::MLIRContext &context();
   DiagnosticEngine &diagnostics();

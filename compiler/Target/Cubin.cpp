@@ -14,6 +14,10 @@
 namespace tcc {
 
 std::string findPtxas() {
+  // $TCC_PTXAS names the ptxas to use, and only that one (a path that is not executable
+  // means none: how the tests check what tcc does on a machine without the toolkit).
+  if (const char *forced = std::getenv("TCC_PTXAS"); forced && *forced)
+    return llvm::sys::fs::can_execute(forced) ? std::string(forced) : std::string();
   llvm::SmallVector<std::string> candidates;
   if (const char *cudaHome = std::getenv("CUDA_HOME"); cudaHome && *cudaHome)
     candidates.push_back(std::string(cudaHome) + "/bin/ptxas");

@@ -1,7 +1,7 @@
 //===- Cubin.h - PTX to cubin through ptxas ----------------------*- C++ -*-===//
 //
-// ptxas is NVIDIA's assembler; tcc runs it as a child process. It is looked up in
-// $CUDA_HOME/bin, /usr/local/cuda/bin and PATH. No LLVM/MLIR types in this interface.
+// ptxas is NVIDIA's assembler; tcc runs it as a child process. It is $TCC_PTXAS when set,
+// otherwise looked up in $CUDA_HOME/bin, /usr/local/cuda/bin and PATH. No LLVM/MLIR types in this interface.
 //
 //===----------------------------------------------------------------------===//
 
