@@ -7,7 +7,7 @@ from lit.llvm import llvm_config
 config.name = "tcc"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".tile", ".test"]
-config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs", "unit", "gpu"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs", "unit", "gpu", "integration"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tcc_obj_root, "test")
 

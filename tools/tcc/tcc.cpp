@@ -7,6 +7,7 @@
 
 #include "compiler/Driver/Driver.h"
 #include "compiler/Driver/Run.h"
+#include "Doctor.h"
 
 #include <CLI/CLI.hpp>
 
@@ -119,19 +120,28 @@ int main(int argc, char **argv) {
                 "reads of never-written memory warn instead of failing");
   run->add_flag("-v", runOptions.verbose, "print the grid and the run time");
 
+  // tcc doctor: is this machine ready to compile and run kernels?
+  CLI::App *doctor = app.add_subcommand(
+      "doctor", "check the compiler, ptxas, the CUDA driver and every GPU (runs the "
+                "verification kernel on each); exit 0 when everything that can run passes");
+  bool doctorVerbose = false;
+  doctor->add_flag("-v", doctorVerbose, "keep the compiled verification kernel and say where");
+
   // Usage errors read like every other error and exit 2 (bad input exits 1).
   app.failure_message([](const CLI::App *, const CLI::Error &e) {
     return std::string("tcc: error: ") + e.what() + "\n(run tcc --help for the options)\n";
   });
   try {
     app.parse(argc, argv);
-    if (!*run && !*input)
+    if (!*run && !*doctor && !*input)
       throw CLI::RequiredError(input->get_name());
   } catch (const CLI::ParseError &e) {
     return app.exit(e) == 0 ? 0 : 2;
   }
   if (*run)
     return tcc::runKernel(options, runOptions);
+  if (*doctor)
+    return tcc::runDoctor(doctorVerbose);
   options.emit = *tcc::parseEmitStage(emit);
   codegen.autoVariants = variants == "auto";
   tcc::Driver driver(std::move(options));
