@@ -384,6 +384,13 @@ std::unique_ptr<typed::Program> Sema::run() {
   bool decoratorsOk = true;
   for (const ast::FunctionDef *fn : module.functions)
     if (kernelDecorator(*fn, diags, decoratorsOk)) {
+      // A kernel's name is its entry symbol in the PTX, where an identifier that starts
+      // with '_' needs another character after it.
+      if (fn->name == "_") {
+        diags.error(fn->nameRange, "a kernel cannot be named '_': its name is the PTX entry "
+                                   "symbol, which needs a letter or digit after an underscore");
+        decoratorsOk = false;
+      }
       kernels.push_back(fn);
       kernelNames.insert(fn->name);
     }
