@@ -119,7 +119,7 @@ if(_tcc_export_targets)
 endif()
 
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/tccConfig.cmake.in
-  ${PROJECT_BINARY_DIR}/cmake/tccConfig.cmake
+  ${PROJECT_BINARY_DIR}/CMakeFiles/tcc-install/tccConfig.cmake
   INSTALL_DESTINATION ${TCC_INSTALL_CMAKEDIR})
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/tccConfig.cmake.in
   ${PROJECT_BINARY_DIR}/lib/cmake/tcc/tccConfig.cmake
@@ -131,7 +131,7 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/lib/cmake/tcc/tccConfigVe
   COMPATIBILITY SameMinorVersion)
 configure_file(${CMAKE_CURRENT_LIST_DIR}/TccAddKernels.cmake
                ${PROJECT_BINARY_DIR}/lib/cmake/tcc/TccAddKernels.cmake COPYONLY)
-install(FILES ${PROJECT_BINARY_DIR}/cmake/tccConfig.cmake
+install(FILES ${PROJECT_BINARY_DIR}/CMakeFiles/tcc-install/tccConfig.cmake
               ${PROJECT_BINARY_DIR}/lib/cmake/tcc/tccConfigVersion.cmake
               ${CMAKE_CURRENT_LIST_DIR}/TccAddKernels.cmake
         DESTINATION ${TCC_INSTALL_CMAKEDIR})
