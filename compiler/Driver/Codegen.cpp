@@ -21,6 +21,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/Timing.h"
 
@@ -28,10 +29,12 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <csignal>
 #include <map>
 
 using namespace mlir;
@@ -336,6 +339,36 @@ uint32_t fnv1a(StringRef text) {
   return h;
 }
 
+/// Knows which pass runs on which operation, so that a pass that crashes, or fails without
+/// saying why, is reported as a located error naming it.
+class PassWatch : public PassInstrumentation {
+public:
+  explicit PassWatch(const unsigned &errors) : errors(errors) {}
+  void runBeforePass(Pass *pass, Operation *op) override {
+    current = pass->getArgument().empty() ? pass->getName().str() : pass->getArgument().str();
+    loc = op->getLoc();
+    errorsBefore = errors;
+    // For the test of this very path (test/Target/internal-error.test).
+    if (const char *crash = std::getenv("TCC_DEBUG_CRASH_IN_PASS"); crash && current == crash)
+      std::raise(SIGSEGV);
+  }
+  void runAfterPassFailed(Pass *pass, Operation *op) override {
+    if (errors == errorsBefore)
+      op->emitError() << "internal compiler error: pass '" << current
+                      << "' failed without a diagnostic; please report it with the input file";
+  }
+  const std::string &pass() const { return current; }
+  Location location(MLIRContext *context) const {
+    return loc ? *loc : Location(UnknownLoc::get(context));
+  }
+
+private:
+  const unsigned &errors;
+  unsigned errorsBefore = 0;
+  std::string current = "?";
+  std::optional<Location> loc;
+};
+
 class Codegen {
 public:
   Codegen(Driver &driver, EmitStage stage)
@@ -428,7 +461,28 @@ bool Codegen::compileTimed(ModuleOp tileModule,
   pm.enableTiming(passesScope);
   {
     SourceMgrDiagnosticHandler handler(diags.getSourceMgr(), context, llvm::errs());
-    if (failed(pm.run(*module))) {
+    // Counts the errors the passes report (and lets the handler above print them).
+    unsigned passErrors = 0;
+    ScopedDiagnosticHandler counter(context, [&](Diagnostic &d) {
+      if (d.getSeverity() == DiagnosticSeverity::Error)
+        ++passErrors;
+      return failure();
+    });
+    auto watch = std::make_unique<PassWatch>(passErrors);
+    PassWatch *w = watch.get();
+    pm.addInstrumentation(std::move(watch));
+    // One thread, so that a crash happens where the recovery context can catch it.
+    context->disableMultithreading();
+    LogicalResult ran = failure();
+    llvm::CrashRecoveryContext::Enable();
+    llvm::CrashRecoveryContext recovery;
+    if (!recovery.RunSafely([&] { ran = pm.run(*module); })) {
+      emitError(w->location(context), "internal compiler error: pass '" + w->pass() +
+                                   "' crashed on this input; please report it with the input "
+                                   "file and the command line");
+      return false;
+    }
+    if (failed(ran)) {
       diags.error("lowering to the GPU failed (see the errors above)");
       return false;
     }
