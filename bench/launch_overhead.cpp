@@ -41,7 +41,7 @@ int main(int argc, char** argv) {
     tcc::ensureContext();
     const tcc::Driver& d = tcc::driver();
     CUstream s = nullptr;
-    tcc::check(d.cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), "creating a stream");
+    tcc::check(d.cuStreamCreate(&s, tcc::cu::CU_STREAM_NON_BLOCKING), "creating a stream");
     tcc::bench::DeviceBuffer buf(4096);
     CUdeviceptr out = buf.get();
     int32_t n = 1;
@@ -76,7 +76,8 @@ int main(int argc, char** argv) {
     const int perGraph = 100;
     CUgraph graph = nullptr;
     CUgraphExec exec = nullptr;
-    tcc::check(d.cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_GLOBAL), "beginning a capture");
+    tcc::check(d.cuStreamBeginCapture(s, tcc::cu::CU_STREAM_CAPTURE_MODE_GLOBAL),
+               "beginning a capture");
     for (int i = 0; i < perGraph; ++i)
       k.launch(s, out, n);
     tcc::check(d.cuStreamEndCapture(s, &graph), "ending a capture");

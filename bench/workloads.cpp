@@ -77,7 +77,7 @@ int64_t nextPow2(int64_t n) {
 int64_t constexprOf(const tcc::KernelMetadata& m, const std::string& name, int64_t otherwise) {
   for (const auto& c : m.constexprs)
     if (c.first == name)
-      return c.second;
+      return c.second.asInt();
   return otherwise;
 }
 

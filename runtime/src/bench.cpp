@@ -8,6 +8,7 @@
 #include <cmath>
 
 namespace tcc {
+using namespace cu;
 namespace bench {
 namespace {
 

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <string_view>
 
 namespace tcc {
 
@@ -54,6 +55,50 @@ bool cubinRunsOn(int cubinArch, bool archSpecific, int deviceArch) {
   if (archSpecific)
     return cubinArch == deviceArch;
   return cubinArch / 10 == deviceArch / 10 && deviceArch % 10 >= cubinArch % 10;
+}
+
+bool ptxRunsOn(int ptxArch, bool archSpecific, int deviceArch) {
+  if (archSpecific)
+    return ptxArch == deviceArch;
+  return ptxArch <= deviceArch;
+}
+
+LoadRank loadRank(int arch, bool archSpecific, bool hasCubin, bool hasPtx, int deviceArch) {
+  if (hasCubin && arch == deviceArch)
+    return LoadRank::ExactCubin;
+  if (hasCubin && cubinRunsOn(arch, archSpecific, deviceArch))
+    return LoadRank::CompatibleCubin;
+  if (hasPtx && ptxRunsOn(arch, archSpecific, deviceArch))
+    return LoadRank::PtxJit;
+  return LoadRank::CannotRun;
+}
+
+int ptxTarget(const void* data, size_t size, bool* archSpecific) {
+  const char* p = static_cast<const char*>(data);
+  std::string_view text(p, size);
+  if (archSpecific)
+    *archSpecific = false;
+  // The first ".target" directive at the start of a line (after optional blanks).
+  for (size_t pos = 0; (pos = text.find(".target", pos)) != std::string::npos; pos += 7) {
+    size_t b = pos;
+    while (b > 0 && (text[b - 1] == ' ' || text[b - 1] == '\t'))
+      --b;
+    if (b > 0 && text[b - 1] != '\n')
+      continue;
+    size_t i = pos + 7;
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t'))
+      ++i;
+    if (text.compare(i, 3, "sm_") != 0)
+      return 0;
+    i += 3;
+    int arch = 0;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9')
+      arch = arch * 10 + (text[i++] - '0');
+    if (archSpecific && i < text.size() && text[i] == 'a')
+      *archSpecific = true;
+    return arch;
+  }
+  return 0;
 }
 
 } // namespace tcc

@@ -4,18 +4,22 @@
 
 #include <dlfcn.h>
 
-#include <cstdlib>
-#include <mutex>
-
-namespace tcc {
-namespace {
-
 #define TCC_STRINGIFY_(x) #x
 #define TCC_STRINGIFY(x) TCC_STRINGIFY_(x)
 
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+namespace tcc {
+using namespace cu;
+namespace {
+
 struct Loaded {
   Driver table;
-  bool ok = false;
+  bool library = false; // libcuda loaded and every entry point resolved
+  bool ok = false;      // ... and cuInit succeeded and a device exists
+  int devices = 0;
   std::string why;
 };
 
@@ -24,6 +28,13 @@ std::string cuName(const Driver& d, CUresult r) {
   if (d.cuGetErrorName && d.cuGetErrorName(r, &name) == CUDA_SUCCESS && name)
     return name;
   return "CUresult " + std::to_string(static_cast<int>(r));
+}
+
+// Symbols tried when the one named in the table is missing (older drivers); same signature.
+const char* fallbackSymbol(const char* symbol) {
+  if (std::strcmp(symbol, "cuEventElapsedTime_v2") == 0) // before CUDA 12.8
+    return "cuEventElapsedTime";
+  return nullptr;
 }
 
 Loaded load() {
@@ -39,17 +50,32 @@ Loaded load() {
     return l;
   }
   Driver& d = l.table;
-  // The stringified name is the symbol after <cuda.h>'s macros (cuMemAlloc_v2, ...).
-#define TCC_DRIVER_RESOLVE(fn)                                                                  \
-  d.fn = reinterpret_cast<decltype(d.fn)>(::dlsym(h, TCC_STRINGIFY(fn)));                       \
-  if (!d.fn) {                                                                                  \
-    l.why = std::string("the CUDA driver ") + lib + " lacks " + TCC_STRINGIFY(fn) +              \
-            " (driver too old for CUDA " + std::to_string(CUDA_VERSION / 1000) + ")";           \
-    return l;                                                                                   \
-  }
+  // Each entry point by the exact symbol of its X-macro entry (cuMemAlloc_v2, ...).
+  auto resolve = [&](const char* symbol) -> void* {
+    void* p = ::dlsym(h, symbol);
+    if (!p)
+      if (const char* alt = fallbackSymbol(symbol))
+        p = ::dlsym(h, alt);
+    if (!p)
+      l.why = std::string("the CUDA driver ") + lib + " lacks " + symbol +
+              " (tcc needs the driver of CUDA 11.4 or newer)";
+    return p;
+  };
+#define TCC_DRIVER_RESOLVE(name, symbol)                                                        \
+  d.name = reinterpret_cast<cu::name##_fn>(resolve(TCC_STRINGIFY(symbol)));                     \
+  if (!d.name)                                                                                  \
+    return l;
   TCC_DRIVER_ENTRY_POINTS(TCC_DRIVER_RESOLVE)
 #undef TCC_DRIVER_RESOLVE
+#define TCC_DRIVER_ALIAS(name, symbol) d.symbol = d.name;
+  TCC_DRIVER_VERSIONED_ENTRY_POINTS(TCC_DRIVER_ALIAS)
+#undef TCC_DRIVER_ALIAS
+  l.library = true;
   CUresult r = d.cuInit(0);
+  if (r == CUDA_ERROR_NO_DEVICE) {
+    l.why = "the CUDA driver sees no device (cuInit: CUDA_ERROR_NO_DEVICE)";
+    return l;
+  }
   if (r != CUDA_SUCCESS) {
     l.why = "cuInit failed: " + cuName(d, r) +
             (r == CUDA_ERROR_STUB_LIBRARY ? " (the toolkit's stub libcuda, not a real driver)" : "");
@@ -61,10 +87,11 @@ Loaded load() {
     l.why = "cuDeviceGetCount failed: " + cuName(d, r);
     return l;
   }
-  if (count == 0) {
+  if (count <= 0) {
     l.why = "the CUDA driver sees no device";
     return l;
   }
+  l.devices = count;
   l.ok = true;
   return l;
 }
@@ -141,6 +168,47 @@ std::string deviceDescription() {
   char name[256] = {0};
   check(driver().cuDeviceGetName(name, sizeof name - 1, dev), "querying the device name");
   return std::string(name) + " (sm_" + std::to_string(deviceComputeCapability()) + ")";
+}
+
+int driverVersion() {
+  const Loaded& l = loaded();
+  if (!l.library)
+    throw Error("querying the CUDA driver version", l.why);
+  int v = 0;
+  CUresult r = l.table.cuDriverGetVersion(&v);
+  if (r != CUDA_SUCCESS) {
+    std::string name = cuName(l.table, r);
+    throw Error("querying the CUDA driver version", "cuDriverGetVersion failed: " + name, "", r,
+                name);
+  }
+  return v;
+}
+
+int deviceCount() { return loaded().ok ? loaded().devices : 0; }
+
+DeviceInfo deviceInfo(int ordinal) {
+  const Driver& d = driver();
+  const std::string doing = "querying CUDA device " + std::to_string(ordinal);
+  if (ordinal < 0 || ordinal >= deviceCount())
+    throw Error(doing, "no such device (the driver sees " + std::to_string(deviceCount()) +
+                           (deviceCount() == 1 ? " device)" : " devices)"));
+  CUdevice dev;
+  check(d.cuDeviceGet(&dev, ordinal), doing);
+  DeviceInfo info;
+  info.ordinal = ordinal;
+  char name[256] = {0};
+  check(d.cuDeviceGetName(name, sizeof name - 1, dev), doing + " (its name)");
+  info.name = name;
+  int major = 0, minor = 0;
+  check(d.cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev),
+        doing + " (its compute capability)");
+  check(d.cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev),
+        doing + " (its compute capability)");
+  info.computeCapability = major * 10 + minor;
+  check(d.cuDeviceGetAttribute(&info.smCount, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev),
+        doing + " (its multiprocessor count)");
+  check(d.cuDeviceTotalMem(&info.totalMemory, dev), doing + " (its memory)");
+  return info;
 }
 
 } // namespace tcc

@@ -17,9 +17,11 @@ struct EmbeddedKernel::PerContext {
 };
 
 EmbeddedKernel::EmbeddedKernel(const char* name, const char* entry, const void* image, size_t size,
-                               const char* arch, int numWarps, int64_t sharedBytes)
-    : name_(name), entry_(entry), image_(image), size_(size), arch_(arch), numWarps_(numWarps),
-      sharedBytes_(sharedBytes) {}
+                               const char* arch, int numWarps, int64_t sharedBytes,
+                               const char* ptx, size_t ptxSize)
+    : name_(name), entry_(entry), image_(size ? image : nullptr), size_(image ? size : 0),
+      arch_(arch), numWarps_(numWarps), sharedBytes_(sharedBytes),
+      ptx_(ptxSize ? ptx : nullptr), ptxSize_(ptx ? ptxSize : 0) {}
 
 EmbeddedKernel::~EmbeddedKernel() {
   // Generated headers hold these in function-local statics, destroyed at exit, when the
@@ -48,16 +50,25 @@ static void parseArch(const char* arch, int* number, bool* specific) {
   }
 }
 
-bool EmbeddedKernel::runsOnCurrentDevice() {
-  int known = runs_.load(std::memory_order_relaxed);
+int EmbeddedKernel::rankOnCurrentDevice() {
+  int known = rank_.load(std::memory_order_relaxed);
   if (known >= 0)
-    return known == 1;
+    return known;
   int archNumber = 0;
   bool specific = false;
   parseArch(arch_, &archNumber, &specific);
-  bool runs = archNumber == 0 || cubinRunsOn(archNumber, specific, deviceComputeCapability());
-  runs_.store(runs ? 1 : 0, std::memory_order_relaxed);
-  return runs;
+  LoadRank rank = detail::rankOnDevice(archNumber, specific, image_ != nullptr, ptx_ != nullptr,
+                                       deviceComputeCapability());
+  rank_.store(static_cast<int>(rank), std::memory_order_relaxed);
+  return static_cast<int>(rank);
+}
+
+bool EmbeddedKernel::runsOnCurrentDevice() {
+  return rankOnCurrentDevice() != static_cast<int>(LoadRank::CannotRun);
+}
+
+bool EmbeddedKernel::usesPtxOnCurrentDevice() {
+  return rankOnCurrentDevice() == static_cast<int>(LoadRank::PtxJit);
 }
 
 EmbeddedKernel::PerContext* EmbeddedKernel::loadIn(CUcontext ctx) {
@@ -71,8 +82,17 @@ EmbeddedKernel::PerContext* EmbeddedKernel::loadIn(CUcontext ctx) {
   parseArch(arch_, &archNumber, &specific);
   auto pc = std::make_unique<PerContext>();
   pc->context = ctx;
-  pc->module = Module::load(image_, size_, std::string("the cubin embedded for ") + name_,
-                            archNumber, specific, name_);
+  const char* archText = arch_ ? arch_ : "?";
+  detail::VariantImages im;
+  if (image_) {
+    im.cubin = [this] { return std::string_view(static_cast<const char*>(image_), size_); };
+    im.cubinLabel = std::string("the cubin embedded for ") + name_ + " (" + archText + ")";
+  }
+  if (ptx_) {
+    im.ptx = [this] { return std::string_view(ptx_, ptxSize_); };
+    im.ptxLabel = std::string("the PTX embedded for ") + name_ + " (" + archText + ")";
+  }
+  pc->module = detail::loadVariant(im, archNumber, specific, name_);
   pc->function = pc->module->function(entry_, name_);
   detail::prepareFunction(pc->function, numWarps_, sharedBytes_, name_);
   pc->next = all_.load();

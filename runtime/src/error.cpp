@@ -3,6 +3,7 @@
 #include "tcc/driver.h"
 
 namespace tcc {
+using namespace cu;
 namespace {
 
 std::string compose(const std::string& doing, const std::string& detail, const std::string& kernel) {

@@ -3,12 +3,37 @@
 
 #include "tcc/runtime.h"
 
-#include <cuda.h>
+#include "tcc/cuda_api.h"
 
+#include "tcc/cubin.h"
+
+#include <functional>
+#include <memory>
 #include <string>
+#include <string_view>
 
 namespace tcc {
+// The runtime's sources name the driver's constants as <cuda.h> does (CUDA_SUCCESS, ...).
+using namespace cu;
+
 namespace detail {
+
+// loadRank for the runtime's variants; arch 0 (not known) trusts the image.
+LoadRank rankOnDevice(int arch, bool archSpecific, bool hasCubin, bool hasPtx, int device);
+
+// A variant's images, read only if used (an empty function: none).
+struct VariantImages {
+  std::function<std::string_view()> cubin;
+  std::string cubinLabel; // "the cubin embedded for vector_add", a file name, ...
+  std::function<std::string_view()> ptx;
+  std::string ptxLabel;
+};
+
+// Loads a variant in the current context the best way the device allows (loadRank): its
+// cubin, or its PTX through the driver's JIT; a cubin the driver refuses as built for
+// another architecture falls back to the PTX. Where neither runs, the error says why.
+std::shared_ptr<Module> loadVariant(const VariantImages& images, int arch, bool archSpecific,
+                                    const std::string& kernel);
 
 // Checks that `fn` can run with 32*numWarps threads and `sharedBytes` of dynamic shared
 // memory on the current device, raising its dynamic shared memory limit above 48 KiB.

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
 #include <limits>
 
 namespace tcc {
@@ -28,6 +29,9 @@ std::string Arg::describe() const {
 struct Kernel::Variant {
   grid::Expr grid[3];
   std::string image; // the cubin in memory, or empty: read from the metadata's cubinPath
+  std::string ptx;   // the PTX in memory, or empty: read from the metadata's ptxPath
+  bool hasCubin = false;
+  bool hasPtx = false;
   std::shared_ptr<Module> module;
   std::atomic<CUfunction> function{nullptr};
 };
@@ -47,18 +51,24 @@ struct Kernel::Marshalled {
   int64_t* slots = slotsInline;
 };
 
-Kernel::Kernel(std::string name, std::vector<KernelMetadata> metas, std::vector<std::string> images)
+Kernel::Kernel(std::string name, std::vector<KernelMetadata> metas, std::vector<std::string> images,
+               std::vector<std::string> ptxs)
     : name_(std::move(name)) {
-  // Architecture-specific variants (sm_90a) first, for the devices they run on; then the
-  // most specialised first; among equals, the order the files were found in.
+  // Architecture-specific variants (sm_90a) first, for the devices they run on; then by
+  // architecture, newest first; then the most specialised first; among equals, the order
+  // the files were found in.
   std::vector<size_t> order(metas.size());
   for (size_t i = 0; i < order.size(); ++i)
     order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
     if (metas[a].archSpecific != metas[b].archSpecific)
       return metas[a].archSpecific;
+    if (metas[a].archNumber != metas[b].archNumber)
+      return metas[a].archNumber > metas[b].archNumber;
     return metas[a].specialisationScore() > metas[b].specialisationScore();
   });
+  images.resize(metas.size());
+  ptxs.resize(metas.size());
   const KernelMetadata& ref = metas[order.front()];
   for (size_t idx : order) {
     const KernelMetadata& m = metas[idx];
@@ -81,6 +91,16 @@ Kernel::Kernel(std::string name, std::vector<KernelMetadata> metas, std::vector<
     }
     auto v = std::make_unique<Variant>();
     v->image = std::move(images[idx]);
+    v->ptx = std::move(ptxs[idx]);
+    v->hasCubin = !v->image.empty() || !m.cubinPath.empty();
+    // A PTX file named in the metadata counts only if it is there: without it, a cubin that
+    // cannot run on the device gives its own error.
+    std::error_code ec;
+    v->hasPtx = !v->ptx.empty() || (!m.ptxPath.empty() && std::filesystem::exists(m.ptxPath, ec));
+    if (!v->hasCubin && !v->hasPtx)
+      throw Error("loading the variants of " + name_,
+                  m.origin + " has neither a cubin nor its PTX (" + m.ptxPath + " is missing)",
+                  name_);
     // Slots: the parameters in order, then the constexprs.
     auto slotOf = [&](const std::string& n) -> int {
       for (size_t i = 0; i < m.params.size(); ++i)
@@ -104,8 +124,11 @@ Kernel::Kernel(std::string name, std::vector<KernelMetadata> metas, std::vector<
                 "no general variant (one without assumptions on its arguments) among " +
                     std::to_string(metas_.size()) + " variants of " + metas_.front().configString(),
                 name_);
-  for (const KernelMetadata& m : metas_)
-    hasArchSpecific_ = hasArchSpecific_ || m.archSpecific;
+  for (size_t i = 1; i < metas_.size(); ++i)
+    deviceDependent_ = deviceDependent_ || metas_[i].archNumber != metas_[0].archNumber ||
+                       metas_[i].archSpecific != metas_[0].archSpecific ||
+                       variants_[i]->hasCubin != variants_[0]->hasCubin ||
+                       variants_[i]->hasPtx != variants_[0]->hasPtx;
 }
 
 Kernel::~Kernel() = default;
@@ -220,15 +243,12 @@ size_t Kernel::marshal(const Arg* args, size_t count, Marshalled* out) const {
   }
   const auto& cs = metas_.front().constexprs;
   for (size_t i = 0; i < cs.size(); ++i)
-    out->slots[ps.size() + i] = cs[i].second;
+    out->slots[ps.size() + i] = cs[i].second.asInt(); // grids use integer constexprs only
 
-  // The first variant (arch-specific ones first, the most specialised first) that runs on
-  // the device and whose assumptions hold; the general one (last) always does.
-  int deviceArch = hasArchSpecific_ ? selectionArch() : 0;
-  for (size_t v = 0; v < metas_.size(); ++v) {
-    if (deviceArch > 0 && metas_[v].archSpecific &&
-        !cubinRunsOn(metas_[v].archNumber, true, deviceArch))
-      continue;
+  // The first variant, in the order of how it runs on the device (launchOrder), whose
+  // assumptions hold; where none does, the general one of the oldest architecture (last),
+  // whose load then says why it cannot run.
+  for (size_t v : order()) {
     bool ok = true;
     const std::vector<ParamInfo>& vp = metas_[v].params;
     for (size_t i = 0; ok && i < vp.size(); ++i) {
@@ -247,6 +267,29 @@ size_t Kernel::marshal(const Arg* args, size_t count, Marshalled* out) const {
   }
   return metas_.size() - 1;
 }
+
+const std::vector<size_t>& Kernel::order() const {
+  std::call_once(orderOnce_, [this] {
+    int deviceArch = deviceDependent_ ? selectionArch() : -1;
+    std::vector<std::pair<LoadRank, size_t>> ranked;
+    for (size_t v = 0; v < metas_.size(); ++v) {
+      LoadRank r = deviceArch < 0 ? LoadRank::ExactCubin
+                                  : detail::rankOnDevice(metas_[v].archNumber,
+                                                         metas_[v].archSpecific,
+                                                         variants_[v]->hasCubin,
+                                                         variants_[v]->hasPtx, deviceArch);
+      if (r != LoadRank::CannotRun)
+        ranked.emplace_back(r, v);
+    }
+    std::stable_sort(ranked.begin(), ranked.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& r : ranked)
+      order_.push_back(r.second);
+  });
+  return order_;
+}
+
+std::vector<size_t> Kernel::launchOrder() const { return order(); }
 
 int Kernel::selectionArch() const {
   int known = deviceArch_.load(std::memory_order_relaxed);
@@ -292,12 +335,28 @@ void Kernel::ensureLoaded(size_t v) {
   if (var.function.load(std::memory_order_relaxed))
     return;
   const KernelMetadata& m = metas_[v];
-  if (var.image.empty())
-    var.module = Module::loadFile(m.cubinPath, m.archNumber, m.archSpecific, name_);
-  else
-    var.module = Module::load(var.image.data(), var.image.size(),
-                              m.cubinPath.empty() ? "the in-memory cubin of " + name_ : m.cubinPath,
-                              m.archNumber, m.archSpecific, name_);
+  std::string cubinFile, ptxFile; // read only if used
+  detail::VariantImages im;
+  if (var.hasCubin) {
+    im.cubinLabel = m.cubinPath.empty() ? "the in-memory cubin of " + name_ : m.cubinPath;
+    im.cubin = [&]() -> std::string_view {
+      if (!var.image.empty())
+        return var.image;
+      cubinFile = readFile(m.cubinPath, "cubin");
+      return cubinFile;
+    };
+  }
+  if (var.hasPtx) {
+    im.ptxLabel = !var.ptx.empty() || m.ptxPath.empty() ? "the in-memory PTX of " + name_
+                                                        : m.ptxPath;
+    im.ptx = [&]() -> std::string_view {
+      if (!var.ptx.empty())
+        return var.ptx;
+      ptxFile = readFile(m.ptxPath, "PTX");
+      return ptxFile;
+    };
+  }
+  var.module = detail::loadVariant(im, m.archNumber, m.archSpecific, name_);
   CUfunction f = var.module->function(m.entry, name_);
   detail::prepareFunction(f, m.numWarps, m.sharedBytes, name_);
   var.function.store(f, std::memory_order_release);

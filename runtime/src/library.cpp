@@ -12,35 +12,33 @@ bool sameConfig(const KernelMetadata& a, const KernelMetadata& b) {
   if (a.numWarps != b.numWarps || a.constexprs.size() != b.constexprs.size())
     return false;
   for (const auto& c : a.constexprs) {
-    bool found = false;
-    for (const auto& d : b.constexprs)
-      found = found || (c.first == d.first && c.second == d.second);
-    if (!found)
+    const ConstexprValue* d = b.constexprValue(c.first);
+    if (!d || *d != c.second)
       return false;
   }
   return true;
 }
 
-bool matches(const KernelMetadata& m, const std::vector<std::pair<std::string, int64_t>>& sel) {
+using Selector = std::vector<std::pair<std::string, ConstexprValue>>;
+
+bool matches(const KernelMetadata& m, const Selector& sel) {
   for (const auto& s : sel) {
     if (s.first == "num_warps") {
-      if (m.numWarps != s.second)
+      if (!s.second.sameValue(ConstexprValue(m.numWarps)))
         return false;
       continue;
     }
-    bool found = false;
-    for (const auto& c : m.constexprs)
-      found = found || (c.first == s.first && c.second == s.second);
-    if (!found)
+    const ConstexprValue* c = m.constexprValue(s.first);
+    if (!c || !c->sameValue(s.second))
       return false;
   }
   return true;
 }
 
-std::string selectorString(const std::vector<std::pair<std::string, int64_t>>& sel) {
+std::string selectorString(const Selector& sel) {
   std::string s;
   for (const auto& x : sel)
-    s += (s.empty() ? "" : ", ") + x.first + "=" + std::to_string(x.second);
+    s += (s.empty() ? "" : ", ") + x.first + "=" + x.second.toString();
   return s;
 }
 
@@ -86,7 +84,7 @@ void Library::add(const std::string& path, bool archSpecific) {
                 "the folder holds no kernel metadata (*.json with \"format\": \"tcc-kernel\")");
 }
 
-void Library::add(KernelMetadata m, std::string image) {
+void Library::add(KernelMetadata m, std::string image, std::string ptx) {
   auto& configs = kernels_[m.name];
   for (auto& e : configs) {
     if (!sameConfig(e->metas.front(), m))
@@ -98,17 +96,19 @@ void Library::add(KernelMetadata m, std::string image) {
                   m.name);
     e->metas.push_back(std::move(m));
     e->images.push_back(std::move(image));
+    e->ptxs.push_back(std::move(ptx));
     return;
   }
   auto e = std::make_unique<Entry>();
   e->metas.push_back(std::move(m));
   e->images.push_back(std::move(image));
+  e->ptxs.push_back(std::move(ptx));
   configs.push_back(std::move(e));
 }
 
 Kernel& Library::build(Entry& e) {
   if (!e.kernel)
-    e.kernel.reset(new Kernel(e.metas.front().name, e.metas, e.images));
+    e.kernel.reset(new Kernel(e.metas.front().name, e.metas, e.images, e.ptxs));
   return *e.kernel;
 }
 
@@ -123,8 +123,7 @@ std::string Library::available() const {
 
 Kernel& Library::kernel(const std::string& name) { return kernel(name, {}); }
 
-Kernel& Library::kernel(const std::string& name,
-                        const std::vector<std::pair<std::string, int64_t>>& sel) {
+Kernel& Library::kernel(const std::string& name, const Selector& sel) {
   auto it = kernels_.find(name);
   if (it == kernels_.end())
     throw Error("looking up kernel '" + name + "'", "no such kernel; " + available(), name);

@@ -4,8 +4,12 @@
 #include "tcc/json.h"
 
 #include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <ostream>
 #include <sstream>
 
 namespace tcc {
@@ -122,6 +126,101 @@ bool parseParamType(const std::string& type, ParamInfo* info) {
   return true;
 }
 
+double ConstexprValue::asDouble() const {
+  switch (kind_) {
+  case Kind::Int:
+  case Kind::Bool:
+    return static_cast<double>(int_);
+  case Kind::Float:
+    return float_;
+  case Kind::String:
+    break;
+  }
+  return 0;
+}
+
+namespace {
+
+std::string formatDouble(double v) {
+  if (std::isnan(v))
+    return "nan";
+  if (std::isinf(v))
+    return v > 0 ? "inf" : "-inf";
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  // The shortest form that reads back exactly, as the compiler writes it.
+  for (int p = 1; p < 17; ++p) {
+    char t[40];
+    std::snprintf(t, sizeof t, "%.*g", p, v);
+    if (std::strtod(t, nullptr) == v) {
+      std::snprintf(buf, sizeof buf, "%s", t);
+      break;
+    }
+  }
+  std::string s = buf;
+  if (s.find_first_of(".eE") == std::string::npos)
+    s += ".0";
+  return s;
+}
+
+std::string quoted(const std::string& text) {
+  std::string s = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\')
+      s += '\\';
+    s += c;
+  }
+  return s + "\"";
+}
+
+} // namespace
+
+std::string ConstexprValue::toString() const {
+  switch (kind_) {
+  case Kind::Int:
+    return std::to_string(int_);
+  case Kind::Bool:
+    return int_ ? "True" : "False";
+  case Kind::Float:
+    return formatDouble(float_);
+  case Kind::String:
+    return quoted(text_);
+  }
+  return "?";
+}
+
+bool ConstexprValue::operator==(const ConstexprValue& o) const {
+  if (kind_ != o.kind_)
+    return false;
+  switch (kind_) {
+  case Kind::Int:
+  case Kind::Bool:
+    return int_ == o.int_;
+  case Kind::Float:
+    return float_ == o.float_;
+  case Kind::String:
+    return text_ == o.text_;
+  }
+  return false;
+}
+
+bool ConstexprValue::sameValue(const ConstexprValue& o) const {
+  if (isString() || o.isString())
+    return isString() && o.isString() && text_ == o.text_;
+  if (isInteger() && o.isInteger())
+    return int_ == o.int_;
+  return asDouble() == o.asDouble();
+}
+
+std::ostream& operator<<(std::ostream& os, const ConstexprValue& v) { return os << v.toString(); }
+
+const ConstexprValue* KernelMetadata::constexprValue(const std::string& n) const {
+  for (const auto& c : constexprs)
+    if (c.first == n)
+      return &c.second;
+  return nullptr;
+}
+
 int KernelMetadata::specialisationScore() const {
   int s = 0;
   for (const ParamInfo& p : params) {
@@ -136,7 +235,7 @@ int KernelMetadata::specialisationScore() const {
 std::string KernelMetadata::configString() const {
   std::string s;
   for (const auto& c : constexprs)
-    s += c.first + "=" + std::to_string(c.second) + ", ";
+    s += c.first + "=" + c.second.toString() + ", ";
   s += "num_warps=" + std::to_string(numWarps);
   return s;
 }
@@ -175,13 +274,20 @@ KernelMetadata parseMetadata(const std::string& text, const std::string& origin,
   m.arch = r.str(root, "arch", true);
   if (!parseArch(m.arch, &m.archNumber, &m.archSpecific))
     r.fail("\"arch\" \"" + m.arch + "\" is not of the form sm_NN");
-  std::string cubin = r.str(root, "cubin", true);
-  if (cubin.empty())
+  // "cubin" may be absent when "ptx" is there: a PTX-only artifact (the driver JIT-compiles
+  // it), as `tcc --emit=ptx` writes without ptxas.
+  const json::Value* cubin = r.get(root, "cubin", json::Value::Kind::String, false);
+  const json::Value* ptx = r.get(root, "ptx", json::Value::Kind::String, false);
+  if (!cubin && !ptx)
+    r.fail("missing \"cubin\" (or \"ptx\", for a PTX-only artifact)");
+  if (cubin && cubin->asString().empty())
     r.fail("\"cubin\" is empty");
-  m.cubinPath = joinPath(baseDir, cubin);
-  std::string ptx = r.str(root, "ptx", false);
-  if (!ptx.empty())
-    m.ptxPath = joinPath(baseDir, ptx);
+  if (ptx && ptx->asString().empty())
+    r.fail("\"ptx\" is empty");
+  if (cubin)
+    m.cubinPath = joinPath(baseDir, cubin->asString());
+  if (ptx)
+    m.ptxPath = joinPath(baseDir, ptx->asString());
   int64_t nw = r.integer(root, "num_warps", true, 4);
   if (nw < 1 || nw > 32)
     r.fail("\"num_warps\" " + std::to_string(nw) + " is outside 1..32");
@@ -232,9 +338,23 @@ KernelMetadata parseMetadata(const std::string& text, const std::string& origin,
 
   if (const json::Value* c = r.get(root, "constexprs", json::Value::Kind::Object, false)) {
     for (const auto& kv : c->members()) {
-      if (!kv.second.isInt())
-        r.fail("constexpr '" + kv.first + "' is not an integer");
-      m.constexprs.emplace_back(kv.first, kv.second.asInt());
+      const json::Value& v = kv.second;
+      if (!isIdentifier(kv.first))
+        r.fail("constexpr \"" + kv.first + "\" is not an identifier");
+      for (const auto& prev : m.constexprs)
+        if (prev.first == kv.first)
+          r.fail("constexpr '" + kv.first + "' appears twice");
+      if (v.isInt())
+        m.constexprs.emplace_back(kv.first, ConstexprValue(v.asInt()));
+      else if (v.isBool())
+        m.constexprs.emplace_back(kv.first, ConstexprValue(v.asBool()));
+      else if (v.isNumber())
+        m.constexprs.emplace_back(kv.first, ConstexprValue(v.asDouble()));
+      else if (v.isString())
+        m.constexprs.emplace_back(kv.first, ConstexprValue(v.asString()));
+      else
+        r.fail("constexpr '" + kv.first + "' is " + json::Value::kindName(v.kind()) +
+               " (an integer, a boolean, a number or a string expected)");
     }
   }
 
@@ -260,7 +380,12 @@ KernelMetadata parseMetadata(const std::string& text, const std::string& origin,
           ok = true;
         }
       for (const auto& c : m.constexprs)
-        ok = ok || c.first == n;
+        if (c.first == n) {
+          if (!c.second.isInteger())
+            r.fail("grid[" + std::to_string(d) + "] '" + m.grid[d] + "' uses constexpr '" + n +
+                   "', which is " + c.second.toString() + ", not an integer");
+          ok = true;
+        }
       if (!ok)
         r.fail("grid[" + std::to_string(d) + "] '" + m.grid[d] + "' uses unknown name '" + n + "'");
     }

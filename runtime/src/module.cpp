@@ -2,7 +2,9 @@
 
 #include "tcc/cubin.h"
 
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 
 namespace tcc {
 namespace {
@@ -13,27 +15,39 @@ bool isArchError(CUresult r) {
          r == CUDA_ERROR_INVALID_SOURCE;
 }
 
+std::string describeArch(int arch, bool archSpecific) {
+  return archName(arch) + (archSpecific ? "a" : "");
+}
+
 } // namespace
 
 std::shared_ptr<Module> Module::load(const void* image, size_t size, const std::string& label,
                                      int expectedArch, bool archSpecific, const std::string& kernel) {
   const std::string doing = "loading " + label;
+  ImageInfo info = inspectImage(image, size);
+  if (info.kind == ImageKind::Ptx)
+    return loadPtx(image, size, label, expectedArch, archSpecific, kernel);
   CUcontext ctx = ensureContext();
   const Driver& d = driver();
-  ImageInfo info = inspectImage(image, size);
   int device = deviceComputeCapability();
-  std::string builtFor = expectedArch ? archName(expectedArch) : std::string("another architecture");
+  std::string builtFor = expectedArch ? describeArch(expectedArch, archSpecific)
+                                      : std::string("another architecture");
   switch (info.kind) {
   case ImageKind::Cubin:
     if (expectedArch && info.arch && info.arch != expectedArch)
       throw Error(doing, "the metadata says " + archName(expectedArch) +
                              " but the cubin is built for " + archName(info.arch), kernel);
     if (info.arch) {
-      builtFor = archName(info.arch) + (archSpecific ? "a" : "");
+      builtFor = describeArch(info.arch, archSpecific);
       if (!cubinRunsOn(info.arch, archSpecific, device))
         throw Error(doing, "the cubin is built for " + builtFor + " but the device is " +
                                deviceDescription() + ": recompile with --arch=" +
-                               archName(device), kernel);
+                               archName(device) +
+                               (!archSpecific && info.arch < device
+                                    ? " (or keep its PTX with it: the driver JIT-compiles PTX "
+                                      "for newer architectures)"
+                                    : ""),
+                    kernel);
     }
     break;
   case ImageKind::Fatbin:
@@ -41,12 +55,6 @@ std::shared_ptr<Module> Module::load(const void* image, size_t size, const std::
     break;
   case ImageKind::Unknown:
     throw Error(doing, size == 0 ? "the image is empty" : "not a cubin, fatbin or PTX image", kernel);
-  }
-  // PTX must be NUL-terminated for the driver.
-  std::string ptxCopy;
-  if (info.kind == ImageKind::Ptx) {
-    ptxCopy.assign(static_cast<const char*>(image), size);
-    image = ptxCopy.c_str();
   }
   CUmodule m = nullptr;
   CUresult r = d.cuModuleLoadData(&m, image);
@@ -58,6 +66,69 @@ std::shared_ptr<Module> Module::load(const void* image, size_t size, const std::
                 kernel, r, name ? name : "");
   }
   check(r, doing, kernel);
+  return std::shared_ptr<Module>(new Module(m, ctx, label));
+}
+
+std::shared_ptr<Module> Module::loadPtx(const void* ptx, size_t size, const std::string& label,
+                                        int expectedArch, bool archSpecific,
+                                        const std::string& kernel) {
+  const std::string doing = "JIT-compiling " + label;
+  CUcontext ctx = ensureContext();
+  const Driver& d = driver();
+  int device = deviceComputeCapability();
+  // The PTX must be NUL-terminated for the driver; a NUL inside ends it.
+  std::string text(static_cast<const char*>(ptx), size);
+  if (size_t nul = text.find('\0'); nul != std::string::npos)
+    text.resize(nul);
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos)
+    throw Error(doing, "the PTX is empty", kernel);
+  bool targetSpecific = false;
+  int target = ptxTarget(text.data(), text.size(), &targetSpecific);
+  if (expectedArch && target && target != expectedArch)
+    throw Error(doing, "the metadata says " + archName(expectedArch) + " but the PTX targets " +
+                           describeArch(target, targetSpecific), kernel);
+  int arch = target ? target : expectedArch;
+  bool specific = targetSpecific || archSpecific;
+  if (arch && !ptxRunsOn(arch, specific, device)) {
+    std::string why = specific ? "architecture-specific PTX runs only on exactly its own "
+                                 "architecture"
+                               : "the driver JIT-compiles PTX for its own architecture or a "
+                                 "newer one only";
+    throw Error(doing, "the PTX is for " + describeArch(arch, specific) + " but the device is " +
+                           deviceDescription() + " (" + why + "): recompile with --arch=" +
+                           archName(device), kernel);
+  }
+  // The JIT's logs, into buffers the driver fills (sizes in, lengths out).
+  static constexpr size_t kLog = 16384;
+  std::string errorLog(kLog, '\0'), infoLog(kLog, '\0');
+  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+                            CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES};
+  void* values[] = {&errorLog[0], reinterpret_cast<void*>(static_cast<uintptr_t>(kLog)),
+                    &infoLog[0], reinterpret_cast<void*>(static_cast<uintptr_t>(kLog))};
+  CUmodule m = nullptr;
+  CUresult r = d.cuModuleLoadDataEx(&m, text.c_str(), 4, options, values);
+  if (r != CUDA_SUCCESS) {
+    const char* name = nullptr;
+    const char* what = nullptr;
+    if (d.cuGetErrorName(r, &name) != CUDA_SUCCESS || !name)
+      name = "CUDA_ERROR_UNKNOWN";
+    if (d.cuGetErrorString(r, &what) != CUDA_SUCCESS || !what)
+      what = "unknown error";
+    std::string detail = std::string(name) + " (" + what + ")";
+    if (r == CUDA_ERROR_UNSUPPORTED_PTX_VERSION) {
+      int v = 0;
+      d.cuDriverGetVersion(&v);
+      detail += ": the PTX's ISA version is newer than this driver (CUDA " +
+                std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10) +
+                ") supports; update the driver or load a cubin";
+    }
+    errorLog.resize(std::strlen(errorLog.c_str()));
+    while (!errorLog.empty() && (errorLog.back() == '\n' || errorLog.back() == ' '))
+      errorLog.pop_back();
+    if (!errorLog.empty())
+      detail += "; JIT log:\n" + errorLog;
+    throw Error(doing + " for " + deviceDescription(), detail, kernel, r, name);
+  }
   return std::shared_ptr<Module>(new Module(m, ctx, label));
 }
 
@@ -85,6 +156,35 @@ CUfunction Module::function(const std::string& entry, const std::string& kernel)
 }
 
 namespace detail {
+
+LoadRank rankOnDevice(int arch, bool archSpecific, bool hasCubin, bool hasPtx, int device) {
+  if (arch == 0) // unknown: the image says (the loader checks it)
+    return hasCubin ? LoadRank::ExactCubin : hasPtx ? LoadRank::PtxJit : LoadRank::CannotRun;
+  return loadRank(arch, archSpecific, hasCubin, hasPtx, device);
+}
+
+std::shared_ptr<Module> loadVariant(const VariantImages& im, int arch, bool archSpecific,
+                                    const std::string& kernel) {
+  ensureContext();
+  bool hasCubin = static_cast<bool>(im.cubin), hasPtx = static_cast<bool>(im.ptx);
+  if (!hasCubin && !hasPtx)
+    throw Error("loading " + kernel, "neither a cubin nor PTX", kernel);
+  LoadRank rank = rankOnDevice(arch, archSpecific, hasCubin, hasPtx, deviceComputeCapability());
+  // The cubin where it runs; where nothing runs, the cubin too if there is one, for its
+  // error ("built for sm_80 but the device is ...: recompile").
+  if (hasCubin && (rank != LoadRank::PtxJit)) {
+    std::string_view c = im.cubin();
+    try {
+      return Module::load(c.data(), c.size(), im.cubinLabel, arch, archSpecific, kernel);
+    } catch (const Error& e) {
+      // The driver refused a cubin thought to run: its PTX, if that can run.
+      if (rank == LoadRank::CannotRun || !hasPtx || !isArchError(e.code()))
+        throw;
+    }
+  }
+  std::string_view p = im.ptx();
+  return Module::loadPtx(p.data(), p.size(), im.ptxLabel, arch, archSpecific, kernel);
+}
 
 void prepareFunction(CUfunction fn, int numWarps, int64_t sharedBytes, const std::string& kernel) {
   const Driver& d = driver();

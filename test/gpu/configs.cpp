@@ -13,7 +13,7 @@ namespace gputest {
 int64_t KernelConfig::constexprOr(const std::string& name, int64_t otherwise) const {
   for (const auto& c : meta.constexprs)
     if (c.first == name)
-      return c.second;
+      return c.second.asInt();
   return otherwise;
 }
 

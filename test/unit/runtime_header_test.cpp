@@ -117,7 +117,7 @@ int compileAndRun(const std::string& header, const std::string& main, std::strin
   std::ofstream(dir + "/kernel.h") << header;
   std::ofstream(dir + "/main.cpp") << main;
   std::string cmd = std::string(TCC_TEST_CXX) + " -std=c++17 -Wall -Wextra -Werror -I" + dir +
-                    " -I" TCC_TEST_RUNTIME_INCLUDE " -isystem " TCC_TEST_CUDA_INCLUDE " " + dir +
+                    " -I" TCC_TEST_NO_CUDA_H " -I" TCC_TEST_RUNTIME_INCLUDE " " + dir +
                     "/main.cpp " TCC_TEST_TCCRT " -ldl -o " + dir + "/prog > " + dir +
                     "/out.txt 2>&1 && " + dir + "/prog >> " + dir + "/out.txt 2>&1";
   int status = std::system(cmd.c_str());

@@ -367,6 +367,36 @@ TEST(RuntimeCubin, CompatibilityRules) {
   EXPECT_EQ(tcc::archName(90), "sm_90");
 }
 
+TEST(RuntimeCubin, PtxRulesAndTheLoadRank) {
+  EXPECT_TRUE(tcc::ptxRunsOn(80, false, 90)); // the driver JIT-compiles for newer GPUs
+  EXPECT_TRUE(tcc::ptxRunsOn(90, false, 120));
+  EXPECT_TRUE(tcc::ptxRunsOn(90, false, 90));
+  EXPECT_FALSE(tcc::ptxRunsOn(90, false, 89)); // never for older ones
+  EXPECT_TRUE(tcc::ptxRunsOn(90, true, 90));   // sm_90a PTX: exactly 9.0
+  EXPECT_FALSE(tcc::ptxRunsOn(90, true, 100));
+  using R = tcc::LoadRank;
+  EXPECT_EQ(tcc::loadRank(90, false, true, true, 90), R::ExactCubin);
+  EXPECT_EQ(tcc::loadRank(90, true, true, false, 90), R::ExactCubin);
+  EXPECT_EQ(tcc::loadRank(80, false, true, true, 86), R::CompatibleCubin);
+  EXPECT_EQ(tcc::loadRank(80, false, true, true, 90), R::PtxJit);  // sm_80 on an H200
+  EXPECT_EQ(tcc::loadRank(80, false, true, false, 90), R::CannotRun);
+  EXPECT_EQ(tcc::loadRank(90, false, false, true, 90), R::PtxJit); // PTX only
+  EXPECT_EQ(tcc::loadRank(100, false, false, true, 90), R::CannotRun);
+  EXPECT_EQ(tcc::loadRank(90, true, true, true, 100), R::CannotRun);
+  EXPECT_EQ(tcc::loadRank(90, true, true, true, 91), R::CannotRun);
+  EXPECT_EQ(tcc::loadRank(90, false, true, true, 91), R::CompatibleCubin);
+  EXPECT_EQ(tcc::loadRank(90, false, false, false, 90), R::CannotRun);
+  bool specific = true;
+  std::string ptx = "//\n// Generated\n.version 8.7\n.target sm_90a\n.address_size 64\n";
+  EXPECT_EQ(tcc::ptxTarget(ptx.data(), ptx.size(), &specific), 90);
+  EXPECT_TRUE(specific);
+  ptx = ".version 8.0\n  .target sm_80, debug\n";
+  EXPECT_EQ(tcc::ptxTarget(ptx.data(), ptx.size(), &specific), 80);
+  EXPECT_FALSE(specific);
+  ptx = "// .target sm_75 in a comment\n.version 8.0\n";
+  EXPECT_EQ(tcc::ptxTarget(ptx.data(), ptx.size()), 0);
+}
+
 } // namespace
 
 namespace {
@@ -388,6 +418,19 @@ TEST(RuntimeDriver, SaysWhyThereIsNoGpu) {
   std::string e = errorOf([] { tcc::ensureContext(); });
   EXPECT_NE(e.find("initialising CUDA"), std::string::npos) << e;
   EXPECT_NE(e.find(why), std::string::npos) << e;
+  // What `tcc doctor` asks: no device, and the reason.
+  EXPECT_EQ(tcc::deviceCount(), 0);
+  e = errorOf([] { tcc::deviceInfo(0); });
+  EXPECT_NE(e.find(why), std::string::npos) << e;
+  // The driver version needs only the library: without one it says so; a library that
+  // loads (the stub, a driver without a device) may answer or fail, never crash.
+  e = errorOf([] { EXPECT_GT(tcc::driverVersion(), 0); });
+  if (why.find("cannot load") != std::string::npos)
+    EXPECT_NE(e.find("querying the CUDA driver version: no CUDA driver: cannot load"),
+              std::string::npos)
+        << e;
+  else if (e != "(no error)")
+    EXPECT_NE(e.find("querying the CUDA driver version"), std::string::npos) << e;
 }
 
 } // namespace

@@ -102,6 +102,71 @@ TEST(RuntimeMetadata, RejectsWhatIsWrongAndSaysWhat) {
   EXPECT_NE(e.find("line 2"), std::string::npos) << e;
 }
 
+TEST(RuntimeMetadata, PtxOnlyArtifacts) {
+  // `tcc --emit=ptx` without ptxas: "ptx" and no "cubin"; the driver JIT-compiles it.
+  tcc::KernelMetadata m = tcc::parseMetadata(
+      with("\"cubin\": \"vector_add.cubin\"", "\"ptx\": \"vector_add.ptx\""), "k.json", "/art");
+  EXPECT_EQ(m.cubinPath, "");
+  EXPECT_EQ(m.ptxPath, "/art/vector_add.ptx");
+  // Both: the PTX kept beside the cubin.
+  m = tcc::parseMetadata(with("\"cubin\": \"vector_add.cubin\"",
+                              "\"cubin\": \"k.cubin\", \"ptx\": \"k.ptx\""),
+                         "k.json", "/art");
+  EXPECT_EQ(m.cubinPath, "/art/k.cubin");
+  EXPECT_EQ(m.ptxPath, "/art/k.ptx");
+  // Neither, or an empty one, is an error.
+  const std::string cubin = "\"cubin\": \"vector_add.cubin\"";
+  EXPECT_NE(errorOf(with(cubin + ",", "")).find("missing \"cubin\" (or \"ptx\""),
+            std::string::npos);
+  EXPECT_NE(errorOf(with(cubin, "\"ptx\": \"\"")).find("\"ptx\" is empty"), std::string::npos);
+  EXPECT_NE(errorOf(with(cubin, "\"ptx\": 3")).find("should be a string"), std::string::npos);
+}
+
+TEST(RuntimeMetadata, ConstexprsOfEveryKind) {
+  tcc::KernelMetadata m = tcc::parseMetadata(
+      with("\"BLOCK\": 1024", "\"BLOCK\": 1024, \"ACT\": \"relu\", \"DTYPE\": \"f16\", "
+                               "\"SCALE\": 0.5, \"BIG\": 1e300, \"ONE\": 1.0, \"RELU\": false, "
+                               "\"NEG\": -3, \"Q\": \"a\\\"b\""),
+      "k.json", "");
+  ASSERT_EQ(m.constexprs.size(), 9u);
+  using K = tcc::ConstexprValue::Kind;
+  EXPECT_EQ(m.constexprs[0].second.kind(), K::Int);
+  EXPECT_EQ(m.constexprs[1].second.kind(), K::String);
+  EXPECT_EQ(m.constexprs[1].second.asString(), "relu");
+  EXPECT_EQ(m.constexprs[3].second.kind(), K::Float);
+  EXPECT_EQ(m.constexprs[3].second.asDouble(), 0.5);
+  EXPECT_EQ(m.constexprs[5].second.kind(), K::Float); // 1.0 stays a number with a fraction
+  EXPECT_EQ(m.constexprs[6].second.kind(), K::Bool);
+  EXPECT_EQ(m.constexprs[6].second.asInt(), 0);
+  EXPECT_EQ(m.constexprs[7].second, tcc::ConstexprValue(-3));
+  EXPECT_EQ(m.configString(),
+            "BLOCK=1024, ACT=\"relu\", DTYPE=\"f16\", SCALE=0.5, BIG=1e+300, ONE=1.0, RELU=False, "
+            "NEG=-3, Q=\"a\\\"b\", num_warps=4");
+  ASSERT_NE(m.constexprValue("ACT"), nullptr);
+  EXPECT_TRUE(m.constexprValue("ACT")->isString());
+  EXPECT_EQ(m.constexprValue("NOPE"), nullptr);
+  // Equality is exact; lookups compare numbers by value, strings with strings only.
+  EXPECT_NE(tcc::ConstexprValue(1), tcc::ConstexprValue(true));
+  EXPECT_NE(tcc::ConstexprValue(1), tcc::ConstexprValue(1.0));
+  EXPECT_TRUE(tcc::ConstexprValue(1).sameValue(true));
+  EXPECT_TRUE(tcc::ConstexprValue(2).sameValue(2.0));
+  EXPECT_FALSE(tcc::ConstexprValue("1").sameValue(1));
+  EXPECT_TRUE(tcc::ConstexprValue(std::string("relu")).sameValue("relu"));
+  // Grid expressions may use integer and boolean constexprs, not the others.
+  std::string boolInGrid = with("cdiv(n, BLOCK)", "cdiv(n, BLOCK) + T");
+  boolInGrid.replace(boolInGrid.find("\"BLOCK\": 1024"), 13, "\"BLOCK\": 1024, \"T\": true");
+  EXPECT_EQ(errorOf(boolInGrid), "(no error)");
+  std::string e = errorOf(with("\"BLOCK\": 1024", "\"BLOCK\": \"relu\""));
+  EXPECT_NE(e.find("uses constexpr 'BLOCK', which is \"relu\", not an integer"), std::string::npos)
+      << e;
+  e = errorOf(with("\"BLOCK\": 1024", "\"BLOCK\": 2.5"));
+  EXPECT_NE(e.find("which is 2.5, not an integer"), std::string::npos) << e;
+  EXPECT_NE(errorOf(with("\"BLOCK\": 1024", "\"BLOCK\": [1]")).find("is an array"),
+            std::string::npos);
+  EXPECT_NE(errorOf(with("\"BLOCK\": 1024", "\"BLOCK\": null")).find("constexpr 'BLOCK' is null"),
+            std::string::npos);
+}
+
 TEST(RuntimeMetadata, ArchSuffixes) {
   tcc::KernelMetadata m = tcc::parseMetadata(with("sm_90", "sm_90a"), "k.json", "");
   EXPECT_EQ(m.archNumber, 90);
@@ -130,7 +195,9 @@ tcc::KernelArtifact sampleArtifact() {
   tcc::KernelArtifact a;
   a.name = "vector_add";
   a.params = {{"x", "*f32", 16}, {"y", "*f32", 16}, {"out", "*f32", 16}, {"n", "i32", 16}};
-  a.constexprs = {{"BLOCK", 1024}};
+  a.constexprs = {{"BLOCK", 1024}, tcc::KernelConstexpr::boolean("RELU", true),
+                  tcc::KernelConstexpr::number("SCALE", 0.25),
+                  tcc::KernelConstexpr::string("ACT", "relu")};
   a.numWarps = 8;
   a.sharedBytes = 512;
   a.grid = {"cdiv(n, BLOCK)", "1", "1"};
@@ -169,7 +236,17 @@ TEST(ArtifactContract, WriterOutputReadsBackUnchanged) {
     EXPECT_EQ(m.params[i].type, a.params[i].type);
     EXPECT_EQ(m.params[i].divisibility, a.params[i].divisibility);
   }
-  EXPECT_EQ(m.constexprs, a.constexprs);
+  // Every kind of constexpr reads back as written, in order, and prints as in a header.
+  ASSERT_EQ(m.constexprs.size(), a.constexprs.size());
+  for (size_t i = 0; i < a.constexprs.size(); ++i) {
+    EXPECT_EQ(m.constexprs[i].first, a.constexprs[i].name);
+    EXPECT_EQ(m.constexprs[i].second.toString(), a.constexprs[i].display());
+  }
+  EXPECT_EQ(m.constexprs[0].second, tcc::ConstexprValue(1024));
+  EXPECT_EQ(m.constexprs[1].second, tcc::ConstexprValue(true));
+  EXPECT_EQ(m.constexprs[2].second, tcc::ConstexprValue(0.25));
+  EXPECT_EQ(m.constexprs[3].second, tcc::ConstexprValue("relu"));
+  EXPECT_EQ(m.configString(), "BLOCK=1024, RELU=True, SCALE=0.25, ACT=\"relu\", num_warps=8");
   for (int d = 0; d < 3; ++d)
     EXPECT_EQ(m.grid[d], a.grid[d]);
   EXPECT_EQ(m.source, a.source);
@@ -244,7 +321,12 @@ TEST(ArtifactContract, WriterValidates) {
   EXPECT_NE(invalid([](auto& a) { a.grid[0] = "cdiv(n, BLOCK"; }).find("grid[0]"), std::string::npos);
   EXPECT_NE(invalid([](auto& a) { a.grid[1] = "x"; }).find("not an integer parameter"), std::string::npos);
   EXPECT_NE(invalid([](auto& a) { a.grid[2] = "M"; }).find("unknown name 'M'"), std::string::npos);
-  EXPECT_NE(invalid([](auto& a) { a.cubin.clear(); }).find("cubin is empty"), std::string::npos);
+  EXPECT_EQ(invalid([](auto& a) { a.cubin.clear(); }), ""); // PTX only
+  EXPECT_NE(invalid([](auto& a) {
+              a.cubin.clear();
+              a.ptx.clear();
+            }).find("neither a cubin nor PTX"),
+            std::string::npos);
   EXPECT_NE(invalid([](auto& a) { a.constexprs.push_back({"n", 1}); }).find("both a parameter"),
             std::string::npos);
   std::string err;

@@ -4,7 +4,7 @@
 // device-to-device copy gives the bandwidth to compare against.
 #pragma once
 
-#include <cuda.h>
+#include "tcc/cuda_api.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,69 +1,150 @@
 // The CUDA driver API, reached through a table of entry points loaded at run time with
 // dlopen("libcuda.so.1"). Programs built with tccrt therefore start on machines without an
-// NVIDIA driver (CI), where driverStatus() says why nothing can run and the GPU tests skip.
+// NVIDIA driver (CI), where driverAvailable() says why nothing can run and the GPU tests skip.
+// Neither this header nor libtccrt needs the CUDA toolkit's <cuda.h> (see tcc/cuda_api.h).
 #pragma once
 
-#include <cuda.h>
+#include "tcc/cuda_api.h"
 
+#include <cstddef>
 #include <string>
+
+// <cuda.h>, when included before this header, maps many entry-point names to versioned
+// symbols with macros (cuMemAlloc -> cuMemAlloc_v2). They are suspended while the table is
+// declared, and restored at the end.
+#pragma push_macro("cuDeviceTotalMem")
+#undef cuDeviceTotalMem
+#pragma push_macro("cuDevicePrimaryCtxRelease")
+#undef cuDevicePrimaryCtxRelease
+#pragma push_macro("cuMemAlloc")
+#undef cuMemAlloc
+#pragma push_macro("cuMemFree")
+#undef cuMemFree
+#pragma push_macro("cuMemGetInfo")
+#undef cuMemGetInfo
+#pragma push_macro("cuMemcpyHtoD")
+#undef cuMemcpyHtoD
+#pragma push_macro("cuMemcpyDtoH")
+#undef cuMemcpyDtoH
+#pragma push_macro("cuMemcpyDtoD")
+#undef cuMemcpyDtoD
+#pragma push_macro("cuMemcpyDtoDAsync")
+#undef cuMemcpyDtoDAsync
+#pragma push_macro("cuMemsetD8")
+#undef cuMemsetD8
+#pragma push_macro("cuMemsetD32")
+#undef cuMemsetD32
+#pragma push_macro("cuStreamDestroy")
+#undef cuStreamDestroy
+#pragma push_macro("cuEventDestroy")
+#undef cuEventDestroy
+#pragma push_macro("cuEventElapsedTime")
+#undef cuEventElapsedTime
+#pragma push_macro("cuStreamBeginCapture")
+#undef cuStreamBeginCapture
+#pragma push_macro("cuGraphInstantiate")
+#undef cuGraphInstantiate
+#pragma push_macro("cuLaunchKernel")
+#undef cuLaunchKernel
+#pragma push_macro("cuMemsetD8Async")
+#undef cuMemsetD8Async
+#pragma push_macro("cuMemsetD32Async")
+#undef cuMemsetD32Async
+#pragma push_macro("cuStreamSynchronize")
+#undef cuStreamSynchronize
+#pragma push_macro("cuEventRecord")
+#undef cuEventRecord
+#pragma push_macro("cuStreamEndCapture")
+#undef cuStreamEndCapture
+#pragma push_macro("cuGraphLaunch")
+#undef cuGraphLaunch
 
 namespace tcc {
 
-// X-macro of every driver entry point the runtime, its tests and its benchmarks use. Names
-// are those of <cuda.h>, whose macros map some of them to versioned symbols (cuMemAlloc →
-// cuMemAlloc_v2); the loader resolves exactly the symbol the header means.
+// X-macro of every driver entry point the runtime, its tests and its benchmarks use:
+// X(name, symbol). `symbol` is what the loader resolves with dlsym: the versioned symbol
+// <cuda.h> (CUDA 11.4 to 13) maps `name` to, chosen here explicitly (no <cuda.h> needed),
+// with the signature tcc::cu::<name>_fn.
 #define TCC_DRIVER_ENTRY_POINTS(X)                                                              \
-  X(cuInit)                                                                                     \
-  X(cuDriverGetVersion)                                                                         \
-  X(cuGetErrorName)                                                                             \
-  X(cuGetErrorString)                                                                           \
-  X(cuDeviceGet)                                                                                \
-  X(cuDeviceGetCount)                                                                           \
-  X(cuDeviceGetName)                                                                            \
-  X(cuDeviceGetAttribute)                                                                       \
-  X(cuDeviceTotalMem)                                                                           \
-  X(cuDevicePrimaryCtxRetain)                                                                   \
-  X(cuDevicePrimaryCtxRelease)                                                                  \
-  X(cuCtxGetCurrent)                                                                            \
-  X(cuCtxSetCurrent)                                                                            \
-  X(cuCtxGetDevice)                                                                             \
-  X(cuCtxSynchronize)                                                                           \
-  X(cuModuleLoadData)                                                                           \
-  X(cuModuleUnload)                                                                             \
-  X(cuModuleGetFunction)                                                                        \
-  X(cuFuncGetAttribute)                                                                         \
-  X(cuFuncSetAttribute)                                                                         \
-  X(cuLaunchKernel)                                                                             \
-  X(cuMemAlloc)                                                                                 \
-  X(cuMemFree)                                                                                  \
-  X(cuMemGetInfo)                                                                               \
-  X(cuMemcpyHtoD)                                                                               \
-  X(cuMemcpyDtoH)                                                                               \
-  X(cuMemcpyDtoD)                                                                               \
-  X(cuMemcpyDtoDAsync)                                                                          \
-  X(cuMemsetD8)                                                                                 \
-  X(cuMemsetD32)                                                                                \
-  X(cuMemsetD8Async)                                                                            \
-  X(cuMemsetD32Async)                                                                           \
-  X(cuStreamCreate)                                                                             \
-  X(cuStreamDestroy)                                                                            \
-  X(cuStreamSynchronize)                                                                        \
-  X(cuEventCreate)                                                                              \
-  X(cuEventDestroy)                                                                             \
-  X(cuEventRecord)                                                                              \
-  X(cuEventSynchronize)                                                                         \
-  X(cuEventElapsedTime)                                                                         \
-  X(cuStreamBeginCapture)                                                                       \
-  X(cuStreamEndCapture)                                                                         \
-  X(cuGraphInstantiate)                                                                         \
-  X(cuGraphLaunch)                                                                              \
-  X(cuGraphExecDestroy)                                                                         \
-  X(cuGraphDestroy)
+  X(cuInit, cuInit)                                                                             \
+  X(cuDriverGetVersion, cuDriverGetVersion)                                                     \
+  X(cuGetErrorName, cuGetErrorName)                                                             \
+  X(cuGetErrorString, cuGetErrorString)                                                         \
+  X(cuDeviceGet, cuDeviceGet)                                                                   \
+  X(cuDeviceGetCount, cuDeviceGetCount)                                                         \
+  X(cuDeviceGetName, cuDeviceGetName)                                                           \
+  X(cuDeviceGetAttribute, cuDeviceGetAttribute)                                                 \
+  X(cuDeviceTotalMem, cuDeviceTotalMem_v2)                                                      \
+  X(cuDevicePrimaryCtxRetain, cuDevicePrimaryCtxRetain)                                         \
+  X(cuDevicePrimaryCtxRelease, cuDevicePrimaryCtxRelease_v2)                                    \
+  X(cuCtxGetCurrent, cuCtxGetCurrent)                                                           \
+  X(cuCtxSetCurrent, cuCtxSetCurrent)                                                           \
+  X(cuCtxGetDevice, cuCtxGetDevice)                                                             \
+  X(cuCtxSynchronize, cuCtxSynchronize)                                                         \
+  X(cuModuleLoadData, cuModuleLoadData)                                                         \
+  X(cuModuleLoadDataEx, cuModuleLoadDataEx)                                                     \
+  X(cuModuleUnload, cuModuleUnload)                                                             \
+  X(cuModuleGetFunction, cuModuleGetFunction)                                                   \
+  X(cuFuncGetAttribute, cuFuncGetAttribute)                                                     \
+  X(cuFuncSetAttribute, cuFuncSetAttribute)                                                     \
+  X(cuLaunchKernel, cuLaunchKernel)                                                             \
+  X(cuMemAlloc, cuMemAlloc_v2)                                                                  \
+  X(cuMemFree, cuMemFree_v2)                                                                    \
+  X(cuMemGetInfo, cuMemGetInfo_v2)                                                              \
+  X(cuMemcpyHtoD, cuMemcpyHtoD_v2)                                                              \
+  X(cuMemcpyDtoH, cuMemcpyDtoH_v2)                                                              \
+  X(cuMemcpyDtoD, cuMemcpyDtoD_v2)                                                              \
+  X(cuMemcpyDtoDAsync, cuMemcpyDtoDAsync_v2)                                                    \
+  X(cuMemsetD8, cuMemsetD8_v2)                                                                  \
+  X(cuMemsetD32, cuMemsetD32_v2)                                                                \
+  X(cuMemsetD8Async, cuMemsetD8Async)                                                           \
+  X(cuMemsetD32Async, cuMemsetD32Async)                                                         \
+  X(cuStreamCreate, cuStreamCreate)                                                             \
+  X(cuStreamDestroy, cuStreamDestroy_v2)                                                        \
+  X(cuStreamSynchronize, cuStreamSynchronize)                                                   \
+  X(cuEventCreate, cuEventCreate)                                                               \
+  X(cuEventDestroy, cuEventDestroy_v2)                                                          \
+  X(cuEventRecord, cuEventRecord)                                                               \
+  X(cuEventSynchronize, cuEventSynchronize)                                                     \
+  X(cuEventElapsedTime, cuEventElapsedTime_v2)                                                  \
+  X(cuStreamBeginCapture, cuStreamBeginCapture_v2)                                              \
+  X(cuStreamEndCapture, cuStreamEndCapture)                                                     \
+  X(cuGraphInstantiate, cuGraphInstantiateWithFlags)                                            \
+  X(cuGraphLaunch, cuGraphLaunch)                                                               \
+  X(cuGraphExecDestroy, cuGraphExecDestroy)                                                     \
+  X(cuGraphDestroy, cuGraphDestroy)
+
+// The entries whose symbol differs from their name. The table holds each of them under both
+// names (the same pointer): code compiled after <cuda.h> writes driver().cuMemAlloc(...),
+// which its macro turns into driver().cuMemAlloc_v2(...); code without <cuda.h> keeps
+// cuMemAlloc. Both compile, in either include order. (<cuda.h> with
+// CUDA_API_PER_THREAD_DEFAULT_STREAM is not supported: the table holds the legacy
+// default-stream symbols.)
+#define TCC_DRIVER_VERSIONED_ENTRY_POINTS(X)                                                    \
+  X(cuDeviceTotalMem, cuDeviceTotalMem_v2)                                                      \
+  X(cuDevicePrimaryCtxRelease, cuDevicePrimaryCtxRelease_v2)                                    \
+  X(cuMemAlloc, cuMemAlloc_v2)                                                                  \
+  X(cuMemFree, cuMemFree_v2)                                                                    \
+  X(cuMemGetInfo, cuMemGetInfo_v2)                                                              \
+  X(cuMemcpyHtoD, cuMemcpyHtoD_v2)                                                              \
+  X(cuMemcpyDtoH, cuMemcpyDtoH_v2)                                                              \
+  X(cuMemcpyDtoD, cuMemcpyDtoD_v2)                                                              \
+  X(cuMemcpyDtoDAsync, cuMemcpyDtoDAsync_v2)                                                    \
+  X(cuMemsetD8, cuMemsetD8_v2)                                                                  \
+  X(cuMemsetD32, cuMemsetD32_v2)                                                                \
+  X(cuStreamDestroy, cuStreamDestroy_v2)                                                        \
+  X(cuEventDestroy, cuEventDestroy_v2)                                                          \
+  X(cuEventElapsedTime, cuEventElapsedTime_v2)                                                  \
+  X(cuStreamBeginCapture, cuStreamBeginCapture_v2)                                              \
+  X(cuGraphInstantiate, cuGraphInstantiateWithFlags)
 
 struct Driver {
-#define TCC_DRIVER_MEMBER(fn) decltype(&::fn) fn = nullptr;
+#define TCC_DRIVER_MEMBER(name, symbol) cu::name##_fn name = nullptr;
   TCC_DRIVER_ENTRY_POINTS(TCC_DRIVER_MEMBER)
 #undef TCC_DRIVER_MEMBER
+#define TCC_DRIVER_ALIAS(name, symbol) cu::name##_fn symbol = nullptr;
+  TCC_DRIVER_VERSIONED_ENTRY_POINTS(TCC_DRIVER_ALIAS)
+#undef TCC_DRIVER_ALIAS
 };
 
 // True when the driver library loaded, every entry point resolved, cuInit(0) succeeded and
@@ -88,4 +169,51 @@ std::string deviceDescription();
 // Compute capability of the current device as major*10+minor (90 for an H200).
 int deviceComputeCapability();
 
+// ---- What `tcc doctor` reports (no context is created by these) --------------------------
+
+// The CUDA version the installed driver supports, as cuDriverGetVersion reports it (13000
+// for CUDA 13.0). Needs only the driver library, not a device. Throws tcc::Error saying why
+// when the driver cannot be loaded (no libcuda.so.1) or does not answer.
+int driverVersion();
+
+// The number of CUDA devices the driver sees; 0 when there is no usable driver or no device
+// (driverAvailable(&why) then says why). Never throws.
+int deviceCount();
+
+struct DeviceInfo {
+  int ordinal = 0;
+  std::string name;           // "NVIDIA H200"
+  int computeCapability = 0;  // major*10+minor: 90
+  size_t totalMemory = 0;     // bytes
+  int smCount = 0;            // multiprocessors
+};
+
+// Device `ordinal` (0 .. deviceCount()-1). Throws tcc::Error without a usable driver or for
+// an ordinal out of range.
+DeviceInfo deviceInfo(int ordinal);
+
 } // namespace tcc
+
+#pragma pop_macro("cuGraphLaunch")
+#pragma pop_macro("cuStreamEndCapture")
+#pragma pop_macro("cuEventRecord")
+#pragma pop_macro("cuStreamSynchronize")
+#pragma pop_macro("cuMemsetD32Async")
+#pragma pop_macro("cuMemsetD8Async")
+#pragma pop_macro("cuLaunchKernel")
+#pragma pop_macro("cuGraphInstantiate")
+#pragma pop_macro("cuStreamBeginCapture")
+#pragma pop_macro("cuEventElapsedTime")
+#pragma pop_macro("cuEventDestroy")
+#pragma pop_macro("cuStreamDestroy")
+#pragma pop_macro("cuMemsetD32")
+#pragma pop_macro("cuMemsetD8")
+#pragma pop_macro("cuMemcpyDtoDAsync")
+#pragma pop_macro("cuMemcpyDtoD")
+#pragma pop_macro("cuMemcpyDtoH")
+#pragma pop_macro("cuMemcpyHtoD")
+#pragma pop_macro("cuMemGetInfo")
+#pragma pop_macro("cuMemFree")
+#pragma pop_macro("cuMemAlloc")
+#pragma pop_macro("cuDevicePrimaryCtxRelease")
+#pragma pop_macro("cuDeviceTotalMem")

@@ -1,11 +1,11 @@
-// Support for the headers `tcc --emit=header` generates: a kernel whose cubin is compiled
-// into the program, loaded on first use in each CUDA context, and the checked arithmetic
-// the generated grid computations call.
+// Support for the headers `tcc --emit=header` generates: a kernel whose cubin and/or PTX is
+// compiled into the program, loaded on first use in each CUDA context, and the checked
+// arithmetic the generated grid computations call. Needs no CUDA toolkit header.
 #pragma once
 
 #include "tcc/error.h"
 
-#include <cuda.h>
+#include "tcc/cuda_api.h"
 
 #include <atomic>
 #include <cstddef>
@@ -16,10 +16,13 @@ namespace tcc {
 
 class EmbeddedKernel {
 public:
-  // All pointers must outlive the object (the generated header passes literals and a
-  // static array).
+  // All pointers must outlive the object (the generated header passes literals and static
+  // arrays). `image`/`size`: the cubin, or nullptr/0 for a PTX-only kernel; `ptx`/`ptxSize`:
+  // its PTX text (the size without a terminating NUL, which is not required), or nullptr/0.
+  // At least one of the two must be given. `arch`: what they were built for ("sm_90a").
   EmbeddedKernel(const char* name, const char* entry, const void* image, size_t size,
-                 const char* arch, int numWarps, int64_t sharedBytes);
+                 const char* arch, int numWarps, int64_t sharedBytes, const char* ptx = nullptr,
+                 size_t ptxSize = 0);
   ~EmbeddedKernel();
   EmbeddedKernel(const EmbeddedKernel&) = delete;
   EmbeddedKernel& operator=(const EmbeddedKernel&) = delete;
@@ -29,14 +32,21 @@ public:
   void launch(CUstream stream, int64_t gx, int64_t gy, int64_t gz, void** args);
 
   // The function in the current context (loading the module there on first use; creating
-  // the primary context of device 0 if none is current).
+  // the primary context of device 0 if none is current): from the cubin when it runs on the
+  // device (exactly its architecture, or a compatible one: same major, minor <= the
+  // device's), otherwise from the PTX, JIT-compiled by the driver (when the device's
+  // architecture is the PTX's or newer). When neither can run, the error says why.
   CUfunction function();
 
   const char* name() const { return name_; }
 
-  // Whether the image can run on the device of the current context (an sm_90a cubin only
-  // on compute capability 9.0); the answer of the first call is kept.
+  // Whether the kernel can run on the device of the current context: its cubin runs there
+  // (an sm_90a cubin only on compute capability 9.0, an sm_80 cubin on 8.x) or its PTX can
+  // be JIT-compiled there (sm_80 PTX on 8.0 and newer). The answer of the first call is kept.
   bool runsOnCurrentDevice();
+  // Whether the kernel is loaded from its PTX (JIT) on the current device rather than from
+  // its cubin (false also where nothing runs). The answer of the first call is kept.
+  bool usesPtxOnCurrentDevice();
 
 private:
   struct PerContext;
@@ -47,10 +57,13 @@ private:
   const char* arch_;
   int numWarps_;
   int64_t sharedBytes_;
+  const char* ptx_;
+  size_t ptxSize_;
   // The most recent context's function: the fast path is one load and one compare.
   std::atomic<PerContext*> last_{nullptr};
   std::atomic<PerContext*> all_{nullptr}; // every context's, a lock-free list
-  std::atomic<int> runs_{-1};             // runsOnCurrentDevice: -1 not asked yet
+  std::atomic<int> rank_{-1};             // loadRank on the device: -1 not asked yet
+  int rankOnCurrentDevice();
   PerContext* loadIn(CUcontext ctx);
 };
 

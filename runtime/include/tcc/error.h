@@ -3,7 +3,7 @@
 // done, for which kernel, and, for CUDA failures, the driver's error name.
 #pragma once
 
-#include <cuda.h>
+#include "tcc/cuda_api.h"
 
 #include <stdexcept>
 #include <string>
@@ -14,25 +14,26 @@ class Error : public std::runtime_error {
 public:
   // `doing`: what was being done ("loading vector_add.cubin"); `detail`: what went wrong.
   Error(const std::string& doing, const std::string& detail, const std::string& kernel = "",
-        CUresult code = CUDA_SUCCESS, const std::string& cudaErrorName = "");
+        cu::CUresult code = cu::CUDA_SUCCESS, const std::string& cudaErrorName = "");
 
   // The kernel concerned, or empty.
   const std::string& kernel() const { return kernel_; }
   // The CUDA driver's name of the error ("CUDA_ERROR_INVALID_VALUE"), or empty when the
   // error did not come from the driver.
   const std::string& cudaErrorName() const { return cudaErrorName_; }
-  CUresult code() const { return code_; }
+  // The CUresult (0 when the error did not come from the driver).
+  cu::CUresult code() const { return code_; }
   const std::string& doing() const { return doing_; }
 
 private:
   std::string kernel_;
   std::string cudaErrorName_;
   std::string doing_;
-  CUresult code_;
+  cu::CUresult code_;
 };
 
 // Throws a tcc::Error if `result` is not CUDA_SUCCESS, naming the error (cuGetErrorName),
 // what was being done and the kernel.
-void check(CUresult result, const std::string& doing, const std::string& kernel = "");
+void check(cu::CUresult result, const std::string& doing, const std::string& kernel = "");
 
 } // namespace tcc

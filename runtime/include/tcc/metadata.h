@@ -5,11 +5,59 @@
 #include "tcc/grid_expr.h"
 
 #include <cstdint>
+#include <iosfwd>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 namespace tcc {
+
+// The value of one constexpr parameter or -D value a kernel was compiled with, as the
+// metadata records it: an integer, a boolean, a number or a string (a dtype is its name,
+// "f16"). Integers and booleans (as 0 or 1) may appear in grid expressions. Implicit from
+// the C++ value, so that lookups read {{"BLOCK", 1024}, {"ACT", "relu"}}.
+class ConstexprValue {
+public:
+  enum class Kind { Int, Bool, Float, String };
+
+  ConstexprValue() = default; // the integer 0
+  ConstexprValue(bool v) : kind_(Kind::Bool), int_(v ? 1 : 0) {} // NOLINT: implicit on purpose
+  template <typename T,
+            typename = std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>>>
+  ConstexprValue(T v) : kind_(Kind::Int), int_(static_cast<int64_t>(v)) {} // NOLINT
+  ConstexprValue(double v) : kind_(Kind::Float), float_(v) {}               // NOLINT
+  ConstexprValue(const char* s) : kind_(Kind::String), text_(s) {}          // NOLINT
+  ConstexprValue(std::string s) : kind_(Kind::String), text_(std::move(s)) {} // NOLINT
+
+  Kind kind() const { return kind_; }
+  // An integer or a boolean: usable in grid expressions.
+  bool isInteger() const { return kind_ == Kind::Int || kind_ == Kind::Bool; }
+  bool isString() const { return kind_ == Kind::String; }
+  // Int; Bool as 0 or 1; 0 otherwise.
+  int64_t asInt() const { return isInteger() ? int_ : 0; }
+  // Float; Int and Bool converted; 0 for a string.
+  double asDouble() const;
+  // String; empty otherwise.
+  const std::string& asString() const { return text_; }
+  // As in a header comment and configString(): 1024, True, 0.5, "relu".
+  std::string toString() const;
+
+  // Same kind and value (exact for numbers).
+  bool operator==(const ConstexprValue& o) const;
+  bool operator!=(const ConstexprValue& o) const { return !(*this == o); }
+  // The looser equality of configuration lookups: numbers compare by value whatever their
+  // kinds (1 matches True and 1.0), strings only with strings.
+  bool sameValue(const ConstexprValue& o) const;
+
+private:
+  Kind kind_ = Kind::Int;
+  int64_t int_ = 0;
+  double float_ = 0;
+  std::string text_;
+};
+
+std::ostream& operator<<(std::ostream& os, const ConstexprValue& v);
 
 enum class ScalarKind { Int, Float };
 
@@ -29,13 +77,14 @@ struct KernelMetadata {
   std::string arch;        // "sm_90"
   int archNumber = 0;      // 90
   bool archSpecific = false; // "sm_90a": runs only on exactly that compute capability
-  std::string cubinPath;   // resolved against the metadata file's folder
-  std::string ptxPath;     // resolved, or empty
+  std::string cubinPath;   // resolved against the metadata file's folder; empty for a
+                           // PTX-only artifact (no "cubin": the driver JIT-compiles the PTX)
+  std::string ptxPath;     // resolved, or empty (never empty when cubinPath is)
   int numWarps = 4;
   int64_t sharedBytes = 0;
   std::string grid[3];
   std::vector<ParamInfo> params;
-  std::vector<std::pair<std::string, int64_t>> constexprs;
+  std::vector<std::pair<std::string, ConstexprValue>> constexprs; // in declaration order
   std::string source;
   std::string compiler;
   std::string origin;      // the metadata file (or "<memory>")
@@ -44,7 +93,9 @@ struct KernelMetadata {
   // Sum of log2(divisibility) over the parameters, plus 64 per parameter assumed equal to 1
   // (docs/artifacts.md): 0 for the general variant.
   int specialisationScore() const;
-  // "BLOCK=1024, num_warps=4" style description of the configuration.
+  // The constexpr `name`, or nullptr.
+  const ConstexprValue* constexprValue(const std::string& name) const;
+  // "BLOCK=1024, ACT=\"relu\", num_warps=4" style description of the configuration.
   std::string configString() const;
   // "x%16, n%16, stride_n==1" style description of the specialisation, or "general".
   std::string specialisationString() const;
@@ -52,7 +103,8 @@ struct KernelMetadata {
 
 // Parses metadata text. `origin` names it in errors; relative file names inside are
 // resolved against `baseDir` (empty: kept as they are). Throws tcc::Error when the text is
-// not valid JSON, not a tcc-kernel file, of an unknown version, or inconsistent.
+// not valid JSON, not a tcc-kernel file, of an unknown version, or inconsistent (e.g. neither
+// "cubin" nor "ptx").
 KernelMetadata parseMetadata(const std::string& text, const std::string& origin,
                              const std::string& baseDir);
 

@@ -11,8 +11,6 @@
 #include "tcc/error.h"
 #include "tcc/metadata.h"
 
-#include <cuda.h>
-
 #include <atomic>
 #include <cstdint>
 #include <map>
@@ -110,6 +108,13 @@ public:
                                       const std::string& kernel = "");
   static std::shared_ptr<Module> loadFile(const std::string& path, int expectedArch = 0,
                                           bool archSpecific = false, const std::string& kernel = "");
+  // PTX text (NUL-terminated or not) JIT-compiled by the driver for the device of the current
+  // context (cuModuleLoadDataEx). Refused before the driver sees it when its ".target" (or
+  // `expectedArch`) is newer than the device, or architecture-specific for another one; a
+  // JIT failure's error carries the driver's JIT log. load() sends PTX images here.
+  static std::shared_ptr<Module> loadPtx(const void* ptx, size_t size, const std::string& label,
+                                         int expectedArch = 0, bool archSpecific = false,
+                                         const std::string& kernel = "");
   ~Module();
   Module(const Module&) = delete;
   Module& operator=(const Module&) = delete;
@@ -137,12 +142,18 @@ public:
   Kernel& operator=(const Kernel&) = delete;
 
   const std::string& name() const { return name_; }
-  // The variants: architecture-specific ones (sm_90a) first, then the most specialised
-  // first; the last is the general one.
+  // The variants: architecture-specific ones (sm_90a) first, then by architecture, newest
+  // first, then the most specialised first; the last is the general one (of the oldest
+  // architecture). A launch tries them in the order of how they run on the device (its
+  // cubin on exactly its architecture, then a compatible cubin, then PTX through the
+  // driver's JIT; see loadRank in tcc/cubin.h), this order within each.
   const std::vector<KernelMetadata>& variants() const { return metas_; }
+  // Those variants' indices in the order a launch on the current device tries them (only
+  // those that can run there; every variant, in variants() order, without a device).
+  std::vector<size_t> launchOrder() const;
   // The parameters (shared by all variants).
   const std::vector<ParamInfo>& params() const { return metas_.front().params; }
-  // "BLOCK=1024, num_warps=4".
+  // "BLOCK=1024, ACT=\"relu\", num_warps=4".
   std::string configString() const { return metas_.front().configString(); }
 
   // Launches on `stream` (0: the legacy default stream) with arguments in parameter order.
@@ -179,23 +190,30 @@ public:
 private:
   friend class Library;
   struct Variant;
-  Kernel(std::string name, std::vector<KernelMetadata> metas, std::vector<std::string> images);
+  Kernel(std::string name, std::vector<KernelMetadata> metas, std::vector<std::string> images,
+         std::vector<std::string> ptxs);
 
   struct Marshalled;
   size_t marshal(const Arg* args, size_t count, Marshalled* out) const;
   LaunchPlan planFor(size_t variant, const Marshalled& m) const;
   void ensureLoaded(size_t variant);
 
-  // The compute capability variants are chosen for (arch-specific ones run only there):
-  // the current device's on first use, -1 without a driver or device.
+  // The compute capability variants are chosen for: the current device's on first use, -1
+  // without a driver or device.
   int selectionArch() const;
+  // launchOrder(), computed once.
+  const std::vector<size_t>& order() const;
 
   std::string name_;
   std::vector<KernelMetadata> metas_;
   std::vector<std::unique_ptr<Variant>> variants_;
   std::mutex loadMutex_;
-  bool hasArchSpecific_ = false;
+  // Whether the choice depends on the device: the variants differ in architecture or in
+  // having a cubin or PTX.
+  bool deviceDependent_ = false;
   mutable std::atomic<int> deviceArch_{0};
+  mutable std::once_flag orderOnce_;
+  mutable std::vector<size_t> order_;
 };
 
 // A set of kernels loaded from metadata files, grouped by name and configuration.
@@ -215,15 +233,18 @@ public:
   // The same, skipping architecture-specific variants (sm_90a) when `archSpecific` is
   // false: their portable counterparts (sm_90) then run everywhere, e.g. to compare the two.
   void add(const std::string& path, bool archSpecific);
-  // Metadata with its cubin in memory (`image` empty: read metadata.cubinPath on first use).
-  void add(KernelMetadata metadata, std::string image = "");
+  // Metadata with its cubin and/or PTX in memory (`image` empty: read metadata.cubinPath
+  // on first use, if any; `ptx` empty: metadata.ptxPath, if any and the file exists).
+  void add(KernelMetadata metadata, std::string image = "", std::string ptx = "");
 
   // The kernel `name`. Throws, listing the kernels there are, if none has that name, and
   // listing the configurations, if several configurations of it are loaded.
   Kernel& kernel(const std::string& name);
-  // The configuration of `name` with exactly these constexpr values (the order is free).
+  // The configuration of `name` with these constexpr values (the order is free; numbers
+  // compare by value, so 1 selects True; "num_warps" may be named too):
+  // kernel("softmax", {{"BLOCK", 1024}, {"ACT", "relu"}}).
   Kernel& kernel(const std::string& name,
-                 const std::vector<std::pair<std::string, int64_t>>& constexprs);
+                 const std::vector<std::pair<std::string, ConstexprValue>>& constexprs);
 
   template <typename... A>
   void launch(const std::string& name, CUstream stream, const A&... args) {
@@ -239,6 +260,7 @@ private:
   struct Entry {
     std::vector<KernelMetadata> metas;
     std::vector<std::string> images;
+    std::vector<std::string> ptxs;
     std::unique_ptr<Kernel> kernel; // built on first lookup
   };
   // name -> configurations

@@ -1,0 +1,385 @@
+// A fake CUDA driver (libtcc-fake-cuda.so) for the runtime's tests on machines without a
+// GPU: every entry point tcc::Driver resolves, by the same symbol, over an in-memory model of
+// devices, contexts and modules. tcc-runtime-driver-tests points TCC_LIBCUDA at it.
+//
+// Configured at cuInit from the environment:
+//   TCC_FAKE_CC              compute capability of each device, comma-separated ("90,80");
+//                            default "90"; "" means no device (cuInit: CUDA_ERROR_NO_DEVICE)
+//   TCC_FAKE_DRIVER_VERSION  what cuDriverGetVersion says (default 13000)
+// and by the tests through the extern "C" tcc_fake_* functions at the end. It records what
+// the runtime asked of it (module loads, JIT compilations, launches) in a log.
+//
+// Images: a CUDA ELF (e_machine 190) is a cubin; its SM is read as the runtime does. PTX is
+// text; containing FAKE_JIT_FAIL makes the JIT fail with a log, FAKE_NO_BINARY in a cubin
+// makes cuModuleLoadData answer CUDA_ERROR_NO_BINARY_FOR_GPU.
+#include "tcc/cuda_api.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <vector>
+
+using namespace tcc::cu;
+
+struct CUctx_st {
+  int device;
+};
+struct CUmod_st {
+  std::string kind; // "cubin sm_90" or "ptx sm_90"
+};
+struct CUfunc_st {
+  CUmod_st* module;
+  std::string name;
+};
+struct CUstream_st {
+  int unused;
+};
+struct CUevent_st {
+  int unused;
+};
+struct CUgraph_st {
+  int unused;
+};
+struct CUgraphExec_st {
+  int unused;
+};
+
+namespace {
+
+std::mutex mu;
+std::vector<int> ccs;            // per device
+std::vector<CUctx_st*> primaries; // per device
+int driverVersion = 13000;
+bool initialised = false;
+std::string log;
+thread_local CUcontext current = nullptr;
+CUdeviceptr nextAddress = 0x7f0000000000ull;
+
+void record(const std::string& line) {
+  std::lock_guard<std::mutex> lock(mu);
+  log += line + "\n";
+}
+
+int elfArch(const unsigned char* p) {
+  uint32_t flags = static_cast<uint32_t>(p[48]) | (static_cast<uint32_t>(p[49]) << 8) |
+                   (static_cast<uint32_t>(p[50]) << 16) | (static_cast<uint32_t>(p[51]) << 24);
+  return static_cast<int>(p[8] >= 8 ? (flags >> 8) & 0xff : flags & 0xff);
+}
+
+bool isCubin(const void* image) {
+  const unsigned char* p = static_cast<const unsigned char*>(image);
+  return std::memcmp(p, "\x7f" "ELF", 4) == 0 && p[18] == 190 && p[19] == 0;
+}
+
+// The ".target sm_NN" of PTX text, as written.
+std::string ptxTarget(const char* text) {
+  const char* t = std::strstr(text, ".target ");
+  if (!t)
+    return "?";
+  t += 8;
+  std::string s;
+  while (*t && *t != '\n' && *t != ' ' && *t != ',')
+    s += *t++;
+  return s;
+}
+
+bool validDevice(CUdevice d) { return d >= 0 && d < static_cast<int>(ccs.size()); }
+
+} // namespace
+
+extern "C" {
+
+CUresult cuInit(unsigned int) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (!initialised) {
+    const char* cc = std::getenv("TCC_FAKE_CC");
+    std::string list = cc ? cc : "90";
+    size_t i = 0;
+    while (i < list.size()) {
+      size_t j = list.find(',', i);
+      if (j == std::string::npos)
+        j = list.size();
+      if (j > i)
+        ccs.push_back(std::atoi(list.substr(i, j - i).c_str()));
+      i = j + 1;
+    }
+    primaries.assign(ccs.size(), nullptr);
+    if (const char* v = std::getenv("TCC_FAKE_DRIVER_VERSION"))
+      driverVersion = std::atoi(v);
+    initialised = true;
+  }
+  return ccs.empty() ? CUDA_ERROR_NO_DEVICE : CUDA_SUCCESS;
+}
+
+CUresult cuDriverGetVersion(int* v) {
+  if (!v)
+    return CUDA_ERROR_INVALID_VALUE;
+  *v = driverVersion;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGetErrorName(CUresult e, const char** name) {
+  switch (e) {
+  case CUDA_SUCCESS: *name = "CUDA_SUCCESS"; break;
+  case CUDA_ERROR_INVALID_VALUE: *name = "CUDA_ERROR_INVALID_VALUE"; break;
+  case CUDA_ERROR_NO_DEVICE: *name = "CUDA_ERROR_NO_DEVICE"; break;
+  case CUDA_ERROR_INVALID_DEVICE: *name = "CUDA_ERROR_INVALID_DEVICE"; break;
+  case CUDA_ERROR_NO_BINARY_FOR_GPU: *name = "CUDA_ERROR_NO_BINARY_FOR_GPU"; break;
+  case CUDA_ERROR_INVALID_PTX: *name = "CUDA_ERROR_INVALID_PTX"; break;
+  case CUDA_ERROR_NOT_FOUND: *name = "CUDA_ERROR_NOT_FOUND"; break;
+  case CUDA_ERROR_INVALID_CONTEXT: *name = "CUDA_ERROR_INVALID_CONTEXT"; break;
+  default: *name = "CUDA_ERROR_UNKNOWN"; break;
+  }
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGetErrorString(CUresult e, const char** text) {
+  *text = e == CUDA_SUCCESS ? "no error" : "a fake driver error";
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGet(CUdevice* d, int ordinal) {
+  if (!initialised)
+    return CUDA_ERROR_NOT_INITIALIZED;
+  if (!validDevice(ordinal))
+    return CUDA_ERROR_INVALID_DEVICE;
+  *d = ordinal;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetCount(int* count) {
+  if (!initialised)
+    return CUDA_ERROR_NOT_INITIALIZED;
+  *count = static_cast<int>(ccs.size());
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetName(char* name, int len, CUdevice d) {
+  if (!validDevice(d))
+    return CUDA_ERROR_INVALID_DEVICE;
+  std::string n = "tcc fake GPU " + std::to_string(d);
+  std::strncpy(name, n.c_str(), static_cast<size_t>(len));
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetAttribute(int* v, CUdevice_attribute a, CUdevice d) {
+  if (!validDevice(d))
+    return CUDA_ERROR_INVALID_DEVICE;
+  switch (a) {
+  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = ccs[d] / 10; break;
+  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = ccs[d] % 10; break;
+  case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *v = 132; break;
+  case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *v = 1024; break;
+  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: *v = 232448; break;
+  case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: *v = 50 << 20; break;
+  default: return CUDA_ERROR_INVALID_VALUE;
+  }
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceTotalMem_v2(size_t* bytes, CUdevice d) {
+  if (!validDevice(d))
+    return CUDA_ERROR_INVALID_DEVICE;
+  *bytes = (size_t(140) << 30) + size_t(d) * (size_t(1) << 30);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDevicePrimaryCtxRetain(CUcontext* ctx, CUdevice d) {
+  if (!validDevice(d))
+    return CUDA_ERROR_INVALID_DEVICE;
+  std::lock_guard<std::mutex> lock(mu);
+  if (!primaries[d])
+    primaries[d] = new CUctx_st{d};
+  *ctx = primaries[d];
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDevicePrimaryCtxRelease_v2(CUdevice) { return CUDA_SUCCESS; }
+
+CUresult cuCtxGetCurrent(CUcontext* ctx) {
+  *ctx = current;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuCtxSetCurrent(CUcontext ctx) {
+  current = ctx;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuCtxGetDevice(CUdevice* d) {
+  if (!current)
+    return CUDA_ERROR_INVALID_CONTEXT;
+  *d = current->device;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuCtxSynchronize() { return current ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT; }
+
+CUresult cuModuleLoadData(CUmodule* m, const void* image) {
+  if (!current)
+    return CUDA_ERROR_INVALID_CONTEXT;
+  std::string kind;
+  if (isCubin(image)) {
+    const unsigned char* p = static_cast<const unsigned char*>(image);
+    if (std::strstr(reinterpret_cast<const char*>(p + 64), "FAKE_NO_BINARY")) {
+      record("refused cubin sm_" + std::to_string(elfArch(p)));
+      return CUDA_ERROR_NO_BINARY_FOR_GPU;
+    }
+    kind = "cubin sm_" + std::to_string(elfArch(p));
+  } else {
+    kind = "ptx " + ptxTarget(static_cast<const char*>(image)) + " (without JIT options)";
+  }
+  record("load " + kind);
+  *m = new CUmod_st{kind};
+  return CUDA_SUCCESS;
+}
+
+CUresult cuModuleLoadDataEx(CUmodule* m, const void* image, unsigned int n, CUjit_option* options,
+                            void** values) {
+  if (!current)
+    return CUDA_ERROR_INVALID_CONTEXT;
+  const char* text = static_cast<const char*>(image);
+  if (isCubin(image))
+    return cuModuleLoadData(m, image);
+  char* errorLog = nullptr;
+  size_t errorLogSize = 0;
+  for (unsigned i = 0; i < n; ++i) {
+    if (options[i] == CU_JIT_ERROR_LOG_BUFFER)
+      errorLog = static_cast<char*>(values[i]);
+    if (options[i] == CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES)
+      errorLogSize = static_cast<size_t>(reinterpret_cast<uintptr_t>(values[i]));
+  }
+  std::string target = ptxTarget(text);
+  if (std::strstr(text, "FAKE_JIT_FAIL")) {
+    record("jit failed ptx " + target);
+    const char* msg = "ptxas application ptx input, line 3; fatal   : fake JIT failure\n";
+    if (errorLog && errorLogSize > std::strlen(msg))
+      std::strcpy(errorLog, msg);
+    return CUDA_ERROR_INVALID_PTX;
+  }
+  std::string kind = "ptx " + target;
+  record("jit " + kind + (errorLog && errorLogSize ? "" : " (no error log buffer)") + " for sm_" +
+         std::to_string(ccs[current->device]));
+  *m = new CUmod_st{kind};
+  return CUDA_SUCCESS;
+}
+
+CUresult cuModuleUnload(CUmodule m) {
+  delete m;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuModuleGetFunction(CUfunction* f, CUmodule m, const char* name) {
+  if (std::strcmp(name, "missing") == 0)
+    return CUDA_ERROR_NOT_FOUND;
+  *f = new CUfunc_st{m, name};
+  return CUDA_SUCCESS;
+}
+
+CUresult cuFuncGetAttribute(int* v, CUfunction_attribute a, CUfunction) {
+  switch (a) {
+  case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *v = 1024; break;
+  case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *v = 0; break;
+  case CU_FUNC_ATTRIBUTE_NUM_REGS: *v = 32; break;
+  default: return CUDA_ERROR_INVALID_VALUE;
+  }
+  return CUDA_SUCCESS;
+}
+
+CUresult cuFuncSetAttribute(CUfunction, CUfunction_attribute, int) { return CUDA_SUCCESS; }
+
+CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned,
+                        unsigned, unsigned, CUstream, void**, void**) {
+  if (!current)
+    return CUDA_ERROR_INVALID_CONTEXT;
+  record("launch " + f->name + " from " + f->module->kind + " grid " + std::to_string(gx) + "x" +
+         std::to_string(gy) + "x" + std::to_string(gz) + " block " + std::to_string(bx));
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemAlloc_v2(CUdeviceptr* p, size_t bytes) {
+  std::lock_guard<std::mutex> lock(mu);
+  *p = nextAddress;
+  nextAddress += (bytes + 255) / 256 * 256 + 256;
+  return CUDA_SUCCESS;
+}
+CUresult cuMemFree_v2(CUdeviceptr) { return CUDA_SUCCESS; }
+CUresult cuMemGetInfo_v2(size_t* free, size_t* total) {
+  *free = size_t(100) << 30;
+  *total = size_t(140) << 30;
+  return CUDA_SUCCESS;
+}
+CUresult cuMemcpyHtoD_v2(CUdeviceptr, const void*, size_t) { return CUDA_SUCCESS; }
+CUresult cuMemcpyDtoH_v2(void*, CUdeviceptr, size_t) { return CUDA_SUCCESS; }
+CUresult cuMemcpyDtoD_v2(CUdeviceptr, CUdeviceptr, size_t) { return CUDA_SUCCESS; }
+CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr, CUdeviceptr, size_t, CUstream) { return CUDA_SUCCESS; }
+CUresult cuMemsetD8_v2(CUdeviceptr, unsigned char, size_t) { return CUDA_SUCCESS; }
+CUresult cuMemsetD32_v2(CUdeviceptr, unsigned int, size_t) { return CUDA_SUCCESS; }
+CUresult cuMemsetD8Async(CUdeviceptr, unsigned char, size_t, CUstream) { return CUDA_SUCCESS; }
+CUresult cuMemsetD32Async(CUdeviceptr, unsigned int, size_t, CUstream) { return CUDA_SUCCESS; }
+
+CUresult cuStreamCreate(CUstream* s, unsigned int) {
+  *s = new CUstream_st{0};
+  return CUDA_SUCCESS;
+}
+CUresult cuStreamDestroy_v2(CUstream s) {
+  delete s;
+  return CUDA_SUCCESS;
+}
+CUresult cuStreamSynchronize(CUstream) { return CUDA_SUCCESS; }
+CUresult cuEventCreate(CUevent* e, unsigned int) {
+  *e = new CUevent_st{0};
+  return CUDA_SUCCESS;
+}
+CUresult cuEventDestroy_v2(CUevent e) {
+  delete e;
+  return CUDA_SUCCESS;
+}
+CUresult cuEventRecord(CUevent, CUstream) { return CUDA_SUCCESS; }
+CUresult cuEventSynchronize(CUevent) { return CUDA_SUCCESS; }
+CUresult cuEventElapsedTime_v2(float* ms, CUevent, CUevent) {
+  *ms = 1.0f;
+  return CUDA_SUCCESS;
+}
+CUresult cuStreamBeginCapture_v2(CUstream, CUstreamCaptureMode) { return CUDA_SUCCESS; }
+CUresult cuStreamEndCapture(CUstream, CUgraph* g) {
+  *g = new CUgraph_st{0};
+  return CUDA_SUCCESS;
+}
+CUresult cuGraphInstantiateWithFlags(CUgraphExec* e, CUgraph, unsigned long long) {
+  *e = new CUgraphExec_st{0};
+  return CUDA_SUCCESS;
+}
+CUresult cuGraphLaunch(CUgraphExec, CUstream) { return CUDA_SUCCESS; }
+CUresult cuGraphExecDestroy(CUgraphExec e) {
+  delete e;
+  return CUDA_SUCCESS;
+}
+CUresult cuGraphDestroy(CUgraph g) {
+  delete g;
+  return CUDA_SUCCESS;
+}
+
+// ---- For the tests ------------------------------------------------------------------------
+
+// Everything recorded since the last call, one line per event; clears the log.
+const char* tcc_fake_take_log() {
+  static thread_local std::string taken;
+  std::lock_guard<std::mutex> lock(mu);
+  taken.swap(log);
+  log.clear();
+  return taken.c_str();
+}
+
+// Changes the compute capability of `device` (e.g. 100); false if there is no such device.
+bool tcc_fake_set_cc(int device, int cc) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (device < 0 || device >= static_cast<int>(ccs.size()))
+    return false;
+  ccs[device] = cc;
+  return true;
+}
+
+} // extern "C"
