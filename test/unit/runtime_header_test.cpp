@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 #include <unistd.h>
+#include <vector>
 
 namespace {
 
@@ -109,24 +110,46 @@ TEST(HeaderWriter, ManglesNamesThatAreNotUsableInCxx) {
   EXPECT_NE(h.find("CUdeviceptr new_, CUdeviceptr tcc_stream_,"), std::string::npos) << h;
 }
 
-// Compiles `main` with the generated header into a program linked with tccrt and runs it;
-// returns its exit status and output.
-int compileAndRun(const std::string& header, const std::string& main, std::string* output) {
+// Compiles `main` with the generated header into a program linked with tccrt and runs it
+// once per entry of `envs` (variable assignments put before the command, e.g.
+// "TCC_LIBCUDA=..."), each output in (*outputs)[i] (the compiler's, if it failed, in [0]);
+// returns the first non-zero status.
+int compileAndRunEach(const std::string& header, const std::string& main,
+                      const std::vector<std::string>& envs, std::vector<std::string>* outputs) {
   char tmpl[] = "/tmp/tcc-header-XXXXXX";
   std::string dir = ::mkdtemp(tmpl);
   std::ofstream(dir + "/kernel.h") << header;
   std::ofstream(dir + "/main.cpp") << main;
+  auto read = [&](const std::string& file) {
+    std::ifstream in(file);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  };
   std::string cmd = std::string(TCC_TEST_CXX) + " -std=c++17 -Wall -Wextra -Werror -I" + dir +
                     " -I" TCC_TEST_NO_CUDA_H " -I" TCC_TEST_RUNTIME_INCLUDE " " + dir +
                     "/main.cpp " TCC_TEST_TCCRT " -ldl -o " + dir + "/prog > " + dir +
-                    "/out.txt 2>&1 && " + dir + "/prog >> " + dir + "/out.txt 2>&1";
+                    "/out.txt 2>&1";
   int status = std::system(cmd.c_str());
-  std::ifstream in(dir + "/out.txt");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  *output = ss.str();
+  outputs->assign(envs.size(), "");
+  if (status != 0) {
+    (*outputs)[0] = read(dir + "/out.txt");
+  } else {
+    for (size_t i = 0; i < envs.size() && status == 0; ++i) {
+      cmd = envs[i] + " " + dir + "/prog > " + dir + "/out.txt 2>&1";
+      status = std::system(cmd.c_str());
+      (*outputs)[i] = read(dir + "/out.txt");
+    }
+  }
   std::error_code ec;
   std::filesystem::remove_all(dir, ec);
+  return status;
+}
+
+int compileAndRun(const std::string& header, const std::string& main, std::string* output) {
+  std::vector<std::string> outputs;
+  int status = compileAndRunEach(header, main, {""}, &outputs);
+  *output = outputs[0];
   return status;
 }
 
@@ -171,6 +194,72 @@ int main() {
                      "'1 + n // (n - 7)' divides by zero"),
             std::string::npos)
       << out;
+}
+
+// A header with sm_90a, sm_90 and sm_80 variants (cubin and PTX each, and one PTX-only)
+// run on the fake driver (runtime_fake_cuda.cpp) as devices of several architectures: each
+// launch takes the first variant that runs there, from its cubin or through the JIT.
+TEST(HeaderWriter, MultiArchitectureHeaderRunsTheRightImage) {
+  auto cubin = [](int arch) {
+    std::string h(64, '\0');
+    h[0] = 0x7f, h[1] = 'E', h[2] = 'L', h[3] = 'F', h[4] = 2, h[5] = 1, h[8] = 8;
+    h[18] = static_cast<char>(190);
+    h[49] = static_cast<char>(arch);
+    return h + "cubin";
+  };
+  auto ptx = [](const std::string& arch) {
+    return ".version 8.7\n.target " + arch + "\n.address_size 64\n";
+  };
+  std::vector<tcc::KernelArtifact> vs;
+  for (const char* arch : {"sm_90a", "sm_90", "sm_80"}) {
+    tcc::KernelArtifact a = variant(1);
+    a.arch = arch;
+    a.cubin = cubin(std::atoi(arch + 3));
+    a.ptx = ptx(arch);
+    vs.push_back(a);
+  }
+  tcc::KernelArtifact ptxOnly = variant(1);
+  ptxOnly.arch = "sm_100";
+  ptxOnly.cubin.clear();
+  ptxOnly.ptx = ptx("sm_100");
+  vs.push_back(ptxOnly);
+  tcc::HeaderOptions o;
+  o.cxxNamespace = "multi";
+  std::string err, h = generate(vs, o, &err);
+  ASSERT_FALSE(h.empty()) << err;
+  const char* main = R"(
+#include "kernel.h"
+#include <cstdio>
+#include <cstdlib>
+#include <dlfcn.h>
+int main() {
+  void* fake = dlopen(std::getenv("TCC_LIBCUDA"), RTLD_NOW);
+  auto takeLog = reinterpret_cast<const char* (*)()>(dlsym(fake, "tcc_fake_take_log"));
+  try {
+    multi::vector_add(nullptr, 16, 32, 48, 4096);
+    std::printf("%s", takeLog());
+  } catch (const tcc::Error& e) {
+    std::printf("caught: %s\n", e.what());
+  }
+  return 0;
+}
+)";
+  std::vector<std::string> envs, out;
+  for (const char* cc : {"90", "86", "100", "120", "75"})
+    envs.push_back(std::string("TCC_LIBCUDA=" TCC_TEST_FAKE_CUDA " TCC_FAKE_CC=") + cc);
+  ASSERT_EQ(compileAndRunEach(h, main, envs, &out), 0) << out[0];
+  std::string launch = "launch vector_add from ";
+  std::string tail = " grid 4x1x1 block 128\n";
+  EXPECT_EQ(out[0], "load cubin sm_90\n" + launch + "cubin sm_90" + tail); // the sm_90a one
+  EXPECT_EQ(out[1], "load cubin sm_80\n" + launch + "cubin sm_80" + tail);
+  EXPECT_EQ(out[2], "jit ptx sm_100 for sm_100\n" + launch + "ptx sm_100" + tail);
+  EXPECT_EQ(out[3], "jit ptx sm_100 for sm_120\n" + launch + "ptx sm_100" + tail);
+  // Older than every variant: the last one is launched and says why it cannot run.
+  EXPECT_NE(out[4].find("caught: tcc: kernel 'vector_add': loading the cubin embedded for "
+                        "vector_add (sm_80): the cubin is built for sm_80 but the device is "
+                        "tcc fake GPU 0 (sm_75)"),
+            std::string::npos)
+      << out[4];
 }
 
 } // namespace
