@@ -24,4 +24,6 @@ cxx = shutil.which("clang++-14") or shutil.which("clang++") or shutil.which("c++
 if cxx:
     config.available_features.add("cxx")
     config.substitutions.append(("%cxx", cxx + " -std=c++17"))
+import sys
+config.substitutions.append(("%python", '"%s"' % sys.executable))
 config.substitutions.append(("%runtime_include", os.path.join(config.tcc_src_root, "runtime", "include")))

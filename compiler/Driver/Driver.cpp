@@ -22,6 +22,10 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/thread.h"
 
+#include <cerrno>
+#include <cstring>
+#include <unistd.h>
+
 using namespace tcc;
 
 namespace {
@@ -105,18 +109,47 @@ bool Driver::loadInput() {
     return !impl->loadFailed;
   impl->loaded = true;
   const std::string &path = impl->options.inputPath;
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buf =
-      path == "-" ? llvm::MemoryBuffer::getSTDIN()
-                  : llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                                /*RequiresNullTerminator=*/false);
-  if (!buf) {
-    impl->diags.error("cannot read '" + path + "': " + buf.getError().message());
+  // Read in chunks up to a bound: a kernel file is small, and /dev/zero or an endless pipe
+  // must end in an error, not in memory exhaustion.
+  constexpr size_t kMaxInputBytes = 64u << 20;
+  int fd = 0;
+  if (path != "-") {
+    if (std::error_code ec = llvm::sys::fs::openFileForRead(path, fd)) {
+      impl->diags.error("cannot read '" + path + "': " + ec.message());
+      impl->loadFailed = true;
+      return false;
+    }
+  }
+  std::string text;
+  char chunk[1 << 16];
+  bool tooLarge = false, readError = false;
+  while (true) {
+    ssize_t n = ::read(fd, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0) {
+      readError = n < 0;
+      break;
+    }
+    text.append(chunk, size_t(n));
+    if (text.size() > kMaxInputBytes) {
+      tooLarge = true;
+      break;
+    }
+  }
+  int savedErrno = errno;
+  if (path != "-")
+    ::close(fd);
+  if (tooLarge || readError) {
+    impl->diags.error("cannot read '" + path + "': " +
+                      (tooLarge ? "larger than " + std::to_string(kMaxInputBytes >> 20) +
+                                      " MiB, which no kernel file is"
+                                : std::string(std::strerror(savedErrno))));
     impl->loadFailed = true;
     return false;
   }
-  std::unique_ptr<llvm::MemoryBuffer> contents = std::move(*buf);
-  if (path == "-")
-    contents = llvm::MemoryBuffer::getMemBufferCopy(contents->getBuffer(), "<stdin>");
+  std::unique_ptr<llvm::MemoryBuffer> contents =
+      llvm::MemoryBuffer::getMemBufferCopy(text, path == "-" ? "<stdin>" : path);
   impl->mainBuffer = impl->sourceMgr.AddNewSourceBuffer(std::move(contents), llvm::SMLoc());
   return true;
 }

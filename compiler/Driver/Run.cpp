@@ -32,7 +32,7 @@ bool makeRequest(const DriverOptions &compile, const RunCommandOptions &run,
     std::array<int64_t, 3> grid;
     std::string error;
     if (!interp::parseGrid(run.grid, &grid, &error)) {
-      llvm::errs() << "error: " << error << "\n";
+      llvm::errs() << "tcc: error: " << error << "\n";
       return false;
     }
     request->grid = grid;
@@ -40,7 +40,7 @@ bool makeRequest(const DriverOptions &compile, const RunCommandOptions &run,
   for (const std::string &s : run.save) {
     size_t eq = s.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == s.size()) {
-      llvm::errs() << "error: --save '" << s << "': expected NAME=PATH.npy\n";
+      llvm::errs() << "tcc: error: --save '" << s << "': expected NAME=PATH.npy\n";
       return false;
     }
     request->save.push_back({s.substr(0, eq), s.substr(eq + 1)});
@@ -51,7 +51,7 @@ bool makeRequest(const DriverOptions &compile, const RunCommandOptions &run,
 
 static int runKernelOnCurrentThread(const DriverOptions &compile, const RunCommandOptions &run) {
   if (!run.interpret) {
-    llvm::errs() << "error: tcc run needs --interpret (kernels run on the CPU); GPU launches "
+    llvm::errs() << "tcc: error: tcc run needs --interpret (kernels run on the CPU); GPU launches "
                     "go through the runtime (libtccrt)\n";
     return 1;
   }

@@ -33,7 +33,7 @@ bool parseShape(const std::string &text, std::vector<int64_t> *shape) {
     if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos ||
         part.size() > 12)
       return false;
-    shape->push_back(std::stoll(part));
+    shape->push_back(std::strtoll(part.c_str(), nullptr, 10)); // <= 12 digits: no overflow
     if (j == std::string::npos)
       break;
     i = j + 1;
@@ -173,6 +173,8 @@ bool materializeArg(const ArgSpec &spec, const Param &param, uint64_t seed, Memo
     if (b.dtype != t)
       b = convertBuffer(b, t);
   } else {
+    if (!checkShape(spec.shape, dtypeSize(t), nullptr, error))
+      return fail(*error);
     b = makeBuffer(spec.name, t, spec.shape, spec.kind != ArgSpec::Kind::Empty);
     Rng rng(streamSeed(seed, spec.name));
     for (int64_t i = 0; i < b.numel() && spec.kind != ArgSpec::Kind::Empty; ++i) {

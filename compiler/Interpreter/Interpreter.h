@@ -47,7 +47,12 @@ struct ArgValue {
   double f = 0;
   static ArgValue ofBuffer(int64_t index) { return {Kind::Buffer, index, 0, 0}; }
   static ArgValue ofInt(int64_t v) { return {Kind::Int, -1, v, double(v)}; }
-  static ArgValue ofFloat(double v) { return {Kind::Float, -1, int64_t(v), v}; }
+  /// The integer view of a float is its truncation where that fits in int64, else 0 (NaN,
+  /// infinities and huge values have none).
+  static ArgValue ofFloat(double v) {
+    bool fits = v > -9223372036854775808.0 && v < 9223372036854775808.0; // false for NaN
+    return {Kind::Float, -1, fits ? int64_t(v) : 0, v};
+  }
 };
 
 /// What to do when a kernel reads an element nothing has written.

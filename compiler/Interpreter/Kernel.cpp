@@ -136,7 +136,7 @@ RunResult Kernel::run(const std::vector<ArgValue> &args, Memory &memory,
   RunResult r;
   auto fail = [&](const std::string &msg) {
     r.ok = false;
-    r.error = "error: kernel '" + impl->name + "': " + msg + "\n";
+    r.error = "tcc: error: kernel '" + impl->name + "': " + msg + "\n";
     return r;
   };
   if (args.size() != impl->params.size())

@@ -2,6 +2,8 @@
 
 #include "compiler/Interpreter/Memory.h"
 
+#include <algorithm>
+
 namespace tcc::interp {
 
 double Buffer::get(int64_t i) const {
@@ -11,6 +13,32 @@ double Buffer::get(int64_t i) const {
 void Buffer::set(int64_t i, double v) {
   elementFromDouble(dtype, v, bytes.data() + size_t(i) * elementSize());
   init[size_t(i)] = 1;
+}
+
+bool checkShape(const std::vector<int64_t> &shape, size_t elementSize, int64_t *count,
+                std::string *error) {
+  uint64_t n = 1;
+  bool tooLarge = false;
+  for (int64_t d : shape) {
+    if (d < 0) {
+      *error = "shape " + shapeString(shape) + " has a negative extent";
+      return false;
+    }
+    if (d != 0 && n > kMaxBufferBytes / uint64_t(d))
+      tooLarge = true; // keep looking for a zero extent, which makes the product 0
+    else
+      n *= uint64_t(d);
+  }
+  if (std::find(shape.begin(), shape.end(), 0) != shape.end())
+    n = 0, tooLarge = false;
+  if (tooLarge || n * elementSize > kMaxBufferBytes) {
+    *error = "shape " + shapeString(shape) + " is too large for the interpreter (at most " +
+             std::to_string(kMaxBufferBytes >> 30) + " GiB per buffer)";
+    return false;
+  }
+  if (count)
+    *count = int64_t(n);
+  return true;
 }
 
 Buffer makeBuffer(std::string name, DType dtype, std::vector<int64_t> shape, bool initialised) {

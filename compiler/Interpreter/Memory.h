@@ -35,7 +35,16 @@ struct Buffer {
   void set(int64_t i, double v);
 };
 
-/// A buffer of `shape`; `initialised` false fills it with a poison pattern (all bytes
+/// The most one buffer of the interpreter may hold (4 GiB): larger shapes are an error.
+constexpr uint64_t kMaxBufferBytes = uint64_t(1) << 32;
+
+/// The number of elements of `shape` if every extent is >= 0 and the buffer fits in
+/// kMaxBufferBytes with elements of `elementSize` bytes; otherwise false, with *error saying
+/// which limit the shape breaks. Nothing is allocated.
+bool checkShape(const std::vector<int64_t> &shape, size_t elementSize, int64_t *count,
+                std::string *error);
+
+/// A buffer of `shape` (checked with checkShape first); `initialised` false fills it with a poison pattern (all bytes
 /// 0xff: NaN for floats, -1 for integers) and marks every element unwritten.
 Buffer makeBuffer(std::string name, DType dtype, std::vector<int64_t> shape, bool initialised);
 

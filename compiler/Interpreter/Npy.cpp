@@ -103,8 +103,11 @@ bool parseShape(const std::string &text, std::vector<int64_t> *shape) {
     if (text[i] < '0' || text[i] > '9')
       return false;
     int64_t v = 0;
-    while (i < text.size() && text[i] >= '0' && text[i] <= '9')
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+      if (v > (INT64_MAX - 9) / 10)
+        return false; // an extent no buffer can have
       v = v * 10 + (text[i++] - '0');
+    }
     shape->push_back(v);
   }
   return i < text.size();
@@ -112,7 +115,8 @@ bool parseShape(const std::string &text, std::vector<int64_t> *shape) {
 
 } // namespace
 
-bool parseNpy(const std::string &bytes, const std::string &name, Buffer *out, std::string *error) {
+bool parseNpy(const std::string &bytes, const std::string &name, Buffer *out, std::string *error,
+              uint64_t *fileBytes) {
   if (bytes.size() < 10 || bytes.compare(0, 6, kMagic) != 0) {
     *error = "not a .npy file (bad magic)";
     return false;
@@ -153,13 +157,21 @@ bool parseNpy(const std::string &bytes, const std::string &name, Buffer *out, st
     *error = "malformed .npy shape " + shapeText;
     return false;
   }
-  Buffer b = makeBuffer(name, t, shape, true);
+  // The header's claim is checked against the limit and the file before anything is
+  // allocated: a short file cannot make the interpreter allocate what it claims.
+  int64_t count = 0;
+  if (!checkShape(shape, dtypeSize(t), &count, error))
+    return false;
   size_t dataAt = headerAt + headerLen;
-  if (bytes.size() - dataAt < b.bytes.size()) {
-    *error = "truncated .npy data: expected " + std::to_string(b.bytes.size()) + " bytes, found " +
-             std::to_string(bytes.size() - dataAt);
+  uint64_t need = uint64_t(count) * dtypeSize(t);
+  if (fileBytes)
+    *fileBytes = dataAt + need;
+  if (bytes.size() - dataAt < need) {
+    *error = "truncated .npy data: the header's shape " + shapeString(shape) + " needs " +
+             std::to_string(need) + " bytes, the file has " + std::to_string(bytes.size() - dataAt);
     return false;
   }
+  Buffer b = makeBuffer(name, t, shape, true);
   const unsigned char *src = reinterpret_cast<const unsigned char *>(bytes.data()) + dataAt;
   size_t es = b.elementSize();
   if (fortran == "True" && shape.size() > 1) {
@@ -195,13 +207,32 @@ bool readNpy(const std::string &path, const std::string &name, Buffer *out, std:
     *error = "cannot open '" + path + "'";
     return false;
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (!parseNpy(ss.str(), name, out, error)) {
-    *error = path + ": " + *error;
-    return false;
+  // Read what the header says the file holds (a shape it may claim is checked first), so
+  // that /dev/zero or a pipe cannot make the interpreter read forever or allocate what a
+  // short file claims: first a prefix that holds any sane header, then the rest.
+  auto readUpTo = [&](std::string *bytes, uint64_t total) {
+    char chunk[1 << 16];
+    while (bytes->size() < total) {
+      size_t want = size_t(std::min<uint64_t>(sizeof chunk, total - bytes->size()));
+      in.read(chunk, std::streamsize(want));
+      if (in.gcount() <= 0)
+        break;
+      bytes->append(chunk, size_t(in.gcount()));
+    }
+  };
+  std::string bytes, err;
+  readUpTo(&bytes, 1u << 20);
+  uint64_t total = 0;
+  if (parseNpy(bytes, name, out, &err, &total))
+    return true;
+  if (total > bytes.size()) { // a valid header: the data goes past the prefix
+    readUpTo(&bytes, total);
+    err.clear();
+    if (parseNpy(bytes, name, out, &err))
+      return true;
   }
-  return true;
+  *error = path + ": " + err;
+  return false;
 }
 
 std::string encodeNpy(const Buffer &buffer) {

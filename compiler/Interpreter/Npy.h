@@ -17,7 +17,10 @@
 namespace tcc::interp {
 
 /// Parses .npy `bytes` into `out` (named `name`, fully initialised).
-bool parseNpy(const std::string &bytes, const std::string &name, Buffer *out, std::string *error);
+/// *fileBytes (when given) receives the size the header says the whole file has, as soon as
+/// the header is valid (also when the data is then found truncated).
+bool parseNpy(const std::string &bytes, const std::string &name, Buffer *out, std::string *error,
+              uint64_t *fileBytes = nullptr);
 bool readNpy(const std::string &path, const std::string &name, Buffer *out, std::string *error);
 
 /// The .npy encoding of `buffer` (version 1.0, C order).

@@ -63,7 +63,7 @@ int runInterpreted(mlir::Operation *module, const RunRequest &request, llvm::raw
                    llvm::raw_ostream &err) {
   std::string error;
   auto fail = [&](const std::string &msg) {
-    err << "error: " << msg << "\n";
+    err << "tcc: error: " << msg << "\n";
     return 1;
   };
   mlir::Operation *func = findKernel(module, request.kernel, &error);
