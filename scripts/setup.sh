@@ -5,7 +5,7 @@
 set -euo pipefail
 
 packages=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libzstd-dev libcli11-dev
-          libgtest-dev ccache ninja-build cmake g++ python3)
+          libgtest-dev ccache ninja-build make cmake g++ python3)
 
 missing=()
 for p in "${packages[@]}"; do
