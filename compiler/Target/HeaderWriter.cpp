@@ -252,9 +252,29 @@ void emitKernel(const std::vector<const KernelArtifact*>& variants, const std::s
       return "static_cast<int64_t>(" + cxxName(name) + ")";
     };
   };
-  for (size_t i = 0; i < variants.size(); ++i) {
+  // Where the variants differ in architecture or carry PTX, each is taken only where it runs,
+  // in two passes: first the cubins that run on the device, then PTX through the driver's
+  // JIT (as tcc::Kernel ranks them). The last variant is launched regardless, and says why
+  // when it cannot run.
+  bool anyPtx = false;
+  for (const KernelArtifact* v : variants)
+    anyPtx = anyPtx || !v->ptx.empty();
+  bool checked = severalArchs || anyPtx;
+  bool twoPasses = checked && anyPtx && variants.size() > 1;
+  if (twoPasses)
+    h += "  // pass 0: a cubin that runs on this device; pass 1: PTX, JIT-compiled by the driver\n"
+         "  for (int tcc_pass = 0; tcc_pass < 2; ++tcc_pass) {\n";
+  std::string base = twoPasses ? "    " : "  ";
+  // With two passes every variant is in the loop (the last one too: its cubin may run where
+  // a newer one only has PTX), and the last is launched regardless after it.
+  size_t count = variants.size() + (twoPasses ? 1 : 0);
+  for (size_t n = 0; n < count; ++n) {
+    size_t i = std::min(n, variants.size() - 1);
     const KernelArtifact& v = *variants[i];
-    bool last = i + 1 == variants.size();
+    bool last = n + 1 == count;
+    if (last && twoPasses)
+      h += "  }\n";
+    std::string pad = last ? "  " : base;
     std::string cond;
     for (const KernelParam& p : v.params) {
       if (p.equalToOne) {
@@ -270,21 +290,21 @@ void emitKernel(const std::vector<const KernelArtifact*>& variants, const std::s
       cond += ptr ? cxxName(p.name) + " % " + std::to_string(p.divisibility) + "u == 0"
                   : cxxName(p.name) + " % " + std::to_string(p.divisibility) + " == 0";
     }
-    // A variant only where it runs (its cubin on the device's compute capability, or its
-    // PTX through the driver's JIT), when the variants differ in architecture; the last one
-    // is launched regardless and says why when it cannot run.
-    if (!last && (archSpecific(v) || severalArchs))
-      cond = detailNs + "::variant" + std::to_string(i) + "().runsOnCurrentDevice()" +
-             (cond.empty() ? "" : " && " + cond);
+    std::string var = detailNs + "::variant" + std::to_string(i) + "()";
+    if (!last && (archSpecific(v) || checked)) {
+      std::string runs = var + ".runsOnCurrentDevice()";
+      if (twoPasses)
+        runs += " && (tcc_pass == 1 || !" + var + ".usesPtxOnCurrentDevice())";
+      cond = runs + (cond.empty() ? "" : " && " + cond);
+    }
     if (last)
       cond.clear();
-    std::string indent = cond.empty() ? "  " : "    ";
+    std::string indent = cond.empty() ? pad : pad + "  ";
     if (!cond.empty())
-      h += "  if (" + cond + ") {\n";
+      h += pad + "if (" + cond + ") {\n";
     else if (variants.size() > 1)
-      h += "  // the general variant\n";
-    h += indent + "::tcc::EmbeddedKernel& tcc_kernel = " + detailNs + "::variant" +
-         std::to_string(i) + "();\n";
+      h += pad + "// the general variant\n";
+    h += indent + "::tcc::EmbeddedKernel& tcc_kernel = " + var + ";\n";
     std::string g[3];
     for (int d = 0; d < 3; ++d) {
       grid::Expr e;
@@ -301,7 +321,7 @@ void emitKernel(const std::vector<const KernelArtifact*>& variants, const std::s
       h += indent + "                  " + g[d] + ",\n";
     h += indent + "                  tcc_args);\n";
     if (!cond.empty())
-      h += indent + "return;\n  }\n";
+      h += indent + "return;\n" + pad + "}\n";
   }
   h += "}\n\n";
 }
