@@ -12,7 +12,6 @@
 #include "tcc/error.h"
 #include "tcc/runtime.h"
 
-#include <memory>
 #include <vector>
 
 namespace tcc {
@@ -66,14 +65,6 @@ GpuReport checkGpus(const std::string &artifactDir) {
     report.driverOk = true;
     report.driverVersion = driverVersion();
     int count = deviceCount();
-    std::unique_ptr<Library> library;
-    if (!artifactDir.empty()) {
-      try {
-        library = std::make_unique<Library>(artifactDir);
-      } catch (const Error &e) {
-        report.why = std::string("cannot load the compiled verification kernel: ") + e.what();
-      }
-    }
     const Driver &d = tcc::driver();
     for (int i = 0; i < count; ++i) {
       DeviceInfo info = deviceInfo(i);
@@ -82,7 +73,7 @@ GpuReport checkGpus(const std::string &artifactDir) {
       g.computeCapability = info.computeCapability;
       g.totalMemory = info.totalMemory;
       g.smCount = info.smCount;
-      if (library) {
+      if (!artifactDir.empty()) {
         g.ran = true;
         g.elements = kElements;
         CUdevice dev = 0;
@@ -91,7 +82,9 @@ GpuReport checkGpus(const std::string &artifactDir) {
           check(d.cuDeviceGet(&dev, i), "getting device " + std::to_string(i));
           check(d.cuDevicePrimaryCtxRetain(&ctx, dev), "retaining the primary context");
           check(d.cuCtxSetCurrent(ctx), "making the context current");
-          g.error = runVerifyKernel(library->kernel("vector_copy"));
+          // A Library per device: a kernel's modules belong to the context it first ran in.
+          Library library(artifactDir);
+          g.error = runVerifyKernel(library.kernel("vector_copy"));
         } catch (const Error &e) {
           g.error = e.what();
         }
