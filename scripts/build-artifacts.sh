@@ -17,6 +17,8 @@
 #   DIR/headers/fixture_kernels/<example>.h   tcc-pack headers of the stand-ins' default configs
 #   DIR/headers/tcc_kernels/{transpose,softmax,copy2d}.h   tcc --emit=header --variants=auto,
 #                                        default configurations
+#   DIR/kinds/{sm80,ptx_only,multi_arch,two_kernels}/   artifact kinds: sm_80 cubin + PTX,
+#                                        PTX only, three architectures, two kernels in one cubin
 #   DIR/src/*.tile                       derived sources: matmul with bf16 and f32 operands
 #   DIR/compile_times.json               tcc's time to compile each example to a cubin, here
 #   DIR/MANIFEST.txt                     what made them, and what failed
@@ -401,6 +403,21 @@ if [ -x "$tcc" ]; then
   "$tcc" "$root/test/gpu/kernels/histogram.tile" --emit=cubin \
     -o "$art/tcc/histogram/BLOCK64_W2/histogram.cubin" >"$tmp/hist.log" 2>&1 ||
     note "histogram (atomic_add): tcc FAILED: $(head -c 300 "$tmp/hist.log" | tr '\n' ' ')"
+fi
+
+# Artifact kinds the runtime must load (test/gpu/artifact_kinds_test.cpp): an sm_80 cubin with
+# its PTX (on an H200 it runs from the PTX, JIT-compiled), PTX only (--emit=ptx -o), several
+# architectures in one folder, and a file with two kernels in one cubin.
+if [ -x "$tcc" ]; then
+  k=$art/kinds
+  rm -rf "$k" && mkdir -p "$k/sm80" "$k/ptx_only" "$k/multi_arch" "$k/two_kernels"
+  va=$root/lang-examples/vector_add.tile
+  { "$tcc" "$va" --arch sm_80 --emit=cubin -o "$k/sm80/vector_add.cubin" &&
+    "$tcc" "$va" --emit=ptx -o "$k/ptx_only/vector_add.ptx" &&
+    "$tcc" "$va" --arch sm_80,sm_90,sm_90a --emit=cubin -o "$k/multi_arch/vector_add.cubin" &&
+    "$tcc" "$root/test/Target/Inputs/two_kernels.tile" --emit=cubin \
+      -o "$k/two_kernels/two.cubin"; } >"$tmp/kinds.log" 2>&1 ||
+    note "artifact kinds: tcc FAILED: $(head -c 300 "$tmp/kinds.log" | tr '\n' ' ')"
 fi
 
 # Generated headers of the default configurations: the stand-ins' through tcc-pack (namespace

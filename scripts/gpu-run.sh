@@ -17,8 +17,8 @@
 #   3. tcc-bench (elementwise and 2-D workloads), tcc-launch-bench, then Triton and PyTorch
 #      on the same shapes (bench/triton_bench.py, which skips what would not fit);
 #   4. the summary table (bench/report.py), printed last.
-# Logs under $OUT (or out/gpu-run), 8 files: build.log tests.log bench.log tcc-bench.json
-# tcc-bench.csv tcc-launch.json triton.json summary.txt.
+# Logs under $OUT (or out/gpu-run), 9 files: build.log tests.log integration.log bench.log
+# tcc-bench.json tcc-bench.csv tcc-launch.json triton.json summary.txt.
 # Exit status: non-zero if the build, a test or a correctness check failed.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd) || exit 2
@@ -133,6 +133,21 @@ else
   echo "gpu-run: tcc-gpu-tests was not built (no GoogleTest?)" | tee -a "$out/tests.log"
   rc=1
 fi
+
+step "consumer project (test/integration against the installed runtime)" | tee -a "$out/tests.log"
+integration_summary="not run"
+if [ -d "$root/.carry/integration-headers" ]; then
+  if timeout "$(limit 120 300)" bash "$root/scripts/test-integration.sh" --build "$build" \
+       --headers "$root/.carry/integration-headers" >"$out/integration.log" 2>&1; then
+    integration_summary="passed"
+  else
+    integration_summary="FAILED (see integration.log)"
+    rc=1
+  fi
+  tail -12 "$out/integration.log"
+fi
+echo "consumer project: $integration_summary"
+tests_summary="$tests_summary; consumer project $integration_summary"
 
 step "benchmarks" | tee "$out/bench.log"
 {

@@ -13,5 +13,9 @@ else
   echo "prepare-gpu-run: no GoogleTest sources at $gtest (apt-get install libgtest-dev)" >&2
   exit 1
 fi
+# The consumer project (test/integration) compiled to headers here, where tcc runs; the GPU
+# machine builds it against its runtime-only build and runs it.
+rm -rf "$root/.carry/integration-headers"
+bash "$root/scripts/test-integration.sh" --save-headers "$root/.carry/integration-headers"
 echo "prepared $root/.carry ($(du -sh "$root/.carry" | cut -f1)); on the GPU machine:"
 echo "  bash scripts/gpu-run.sh .carry/artifacts     (carry: .carry)"

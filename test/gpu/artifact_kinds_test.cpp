@@ -1,0 +1,98 @@
+// Artifact kinds tcc writes beyond one cubin per kernel, loaded and run on the GPU:
+// an sm_80 cubin with its PTX (on a Hopper GPU the cubin cannot run; the PTX is JIT-compiled
+// by the driver), a PTX-only artifact (--emit=ptx -o, what a machine without ptxas makes),
+// three architectures in one folder (the exact match is taken), and two kernels sharing one
+// cubin. scripts/build-artifacts.sh makes them under DIR/kinds/.
+#include "gpu_util.h"
+
+#include <cmath>
+
+namespace {
+
+std::string kindDir(const std::string& kind) { return gputest::artifactsDir() + "/kinds/" + kind; }
+
+class ArtifactKinds : public testing::Test {
+protected:
+  void SetUp() override {
+    TCC_REQUIRE_GPU();
+    if (!gputest::exists(kindDir("sm80")))
+      GTEST_FAIL() << "no artifacts at " << kindDir("sm80") << " (run scripts/build-artifacts.sh)";
+  }
+
+  // Runs vector_add from `dir` on n elements and checks every sum; returns the variant used.
+  const tcc::KernelMetadata* addAndCheck(const std::string& dir, int n) {
+    tcc::Library lib(dir);
+    tcc::Kernel& k = lib.kernel("vector_add");
+    std::vector<float> x(n), y(n), out(n, 0.0f);
+    gputest::fillRandom(x.data(), n, 1);
+    gputest::fillRandom(y.data(), n, 2);
+    tcc::bench::DeviceBuffer dx(n * sizeof(float)), dy(n * sizeof(float)), dout(n * sizeof(float));
+    gputest::upload(dx.get(), x.data(), n * sizeof(float));
+    gputest::upload(dy.get(), y.data(), n * sizeof(float));
+    gputest::fill32(dout.get(), 0, n);
+    const tcc::KernelMetadata* used = k.plan(dx.get(), dy.get(), dout.get(), int32_t(n)).variant;
+    k.launch(nullptr, dx.get(), dy.get(), dout.get(), int32_t(n));
+    gputest::synchronize();
+    gputest::download(out.data(), dout.get(), n * sizeof(float));
+    int bad = 0;
+    for (int i = 0; i < n; ++i)
+      bad += out[i] != x[i] + y[i];
+    EXPECT_EQ(bad, 0) << dir;
+    return used;
+  }
+};
+
+TEST_F(ArtifactKinds, OlderArchitectureRunsFromItsPtx) {
+  int device = tcc::deviceComputeCapability();
+  const tcc::KernelMetadata* used = addAndCheck(kindDir("sm80"), 100003);
+  ASSERT_NE(used, nullptr);
+  EXPECT_EQ(used->arch, "sm_80");
+  // On the H200 (9.0) an sm_80 cubin cannot run: the variant goes through its PTX.
+  if (device / 10 != 8)
+    EXPECT_EQ(tcc::loadRank(used->archNumber, used->archSpecific, !used->cubinPath.empty(),
+                            !used->ptxPath.empty(), device),
+              tcc::LoadRank::PtxJit);
+}
+
+TEST_F(ArtifactKinds, PtxOnly) {
+  const tcc::KernelMetadata* used = addAndCheck(kindDir("ptx_only"), 4097);
+  ASSERT_NE(used, nullptr);
+  EXPECT_TRUE(used->cubinPath.empty());
+  EXPECT_FALSE(used->ptxPath.empty());
+}
+
+TEST_F(ArtifactKinds, SeveralArchitecturesTakeTheExactOne) {
+  int device = tcc::deviceComputeCapability();
+  const tcc::KernelMetadata* used = addAndCheck(kindDir("multi_arch"), 1 << 20);
+  ASSERT_NE(used, nullptr);
+  if (device == 90)
+    EXPECT_EQ(used->arch, "sm_90a"); // exact, and preferred to sm_90 on 9.0
+  else if (device == 80)
+    EXPECT_EQ(used->arch, "sm_80");
+}
+
+TEST_F(ArtifactKinds, TwoKernelsInOneCubin) {
+  tcc::Library lib(kindDir("two_kernels"));
+  tcc::Kernel& scale = lib.kernel("scale");
+  tcc::Kernel& fill = lib.kernel("fill");
+  EXPECT_EQ(scale.variants().front().cubinPath, fill.variants().front().cubinPath);
+  const int n = 5000;
+  std::vector<float> x(n), out(n);
+  gputest::fillRandom(x.data(), n, 3);
+  tcc::bench::DeviceBuffer dx(n * 4), dout(n * 4), di(n * 4);
+  gputest::upload(dx.get(), x.data(), n * 4);
+  gputest::fill32(di.get(), 0, n);
+  scale.launch(nullptr, dx.get(), dout.get(), int32_t(n));
+  fill.launch(nullptr, di.get(), int32_t(-7), int32_t(n));
+  gputest::synchronize();
+  gputest::download(out.data(), dout.get(), n * 4);
+  std::vector<int32_t> ints(n);
+  gputest::download(ints.data(), di.get(), n * 4);
+  int bad = 0;
+  for (int i = 0; i < n; ++i)
+    bad += out[i] != x[i] * 2.0f || ints[i] != -7;
+  EXPECT_EQ(bad, 0);
+  EXPECT_EQ(fill.variants().front().numWarps, 8);
+}
+
+} // namespace
