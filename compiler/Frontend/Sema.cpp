@@ -408,9 +408,13 @@ std::unique_ptr<typed::Program> Sema::run() {
                                               "' is a helper, not a kernel: it has no @kernel "
                                               "decorator");
       } else {
+        // At most a few names: a generated file may hold thousands of kernels.
+        constexpr size_t kListed = 8;
         std::string names;
-        for (const ast::FunctionDef *k : kernels)
-          names += (names.empty() ? "" : ", ") + k->name;
+        for (size_t i = 0; i < kernels.size() && i < kListed; ++i)
+          names += (names.empty() ? "" : ", ") + kernels[i]->name;
+        if (kernels.size() > kListed)
+          names += " and " + std::to_string(kernels.size() - kListed) + " more";
         diags.error("no kernel named '" + options.kernelName + "' in this file");
         if (!names.empty())
           diags.note("the kernels are: " + names);

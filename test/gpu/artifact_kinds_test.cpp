@@ -48,10 +48,11 @@ TEST_F(ArtifactKinds, OlderArchitectureRunsFromItsPtx) {
   ASSERT_NE(used, nullptr);
   EXPECT_EQ(used->arch, "sm_80");
   // On the H200 (9.0) an sm_80 cubin cannot run: the variant goes through its PTX.
-  if (device / 10 != 8)
+  if (device / 10 != 8) {
     EXPECT_EQ(tcc::loadRank(used->archNumber, used->archSpecific, !used->cubinPath.empty(),
                             !used->ptxPath.empty(), device),
               tcc::LoadRank::PtxJit);
+  }
 }
 
 TEST_F(ArtifactKinds, PtxOnly) {
@@ -65,10 +66,11 @@ TEST_F(ArtifactKinds, SeveralArchitecturesTakeTheExactOne) {
   int device = tcc::deviceComputeCapability();
   const tcc::KernelMetadata* used = addAndCheck(kindDir("multi_arch"), 1 << 20);
   ASSERT_NE(used, nullptr);
-  if (device == 90)
+  if (device == 90) {
     EXPECT_EQ(used->arch, "sm_90a"); // exact, and preferred to sm_90 on 9.0
-  else if (device == 80)
+  } else if (device == 80) {
     EXPECT_EQ(used->arch, "sm_80");
+  }
 }
 
 TEST_F(ArtifactKinds, TwoKernelsInOneCubin) {

@@ -105,6 +105,7 @@ int useTogether() {
   if (!driverAvailable(&why))
     return 0;
   const Driver& d = driver();
+  ensureContext(); // a real driver allocates only in a current context
   CUdeviceptr p = 0;
   CUresult r = static_cast<CUresult>(d.cuMemAlloc(&p, 256)); // cuMemAlloc_v2 by the macro
   if (r != CUDA_SUCCESS)

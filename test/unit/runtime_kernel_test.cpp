@@ -425,12 +425,13 @@ TEST(RuntimeDriver, SaysWhyThereIsNoGpu) {
   // The driver version needs only the library: without one it says so; a library that
   // loads (the stub, a driver without a device) may answer or fail, never crash.
   e = errorOf([] { EXPECT_GT(tcc::driverVersion(), 0); });
-  if (why.find("cannot load") != std::string::npos)
+  if (why.find("cannot load") != std::string::npos) {
     EXPECT_NE(e.find("querying the CUDA driver version: no CUDA driver: cannot load"),
               std::string::npos)
         << e;
-  else if (e != "(no error)")
+  } else if (e != "(no error)") {
     EXPECT_NE(e.find("querying the CUDA driver version"), std::string::npos) << e;
+  }
 }
 
 } // namespace

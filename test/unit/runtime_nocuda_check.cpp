@@ -39,6 +39,7 @@ int main() {
     return deviceCount() == 0 ? 0 : 1;
   }
   const Driver& d = driver();
+  ensureContext(); // a real driver allocates only in a current context
   CUdeviceptr p = 0;
   check(d.cuMemAlloc(&p, 256), "allocating");
   check(d.cuMemFree(p), "freeing");
