@@ -149,6 +149,20 @@ fi
 echo "consumer project: $integration_summary"
 tests_summary="$tests_summary; consumer project $integration_summary"
 
+# tcc doctor on this machine, from a relocatable tcc (scripts/tcc-bundle.sh, 40 MB: carried
+# on its own, e.g. `.carry/doctor`, as it does not fit beside the artifacts in one carry).
+if [ -f "$root/.carry/doctor/tcc-bundle.tar.xz" ]; then
+  step "tcc doctor (relocatable tcc)" | tee -a "$out/tests.log"
+  rm -rf "$build/tcc-bundle" && tar -C "$build" -xJf "$root/.carry/doctor/tcc-bundle.tar.xz"
+  if timeout 120 "$build/tcc-bundle/tcc" doctor >>"$out/tests.log" 2>&1; then
+    tests_summary="$tests_summary; tcc doctor OK"
+  else
+    tests_summary="$tests_summary; tcc doctor FAILED"
+    rc=1
+  fi
+  tail -1 "$out/tests.log"
+fi
+
 step "benchmarks" | tee "$out/bench.log"
 {
   step "tcc-bench (elementwise n = 2^28, then the 2-D workloads)"
