@@ -589,25 +589,7 @@ tcc::KernelArtifact Codegen::describe(func::FuncOp kernel, const Assumptions &as
   return artifact;
 }
 
-bool Codegen::writeText(StringRef text) {
-  if (options.outputPath == "-") {
-    llvm::outs() << text;
-    llvm::outs().flush();
-    return true;
-  }
-  std::error_code ec;
-  llvm::raw_fd_ostream os(options.outputPath, ec, llvm::sys::fs::OF_None);
-  if (!ec) {
-    os << text;
-    os.close();
-    if (!os.has_error())
-      return true;
-    ec = os.error();
-    os.clear_error();
-  }
-  diags.error("cannot write '" + options.outputPath + "': " + ec.message());
-  return false;
-}
+bool Codegen::writeText(StringRef text) { return driver.writeOutput(text); }
 
 bool Codegen::checkArchs() {
   for (const std::string &option : codegen.archs) {

@@ -210,6 +210,25 @@ mlir::ModuleOp Driver::buildTileModule() {
   return impl->tile ? *impl->tile : mlir::ModuleOp();
 }
 
+namespace {
+/// Writes `text` to `path`; a located-nowhere error naming `what` on failure.
+bool writeTextFile(DiagnosticEngine &diags, const std::string &path, llvm::StringRef text,
+                   llvm::StringRef what) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
+  if (!ec) {
+    os << text;
+    os.close();
+    if (!os.has_error())
+      return true;
+    ec = os.error();
+    os.clear_error();
+  }
+  diags.error("cannot write " + what + "'" + path + "': " + ec.message());
+  return false;
+}
+} // namespace
+
 bool Driver::writeOutput(llvm::StringRef text) {
   const std::string &path = impl->options.outputPath;
   if (path == "-") {
@@ -217,20 +236,7 @@ bool Driver::writeOutput(llvm::StringRef text) {
     llvm::outs().flush();
     return true;
   }
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
-  if (ec) {
-    impl->diags.error("cannot write '" + path + "': " + ec.message());
-    return false;
-  }
-  os << text;
-  os.close();
-  if (os.has_error()) {
-    impl->diags.error("cannot write '" + path + "': " + os.error().message());
-    os.clear_error();
-    return false;
-  }
-  return true;
+  return writeTextFile(impl->diags, path, text, "");
 }
 
 int Driver::runOnCurrentThread() {
@@ -290,18 +296,7 @@ bool Driver::writeDepfile() {
   if (impl->options.inputPath != "-")
     text += " " + makeEscape(impl->options.inputPath);
   text += "\n";
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
-  if (!ec) {
-    os << text;
-    os.close();
-    if (!os.has_error())
-      return true;
-    ec = os.error();
-    os.clear_error();
-  }
-  impl->diags.error("cannot write the depfile '" + path + "': " + ec.message());
-  return false;
+  return writeTextFile(impl->diags, path, text, "the depfile ");
 }
 
 int Driver::run() {

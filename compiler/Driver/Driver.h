@@ -95,6 +95,8 @@ public:
   mlir::ModuleOp buildTileModule();
   /// Writes --depfile (when asked) for a compilation that succeeded.
   bool writeDepfile();
+  /// Writes `text` to the output (-o; "-" is standard output), reporting failures.
+  bool writeOutput(llvm::StringRef text);
 
   mlir::MLIRContext &context();
   DiagnosticEngine &diagnostics();
@@ -102,7 +104,6 @@ public:
 
 private:
   int runOnCurrentThread();
-  bool writeOutput(llvm::StringRef text);
 
   struct Impl;
   std::unique_ptr<Impl> impl;
