@@ -19,6 +19,7 @@
 #                                        default configurations
 #   DIR/kinds/{sm80,ptx_only,multi_arch,two_kernels}/   artifact kinds: sm_80 cubin + PTX,
 #                                        PTX only, three architectures, two kernels in one cubin
+#   DIR/kinds/default/<example>/         each course example built with no flags at all
 #   DIR/src/*.tile                       derived sources: matmul with bf16 and f32 operands
 #   DIR/compile_times.json               tcc's time to compile each example to a cubin, here
 #   DIR/MANIFEST.txt                     what made them, and what failed
@@ -418,6 +419,14 @@ if [ -x "$tcc" ]; then
     "$tcc" "$root/test/Target/Inputs/two_kernels.tile" --emit=cubin \
       -o "$k/two_kernels/two.cubin"; } >"$tmp/kinds.log" 2>&1 ||
     note "artifact kinds: tcc FAILED: $(head -c 300 "$tmp/kinds.log" | tr '\n' ' ')"
+  # Every course example as a new user builds it, `tcc K.tile --emit=cubin` and nothing
+  # else: the default variant set (test/gpu/artifact_kinds_test.cpp checks the choice).
+  for src in "$root"/lang-examples/*.tile; do
+    ex=$(basename "$src" .tile)
+    mkdir -p "$k/default/$ex"
+    "$tcc" "$src" --emit=cubin -o "$k/default/$ex/$ex.cubin" >"$tmp/kinds.log" 2>&1 ||
+      note "default build of $ex: tcc FAILED: $(head -c 300 "$tmp/kinds.log" | tr '\n' ' ')"
+  done
 fi
 
 # Generated headers of the default configurations: the stand-ins' through tcc-pack (namespace

@@ -266,7 +266,7 @@ SmallVector<std::string> innerStrides(func::FuncOp kernel) {
 /// --variants=auto: the general variant; every pointer 16-byte aligned and every i32/i64
 /// divisible by 16 (as --specialize-all); and, where the kernel has inner strides, the same
 /// with those strides equal to 1 (row-major operands).
-std::vector<Assumptions> autoVariants(func::FuncOp kernel, DiagnosticEngine &diags) {
+std::vector<Assumptions> deriveVariants(func::FuncOp kernel, DiagnosticEngine &diags) {
   std::vector<Assumptions> sets(1);
   Assumptions aligned;
   if (!resolveSpecializations(kernel, {}, /*all=*/true, &aligned, diags))
@@ -398,6 +398,7 @@ private:
   DiagnosticEngine &diags;
   EmitStage stage;
   std::vector<std::string> archs; // --arch, split at commas; sm_90 when none
+  bool autoVariants = false;      // --variants=auto, given or by default
   OwningOpRef<ModuleOp> parsed; // tile IR read from a .mlir input
   // --time-passes: a tree of wall times printed on stderr when the Codegen is destroyed
   // (the root scope first, then the manager).
@@ -641,7 +642,7 @@ std::string Codegen::configurationText() const {
     add("--specialize " + sp);
   if (codegen.specializeAll)
     add("--specialize-all");
-  add(std::string("--variants=") + (codegen.autoVariants ? "auto" : "single"));
+  add(std::string("--variants=") + (autoVariants ? "auto" : "single"));
   if (!codegen.embed.empty())
     add("--embed=" + codegen.embed);
   return s;
@@ -704,6 +705,12 @@ int Codegen::run() {
   Assumptions requested;
   if (!parseSpecializations(codegen, &requested, diags))
     return 1;
+  // Fast by default: a cubin or a header holds the variant set the runtime dispatches over,
+  // unless the command line asks for one variant (--variants=single, --specialize...).
+  autoVariants = codegen.variantsGiven
+                     ? codegen.autoVariants
+                     : (stage == EmitStage::Cubin || stage == EmitStage::Header) &&
+                           requested.empty() && !codegen.specializeAll;
   TimingScope frontScope = rootScope.nest("front end");
   ModuleOp module = loadModule();
   frontScope.stop();
@@ -714,12 +721,12 @@ int Codegen::run() {
     diags.error("'" + options.inputPath + "' has no kernel to compile");
     return 1;
   }
-  if (codegen.autoVariants && (!requested.empty() || codegen.specializeAll)) {
+  if (autoVariants && (!requested.empty() || codegen.specializeAll)) {
     diags.error("--variants=auto derives the specialisations from the kernel's signature: "
                 "drop --specialize and --specialize-all");
     return 1;
   }
-  if (codegen.autoVariants && !artifacts) {
+  if (autoVariants && !artifacts) {
     diags.error("--variants=auto needs --emit=cubin, --emit=header or --emit=ptx -o FILE (one "
                 "output per variant)");
     return 1;
@@ -798,8 +805,8 @@ int Codegen::runArtifacts(ModuleOp module, ArrayRef<func::FuncOp> kernels,
   for (func::FuncOp kernel : kernels) {
     std::string name = kernel.getName().str();
     std::vector<Assumptions> &s = sets[name];
-    if (codegen.autoVariants) {
-      s = autoVariants(kernel, diags);
+    if (autoVariants) {
+      s = deriveVariants(kernel, diags);
       if (s.empty())
         return 1;
     } else if (!header) {
@@ -815,7 +822,7 @@ int Codegen::runArtifacts(ModuleOp module, ArrayRef<func::FuncOp> kernels,
   // on compute capability 9.0 exactly); the runtime and headers prefer them there.
   std::vector<std::string> imageArchs = archs;
   bool anyDot = llvm::any_of(hasDot, [](auto &p) { return p.second; });
-  bool addWgmma = codegen.autoVariants && anyDot && llvm::is_contained(archs, "sm_90") &&
+  bool addWgmma = autoVariants && anyDot && llvm::is_contained(archs, "sm_90") &&
                   !llvm::is_contained(archs, "sm_90a");
   if (addWgmma)
     imageArchs.push_back("sm_90a");

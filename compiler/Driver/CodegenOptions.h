@@ -34,6 +34,9 @@ struct CodegenOptions {
   /// --variants=auto (--emit=cubin|header): the general variant, the --specialize-all one
   /// and, when the kernel has inner strides, the same with those strides equal to 1.
   bool autoVariants = false;
+  /// Whether --variants was given. Without it, --emit=cubin and --emit=header build the
+  /// --variants=auto set (unless --specialize or --specialize-all asks for one variant).
+  bool variantsGiven = false;
   /// --mlir-print-ir-after-all: the IR after every pass, on stderr.
   bool printIRAfterAll = false;
   /// --ptxas-verbose: ptxas -v (registers, spills, shared memory) on stderr.

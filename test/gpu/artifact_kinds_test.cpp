@@ -98,3 +98,36 @@ TEST_F(ArtifactKinds, TwoKernelsInOneCubin) {
 }
 
 } // namespace
+
+namespace {
+
+// Fast by default: every course example built with plain `tcc K.tile --emit=cubin` carries
+// its specialised variants, and a launch with aligned pointers and sizes divisible by 16
+// takes one of them (plan() is what launch() runs, without launching).
+TEST(DefaultBuild, AlignedArgumentsTakeASpecialisedVariant) {
+  std::string root = kindDir("default");
+  std::vector<std::string> examples = gputest::subdirs(root);
+  if (examples.empty())
+    GTEST_SKIP() << "no default builds at " << root << " (scripts/build-artifacts.sh)";
+  for (const std::string& dir : examples) {
+    std::string ex = dir.substr(dir.find_last_of('/') + 1);
+    tcc::Library lib(dir);
+    tcc::Kernel& k = lib.kernel(ex);
+    EXPECT_GT(k.variants().size(), 1u) << ex << ": the default build has one variant";
+    std::vector<tcc::Arg> args;
+    for (const tcc::ParamInfo& p : k.params()) {
+      if (p.isPointer)
+        args.push_back(tcc::Arg::pointer(uint64_t(1) << 32)); // 16-byte aligned
+      else if (p.elementKind == tcc::ScalarKind::Float)
+        args.push_back(tcc::Arg(1.0f));
+      else
+        args.push_back(tcc::Arg(int32_t(1024))); // sizes and strides divisible by 16
+    }
+    tcc::LaunchPlan plan = k.planArgs(args.data(), args.size());
+    ASSERT_NE(plan.variant, nullptr) << ex;
+    EXPECT_GT(plan.variant->specialisationScore(), 0)
+        << ex << " took " << plan.variant->specialisationString();
+  }
+}
+
+} // namespace

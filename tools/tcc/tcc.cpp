@@ -75,12 +75,14 @@ int main(int argc, char **argv) {
   app.add_flag("--specialize-all", codegen.specializeAll,
                "compile for 16-byte aligned pointers and integers divisible by 16 "
                "(--specialize entries override it)");
-  std::string variants = "single";
+  std::string variants;
   app.add_option("--variants", variants,
-                 "single (default): the variant --specialize asks for (a header adds the "
-                 "general one); auto: general, aligned/divisible by 16, and that with unit "
-                 "inner strides where the kernel has strides (--emit=cubin writes each beside "
-                 "-o, named by its specialisation; --emit=header embeds them all)")
+                 "auto (the default of --emit=cubin|header without --specialize): general, "
+                 "aligned/divisible by 16, and that with unit inner strides where the kernel "
+                 "has strides, the runtime picking the best the arguments allow "
+                 "(--emit=cubin writes each beside -o, named by its specialisation; "
+                 "--emit=header embeds them all); single: one variant (the one --specialize "
+                 "asks for; a header adds the general one)")
       ->check(CLI::IsMember({"single", "auto"}));
   app.add_option("--namespace", codegen.cxxNamespace,
                  "--emit=header: the C++ namespace of the launchers (a::b allowed); default: "
@@ -144,6 +146,7 @@ int main(int argc, char **argv) {
     return tcc::runDoctor(doctorVerbose);
   options.emit = *tcc::parseEmitStage(emit);
   codegen.autoVariants = variants == "auto";
+  codegen.variantsGiven = !variants.empty();
   tcc::Driver driver(std::move(options));
   return driver.run();
 }
