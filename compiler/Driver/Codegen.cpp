@@ -305,6 +305,8 @@ struct Compiled {
   struct Launch {
     int64_t sharedBytes = 0;
     int numWarps = 4;
+    bool hasPtxasInfo = false;
+    tcc::PtxasFunctionInfo ptxas;
   };
   std::map<std::string, Launch> kernels; // by kernel name
 };
@@ -529,7 +531,7 @@ bool Codegen::compileTimed(ModuleOp tileModule,
   CubinOptions cubinOptions;
   cubinOptions.arch = result->arch;
   cubinOptions.optLevel = codegen.optLevel;
-  cubinOptions.verbose = codegen.ptxasVerbose;
+  cubinOptions.verbose = true; // registers and spills go into the metadata and the header
   std::string log;
   TimingScope ptxasScope = scope.nest("ptxas");
   if (!assembleCubin(result->ptx, cubinOptions, &result->cubin, &error, &log)) {
@@ -538,6 +540,11 @@ bool Codegen::compileTimed(ModuleOp tileModule,
   }
   if (codegen.ptxasVerbose)
     llvm::errs() << log;
+  for (auto &[entry, info] : tcc::parsePtxasLog(log))
+    if (auto it = result->kernels.find(entry); it != result->kernels.end()) {
+      it->second.hasPtxasInfo = true;
+      it->second.ptxas = info;
+    }
   return true;
 }
 
@@ -581,6 +588,11 @@ tcc::KernelArtifact Codegen::describe(func::FuncOp kernel, const Assumptions &as
   if (auto it = compiled.kernels.find(artifact.name); it != compiled.kernels.end()) {
     artifact.numWarps = it->second.numWarps;
     artifact.sharedBytes = it->second.sharedBytes;
+    artifact.hasPtxasInfo = it->second.hasPtxasInfo;
+    artifact.registers = it->second.ptxas.registers;
+    artifact.stackBytes = it->second.ptxas.stackBytes;
+    artifact.spillStores = it->second.ptxas.spillStores;
+    artifact.spillLoads = it->second.ptxas.spillLoads;
   }
   artifact.arch = compiled.arch;
   artifact.cubin = compiled.cubin;
@@ -887,6 +899,20 @@ int Codegen::runArtifacts(ModuleOp module, ArrayRef<func::FuncOp> kernels,
     }
     for (const std::string &k : job.kernels) {
       tcc::KernelArtifact a = describe(byName[k], job.assumptions[k], job.compiled);
+      if (codegen.verbose) {
+        llvm::errs() << "tcc: " << k << " [" << describeAssumptions(byName[k], job.assumptions[k])
+                     << "] " << a.arch << ": ";
+        if (a.hasPtxasInfo)
+          llvm::errs() << a.registers << " registers, " << a.stackBytes << " B stack, "
+                       << (a.spillStores + a.spillLoads
+                               ? std::to_string(a.spillStores) + " B spill stores, " +
+                                     std::to_string(a.spillLoads) + " B spill loads"
+                               : std::string("no spills"))
+                       << ", ";
+        else
+          llvm::errs() << "PTX only (no ptxas figures), ";
+        llvm::errs() << a.sharedBytes << " B shared, " << a.numWarps << " warps\n";
+      }
       if (!wantCubin)
         a.cubin.clear();
       if (!wantPtx)

@@ -49,6 +49,9 @@ struct CodegenOptions {
   std::string embed;
   /// --depfile FILE: a Make-syntax file listing what the output depends on.
   std::string depfile;
+  /// --verbose: one line per compiled variant on stderr (assumptions, architecture,
+  /// registers, stack, spills, shared memory, warps).
+  bool verbose = false;
   /// --time-passes: wall time of the front end, each MLIR pass, LLVM's optimisation
   /// pipeline, NVPTX code generation and ptxas, on stderr.
   bool timePasses = false;

@@ -349,6 +349,11 @@ std::string artifactMetadataJson(const KernelArtifact& a, const std::string& cub
     j += jsonQuote(a.constexprs[i].name) + ": " + a.constexprs[i].json();
   }
   j += "}";
+  if (a.hasPtxasInfo)
+    j += ",\n  \"ptxas\": {\"registers\": " + std::to_string(a.registers) +
+         ", \"stack_bytes\": " + std::to_string(a.stackBytes) +
+         ", \"spill_stores\": " + std::to_string(a.spillStores) +
+         ", \"spill_loads\": " + std::to_string(a.spillLoads) + "}";
   if (!a.source.empty())
     j += ",\n  \"source\": " + jsonQuote(a.source);
   if (!a.compiler.empty())

@@ -65,6 +65,11 @@ struct KernelArtifact {
   std::string cubin;                 // the binary image (bytes); empty: a PTX-only artifact
   std::string ptx;                   // written beside the cubin when non-empty; required
                                      // when there is no cubin (the driver JIT-compiles it)
+  // What ptxas said about the entry (written as metadata "ptxas" when hasPtxasInfo):
+  // registers per thread, stack frame, spill stores and loads in bytes.
+  bool hasPtxasInfo = false;
+  int registers = 0;
+  int64_t stackBytes = 0, spillStores = 0, spillLoads = 0;
   std::string source;                // optional provenance: the source file
   std::string compiler;              // optional provenance: e.g. "tcc 0.1"
 };

@@ -30,6 +30,44 @@ std::string findPtxas() {
   return "";
 }
 
+std::map<std::string, PtxasFunctionInfo> parsePtxasLog(const std::string &log) {
+  std::map<std::string, PtxasFunctionInfo> result;
+  PtxasFunctionInfo *current = nullptr;
+  llvm::SmallVector<llvm::StringRef> lines;
+  llvm::StringRef(log).split(lines, '\n');
+  // The number just before `what` on this line ("14 registers", "0 bytes spill stores").
+  auto numberBefore = [](llvm::StringRef line, llvm::StringRef what, int64_t *out) {
+    size_t at = line.find(what);
+    if (at == llvm::StringRef::npos)
+      return;
+    llvm::StringRef head = line.take_front(at).rtrim();
+    size_t start = head.find_last_not_of("0123456789");
+    start = start == llvm::StringRef::npos ? 0 : start + 1;
+    int64_t v = 0;
+    if (!head.drop_front(start).getAsInteger(10, v))
+      *out = v;
+  };
+  for (llvm::StringRef line : lines) {
+    size_t at = line.find("Compiling entry function '");
+    if (at != llvm::StringRef::npos) {
+      llvm::StringRef rest = line.drop_front(at + 26);
+      current = &result[rest.take_until([](char c) { return c == '\''; }).str()];
+      continue;
+    }
+    if (!current)
+      continue;
+    int64_t registers = -1;
+    numberBefore(line, " registers", &registers);
+    if (registers >= 0)
+      current->registers = int(registers);
+    numberBefore(line, " bytes stack frame", &current->stackBytes);
+    numberBefore(line, " bytes spill stores", &current->spillStores);
+    numberBefore(line, " bytes spill loads", &current->spillLoads);
+    numberBefore(line, " bytes smem", &current->staticSharedBytes);
+  }
+  return result;
+}
+
 namespace {
 /// A temporary file removed when it goes out of scope.
 struct TempFile {

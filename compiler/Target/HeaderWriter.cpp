@@ -208,6 +208,12 @@ void emitKernel(const std::vector<const KernelArtifact*>& variants, const std::s
     h += conds.empty() ? " general" : conds;
     h += ", " + v.arch;
     h += v.cubin.empty() ? ", PTX only (JIT-compiled by the driver)" : v.ptx.empty() ? "" : ", cubin and PTX";
+    if (v.hasPtxasInfo)
+      h += "; " + std::to_string(v.registers) + " registers, " +
+           (v.spillStores + v.spillLoads ? std::to_string(v.spillStores) + " B spill stores, " +
+                                               std::to_string(v.spillLoads) + " B spill loads"
+                                         : std::string("no spills")) +
+           ", " + std::to_string(v.sharedBytes) + " B shared";
     h += "\n";
     std::string image = "nullptr, 0", ptx = "nullptr, 0";
     if (!v.cubin.empty()) {

@@ -97,6 +97,9 @@ int main(int argc, char **argv) {
                "print the IR after every pass of the GPU pipeline (stderr)");
   app.add_flag("--ptxas-verbose", codegen.ptxasVerbose,
                "print ptxas -v (registers, spills, shared memory) for --emit=cubin|header");
+  app.add_flag("--verbose", codegen.verbose,
+               "say what was built: one line per variant with its assumptions, architecture, "
+               "registers, stack, spills and shared memory (--emit=cubin|header|ptx -o)");
   app.add_flag("--time-passes", codegen.timePasses,
                "print the time spent in each stage and MLIR pass (stderr)");
 
