@@ -102,6 +102,22 @@ if triton is not None:
         den = tl.sum(num, axis=0)
         tl.store(out + row * out_stride + cols, num / den, mask=mask)
 
+    # The fused-softmax tutorial's kernel (python/tutorials/02-fused-softmax.py), written out
+    # here: a persistent grid, rows strided by the number of programs, a pipelined row loop.
+    @triton.jit
+    def softmax_persistent_kernel(out, inp, in_stride, out_stride, n_rows, n_cols,
+                                  BLOCK: tl.constexpr, num_stages: tl.constexpr):
+        start = tl.program_id(0)
+        step = tl.num_programs(0)
+        for row in tl.range(start, n_rows, step, num_stages=num_stages):
+            cols = tl.arange(0, BLOCK)
+            mask = cols < n_cols
+            x = tl.load(inp + row * in_stride + cols, mask=mask, other=-float("inf"))
+            x = x - tl.max(x, axis=0)
+            num = tl.exp(x)
+            den = tl.sum(num, axis=0)
+            tl.store(out + row * out_stride + cols, num / den, mask=mask)
+
     @triton.jit
     def layernorm_kernel(x, w, b, y, stride, M, N, eps, BLOCK: tl.constexpr):
         row = tl.program_id(0)
@@ -229,6 +245,12 @@ class Workload:
         if k in ("softmax", "layernorm"):
             b = next_pow2(self.N)
             return [dict(BLOCK=b, num_warps=w) for w in (4, 8, 16)]
+        if k == "softmax_persistent":
+            # The tutorial's choice: 8 warps, 4 stages where shared memory exceeds 200 KB.
+            props = torch.cuda.get_device_properties(0)
+            smem = getattr(props, "shared_memory_per_block_optin", 0)
+            return [dict(BLOCK=next_pow2(self.N), num_warps=8,
+                         num_stages=4 if smem > 200000 else 2)]
         # Triton's tutorial configurations for Hopper and the ones around them, so that
         # its figure is its best.
         configs = [dict(BM=128, BN=128, BK=32, num_warps=4, num_stages=3),
@@ -266,7 +288,7 @@ class Workload:
             self.ref = self.x.t().contiguous()
         else:
             self.out = torch.empty((M, N), device="cuda")
-            if self.kernel == "softmax":
+            if self.kernel in ("softmax", "softmax_persistent"):
                 self.ref = torch.softmax(self.x, dim=1)
             elif self.kernel == "bias_add":
                 self.ref = self.x + self.v0
@@ -290,6 +312,23 @@ class Workload:
             return lambda: bias_add_kernel[grid](self.x, self.v0, self.out, M, N, N, **c)
         if k == "softmax":
             return lambda: softmax_kernel[(M,)](self.out, self.x, N, N, M, N, **c)
+        if k == "softmax_persistent":
+            # As the tutorial: compile, read the kernel's registers and shared memory, and
+            # launch as many programs as fit on the device at once (at most one per row).
+            warps, stages = c.pop("num_warps"), c["num_stages"]
+            compiled = softmax_persistent_kernel.warmup(
+                self.out, self.x, N, N, M, N, **c, num_warps=warps, grid=(1,))
+            compiled._init_handles()
+            props = triton.runtime.driver.active.utils.get_device_properties(
+                torch.cuda.current_device())
+            occupancy = props["max_num_regs"] // (compiled.n_regs * 32 * warps)
+            if compiled.metadata.shared:
+                occupancy = min(occupancy, props["max_shared_mem"] // compiled.metadata.shared)
+            programs = min(props["multiprocessor_count"] * max(occupancy, 1), M)
+            self.programs = programs
+            block = c["BLOCK"]
+            return lambda: compiled[(programs, 1, 1)](self.out, self.x, N, N, M, N, block,
+                                                      stages)
         if k == "layernorm":
             return lambda: layernorm_kernel[(M,)](self.x, self.v0, self.v1, self.out, N, M, N,
                                                   1e-5, **c)
@@ -304,7 +343,7 @@ class Workload:
         k = self.kernel
         if k == "transpose":
             return lambda: self.out.copy_(self.x.t())
-        if k == "softmax":
+        if k in ("softmax", "softmax_persistent"):
             return lambda: torch.softmax(self.x, dim=1)
         if k == "bias_add":
             return lambda: torch.add(self.x, self.v0, out=self.out)
@@ -329,6 +368,8 @@ def workloads():
     w = [Workload("transpose_16384x16384", "transpose", 16384, 16384)]
     for m, n in ((32768, 1024), (16384, 4096), (4096, 16384)):
         w.append(Workload(f"softmax_{m}x{n}", "softmax", m, n))
+    for n in (1024, 4096, 16384):  # the tutorial's 4096 rows
+        w.append(Workload(f"softmax_persistent_4096x{n}", "softmax_persistent", 4096, n))
     w.append(Workload("bias_add_16384x16384", "bias_add", 16384, 16384))
     for m, n in ((16384, 4096), (32768, 1024), (4096, 16384)):
         w.append(Workload(f"layernorm_{m}x{n}", "layernorm", m, n))
@@ -453,7 +494,7 @@ def run_elementwise(res):
 
 
 # The workloads the issues' targets name come first; the others after the cold compiles.
-PRIMARY = ("transpose", "softmax")
+PRIMARY = ("transpose", "softmax", "softmax_persistent")
 
 
 def run_workloads(res, primary):

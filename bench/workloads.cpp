@@ -42,6 +42,10 @@ std::vector<Workload> workloads() {
   mem("softmax", 32768, 1024, 0);
   mem("softmax", 16384, 4096, 0);
   mem("softmax", 4096, 16384, 0);
+  // Triton's fused-softmax tutorial: 4096 rows, a grid of num_sms * occupancy programs.
+  mem("softmax_persistent", 4096, 1024, 0);
+  mem("softmax_persistent", 4096, 4096, 0);
+  mem("softmax_persistent", 4096, 16384, 0);
   mem("bias_add", 16384, 16384, 1);
   mem("layernorm", 16384, 4096, 2);
   mem("layernorm", 32768, 1024, 2);
@@ -84,7 +88,7 @@ int64_t constexprOf(const tcc::KernelMetadata& m, const std::string& name, int64
 // Whether a configuration runs the workload as the benchmark means it: rows in one block
 // (BLOCK = next power of two >= N), and the bias matmul without ReLU (what addmm does).
 bool applies(const Workload& w, const tcc::KernelMetadata& m) {
-  if (w.kernel == "softmax" || w.kernel == "layernorm")
+  if (w.kernel == "softmax" || w.kernel == "softmax_persistent" || w.kernel == "layernorm")
     return constexprOf(m, "BLOCK", 0) == nextPow2(w.N);
   if (w.kernel == "matmul_bias")
     return constexprOf(m, "RELU", 1) == 0;
@@ -200,7 +204,7 @@ std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInpu
             const CUdeviceptr x = in.x, out = in.out, v0 = in.y, v1 = in.y + N * 4;
             if (w.kernel == "transpose")
               args = {x, out, M, N, N, M};
-            else if (w.kernel == "softmax")
+            else if (w.kernel == "softmax" || w.kernel == "softmax_persistent")
               args = {out, x, N, N, M, N};
             else if (w.kernel == "bias_add")
               args = {x, v0, out, M, N, N};
@@ -231,7 +235,7 @@ std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInpu
                     ref[j] = xr[j] + in.hy[j];
                     bound[j] = 0;
                   }
-                } else if (w.kernel == "softmax") {
+                } else if (w.kernel == "softmax" || w.kernel == "softmax_persistent") {
                   double mx = -INFINITY, s = 0;
                   for (int64_t j = 0; j < N; ++j)
                     mx = std::max(mx, static_cast<double>(xr[j]));

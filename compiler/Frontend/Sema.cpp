@@ -669,10 +669,26 @@ static GridTerm gridConstant(int64_t v) {
 bool Sema::gridTerm(const ast::Expr *e, GridTerm &out) {
   auto unsupported = [&](const ast::Expr *at) {
     diags.error(at->range, "the grid may only use integer constants, integer parameters, "
-                           "+ - * // %, cdiv(), min() and max()");
+                           "num_sms, occupancy, + - * // %, cdiv(), min() and max()");
     return false;
   };
   if (auto *n = dyn_cast<ast::NameExpr>(e)) {
+    // The device's symbols, known at launch: its SM count and how many programs of this
+    // kernel (the variant launched) fit on one SM. A parameter or constexpr of that name
+    // wins.
+    if (n->name == "num_sms" || n->name == "occupancy") {
+      bool shadowed = llvm::any_of(kernel->arguments,
+                                   [&](const typed::Variable *a) { return a->name == n->name; }) ||
+                      llvm::any_of(kernel->constexprs, [&](const typed::ConstexprValue &c) {
+                        return c.name == n->name;
+                      });
+      if (!shadowed) {
+        out.text = n->name;
+        out.precedence = Atom;
+        out.value.reset();
+        return true;
+      }
+    }
     Value v = lookup(n);
     if (v.isError())
       return false;

@@ -67,11 +67,20 @@ std::unique_ptr<Kernel> Kernel::compile(Operation *op, std::string *error) {
   return std::unique_ptr<Kernel>(new Kernel(std::move(impl)));
 }
 
+/// The device the interpreter pretends to be, for num_sms and occupancy in grids.
+constexpr int64_t kInterpreterSms = 1, kInterpreterOccupancy = 1;
+
 bool Kernel::computeGrid(const std::vector<ArgValue> &args, std::array<int64_t, 3> *grid,
                          std::string *error) const {
   std::vector<int64_t> values;
   for (size_t i = 0; i < impl->params.size(); ++i)
     values.push_back(i < args.size() ? args[i].i : 0);
+  // The grid's device symbols: the interpreter is one SM running one program at a time, so a
+  // persistent kernel (grid = min(num_sms * occupancy, rows)) gets one program that loops
+  // over every row.
+  size_t deviceSlot = values.size();
+  values.push_back(kInterpreterSms);
+  values.push_back(kInterpreterOccupancy);
   for (int axis = 0; axis < 3; ++axis) {
     tcc::grid::Expr e;
     if (!tcc::grid::parse(impl->grid[size_t(axis)], &e, error))
@@ -80,12 +89,19 @@ bool Kernel::computeGrid(const std::vector<ArgValue> &args, std::array<int64_t, 
       for (size_t i = 0; i < impl->params.size(); ++i)
         if (impl->params[i].name == name && isInt(impl->params[i].type))
           return int(i);
+      for (size_t i = 0; i < impl->params.size(); ++i)
+        if (impl->params[i].name == name)
+          return -1; // a parameter that is not an integer
+      if (name == "num_sms" || name == "occupancy")
+        return int(deviceSlot) + (name == "occupancy");
       return -1;
     };
     if (!tcc::grid::bind(&e, slotOf, error))
       return false;
     for (const std::string &name : tcc::grid::names(e)) {
       int i = slotOf(name);
+      if (i >= int(deviceSlot))
+        continue;
       if (size_t(i) >= args.size() || args[size_t(i)].kind != ArgValue::Kind::Int) {
         *error = "the grid needs integer argument '" + name + "'";
         return false;

@@ -255,6 +255,14 @@ void emitKernel(const std::vector<const KernelArtifact*>& variants, const std::s
       for (const KernelConstexpr& c : v.constexprs)
         if (c.name == name && c.isInteger())
           return "INT64_C(" + std::to_string(c.intValue) + ")";
+      bool parameter = false;
+      for (const KernelParam& p : v.params)
+        parameter = parameter || p.name == name;
+      // The device's grid symbols, from the variant being launched.
+      if (!parameter && name == "num_sms")
+        return "tcc_kernel.numSms()";
+      if (!parameter && name == "occupancy")
+        return "tcc_kernel.occupancy()";
       return "static_cast<int64_t>(" + cxxName(name) + ")";
     };
   };

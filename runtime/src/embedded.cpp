@@ -125,6 +125,24 @@ void EmbeddedKernel::launch(CUstream stream, int64_t gx, int64_t gy, int64_t gz,
                         p ? p->context : nullptr);
 }
 
+int64_t EmbeddedKernel::numSms() {
+  ensureContext();
+  int sms = 0;
+  check(driver().cuDeviceGetAttribute(&sms, cu::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                                      currentDevice()),
+        "querying the number of SMs", name_);
+  return sms;
+}
+
+int64_t EmbeddedKernel::occupancy() {
+  CUfunction f = function();
+  int n = 0;
+  check(driver().cuOccupancyMaxActiveBlocksPerMultiprocessor(&n, f, 32 * numWarps_,
+                                                             static_cast<size_t>(sharedBytes_)),
+        "computing the occupancy", name_);
+  return n < 1 ? 1 : n;
+}
+
 void GridCalc::fail(const char* what) const {
   throw Error("computing the grid", std::string("grid expression '") + expr_ + "' " + what,
               kernel_);

@@ -34,6 +34,8 @@ struct Kernel::Variant {
   bool hasPtx = false;
   std::shared_ptr<Module> module;
   std::atomic<CUfunction> function{nullptr};
+  bool usesDeviceSymbols = false; // the grid mentions num_sms or occupancy
+  std::atomic<int> occupancy{0};  // programs per SM, once asked (0: not yet)
 };
 
 // Arguments converted to the parameters' types: storage the driver reads, and the integer
@@ -109,6 +111,11 @@ Kernel::Kernel(std::string name, std::vector<KernelMetadata> metas, std::vector<
       for (size_t i = 0; i < m.constexprs.size(); ++i)
         if (m.constexprs[i].first == n)
           return static_cast<int>(m.params.size() + i);
+      // The device's symbols (docs/ir.md), after them: filled in at launch.
+      if (n == "num_sms" || n == "occupancy") {
+        v->usesDeviceSymbols = true;
+        return static_cast<int>(m.params.size() + m.constexprs.size()) + (n == "occupancy");
+      }
       return -1;
     };
     for (int d = 0; d < 3; ++d) {
@@ -144,7 +151,7 @@ size_t Kernel::marshal(const Arg* args, size_t count, Marshalled* out) const {
                     " (" + sig + "), got " + std::to_string(count),
                 name_);
   }
-  size_t nslots = ps.size() + metas_.front().constexprs.size();
+  size_t nslots = ps.size() + metas_.front().constexprs.size() + 2; // + num_sms, occupancy
   if (ps.size() > Marshalled::kInline || nslots > 2 * Marshalled::kInline) {
     out->storageHeap.resize(ps.size());
     out->pointersHeap.resize(ps.size());
@@ -305,9 +312,39 @@ int Kernel::selectionArch() const {
   return arch;
 }
 
-LaunchPlan Kernel::planFor(size_t v, const Marshalled& m) const {
+void Kernel::fillDeviceSymbols(size_t v, Marshalled& m) const {
+  Variant& var = *variants_[v];
+  if (!var.usesDeviceSymbols)
+    return;
+  size_t at = params().size() + metas_.front().constexprs.size();
+  std::string why;
+  if (!driverAvailable(&why))
+    throw Error("computing the grid",
+                "the grid uses num_sms or occupancy, which need a GPU (" + why + ")", name_);
+  const Driver& d = driver();
+  int sms = 0;
+  check(d.cuDeviceGetAttribute(&sms, cu::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                               currentDevice()),
+        "querying the number of SMs", name_);
+  int occ = var.occupancy.load(std::memory_order_relaxed);
+  if (occ == 0) {
+    // Of the variant being launched: its registers and shared memory decide.
+    const_cast<Kernel*>(this)->ensureLoaded(v);
+    check(d.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+              &occ, var.function.load(std::memory_order_acquire), metas_[v].threadsPerBlock(),
+              static_cast<size_t>(metas_[v].sharedBytes)),
+          "computing the occupancy", name_);
+    occ = occ < 1 ? 1 : occ; // a kernel that launches at all runs one program per SM
+    var.occupancy.store(occ, std::memory_order_relaxed);
+  }
+  m.slots[at] = sms;
+  m.slots[at + 1] = occ;
+}
+
+LaunchPlan Kernel::planFor(size_t v, Marshalled& m) const {
   LaunchPlan plan;
   plan.variant = &metas_[v];
+  fillDeviceSymbols(v, m);
   int64_t g[3];
   for (int d = 0; d < 3; ++d) {
     std::string err;

@@ -386,6 +386,8 @@ KernelMetadata parseMetadata(const std::string& text, const std::string& origin,
                    "', which is " + c.second.toString() + ", not an integer");
           ok = true;
         }
+      if (!ok && (n == "num_sms" || n == "occupancy"))
+        ok = true; // the device's symbols, evaluated at launch (docs/ir.md)
       if (!ok)
         r.fail("grid[" + std::to_string(d) + "] '" + m.grid[d] + "' uses unknown name '" + n + "'");
     }

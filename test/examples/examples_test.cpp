@@ -28,7 +28,8 @@ using tcc::interp::DType;
 namespace {
 
 const char *kCovered[] = {"vector_copy", "vector_add", "copy2d",  "transpose",  "bias_add",
-                          "softmax",     "layernorm",  "matmul",  "matmul_bias"};
+                          "softmax",     "layernorm",  "matmul",  "matmul_bias",
+                          "softmax_persistent"};
 
 TEST(Examples, EveryExampleIsChecked) {
   std::set<std::string> covered(std::begin(kCovered), std::end(kCovered));
@@ -190,7 +191,8 @@ TEST(Examples, BiasAdd) {
 // Row-wise reductions
 //===----------------------------------------------------------------------===//
 
-void runSoftmax(Example &ex, Shape s, Layout from, Layout to) {
+void runSoftmax(Example &ex, Shape s, Layout from, Layout to, const char *rows = "M",
+                const char *cols = "N") {
   SCOPED_TRACE(describe(s, from, to));
   View iv = makeView(s.m, s.n, from), ov = makeView(s.m, s.n, to);
   Launch l(ex.get());
@@ -199,8 +201,8 @@ void runSoftmax(Example &ex, Shape s, Layout from, Layout to) {
   for (int64_t k = 0; k < iv.size; ++k)
     in.set(k, in.get(k) * 100);
   l.output("out", DType::F32, ov.size);
-  l.scalar("M", s.m);
-  l.scalar("N", s.n);
+  l.scalar(rows, s.m);
+  l.scalar(cols, s.n);
   l.scalar("in_stride", iv.rowStride);
   l.scalar("out_stride", ov.rowStride);
   auto r = l.run();
@@ -230,6 +232,17 @@ TEST(Examples, Softmax) {
   ASSERT_TRUE(wide.ok()) << wide.error();
   runSoftmax(wide, {3, 1025}, Layout::Padded, Layout::Padded);
   runSoftmax(wide, kBig, Layout::Contiguous, Layout::Contiguous);
+}
+
+// The persistent version (grid min(num_sms * occupancy, n_rows): one program on the
+// interpreter, looping over every row with a step of num_programs(0)) computes the same.
+TEST(Examples, SoftmaxPersistent) {
+  Example ex("softmax_persistent.tile");
+  ASSERT_TRUE(ex.ok()) << ex.error();
+  for (Shape s : kShapes)
+    for (Layout layout : {Layout::Contiguous, Layout::Padded})
+      runSoftmax(ex, s, layout, layout == Layout::Padded ? Layout::Contiguous : layout, "n_rows",
+                 "n_cols");
 }
 
 void runLayernorm(Example &ex, Shape s, Layout layout) {

@@ -1,4 +1,4 @@
-// softmax and layernorm (lang-examples: one program per row, rows of up to BLOCK columns)
+// softmax, softmax_persistent and layernorm (lang-examples: rows of up to BLOCK columns)
 // on the GPU, for every configuration found, over row counts and lengths around BLOCK
 // (1 x N, M x 1, N = BLOCK, BLOCK - 1, BLOCK/2 + 1, 2049 x 4097 with BLOCK 8192), strided
 // and misaligned rows, against a CPU reference in double precision.
@@ -27,8 +27,11 @@ using gputest::DType;
 using gputest::Layout;
 using gputest::Matrix;
 
+// softmax_persistent (a grid sized by the device, rows strided by num_programs(0)) has
+// softmax's signature and results.
+bool isSoftmax(const std::string& k) { return k == "softmax" || k == "softmax_persistent"; }
 bool isRowKernel(const std::string& k) {
-  return k == "softmax" || k == "layernorm";
+  return isSoftmax(k) || k == "layernorm";
 }
 
 struct Case {
@@ -54,7 +57,7 @@ Operands operandsOf(const Case& c) {
   int64_t padIn = 0, padOut = 0;
   if (c.view == "strided") {
     padIn = 5;
-    padOut = c.cfg.kernel == "softmax" ? 11 : 5; // layernorm has one stride
+    padOut = isSoftmax(c.cfg.kernel) ? 11 : 5; // layernorm has one stride
   } else if (c.view == "aligned") {
     padIn = padOut = (c.N + 15) / 16 * 16 + 16 - c.N;
   }
@@ -69,7 +72,7 @@ constexpr float kEps = 1e-5f;
 
 std::vector<tcc::Arg> argsOf(const Case& c, const Operands& o, CUdeviceptr in, CUdeviceptr out,
                              CUdeviceptr w, CUdeviceptr b) {
-  if (c.cfg.kernel == "softmax")
+  if (isSoftmax(c.cfg.kernel))
     return {out, in, o.in.rowStride, o.out.rowStride, c.M, c.N};
   return {in, w, b, out, o.in.rowStride, c.M, c.N, kEps};
 }
@@ -80,7 +83,7 @@ std::vector<Case> cases() {
     const int64_t block = cfg.constexprOr("BLOCK", 1024);
     std::vector<int64_t> ns = {block, block - 1, block / 2 + 1, 7, 1};
     std::vector<std::string> views = {"dense", "strided", "aligned", "offset"};
-    if (cfg.kernel == "softmax")
+    if (isSoftmax(cfg.kernel))
       views.push_back("wide");
     if (!cfg.loadError.empty()) {
       ns = {1};
@@ -175,7 +178,7 @@ TEST_P(RowKernels, MatchesCpuReference) {
   ASSERT_TRUE(c.cfg.loadError.empty()) << c.cfg.loadError;
   tcc::Kernel& k = gputest::kernelOf(c.cfg);
   const Operands o = operandsOf(c);
-  const bool softmax = c.cfg.kernel == "softmax";
+  const bool softmax = isSoftmax(c.cfg.kernel);
   Matrix in(DType::F32, o.in, Matrix::Role::Input);
   Matrix out(DType::F32, o.out, Matrix::Role::Output);
   Matrix w(DType::F32, o.w, Matrix::Role::Input), b(DType::F32, o.b, Matrix::Role::Input);

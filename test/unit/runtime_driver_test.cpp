@@ -536,3 +536,29 @@ int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
   return RUN_ALL_TESTS();
 }
+
+namespace {
+
+// num_sms and occupancy in a grid: the device's SM count (the fake's 132) and the variant's
+// occupancy (the fake's 2 for 128 threads, 1 for 512), evaluated at launch.
+TEST(RuntimeGridSymbols, NumSmsAndOccupancyComeFromTheDeviceAndTheVariant) {
+  OnDevice h200(90);
+  for (int warps : {4, 16}) {
+    std::string text =
+        "{\"format\": \"tcc-kernel\", \"version\": 1, \"name\": \"vector_add\", "
+        "\"arch\": \"sm_90\", \"cubin\": \"k.cubin\", \"num_warps\": " + std::to_string(warps) +
+        ", \"grid\": [\"min(num_sms * occupancy, n)\", \"1\", \"1\"], \"params\": ["
+        "{\"name\": \"x\", \"type\": \"*f32\"}, {\"name\": \"n\", \"type\": \"i32\"}], "
+        "\"constexprs\": {}}";
+    tcc::Library lib;
+    lib.add(tcc::parseMetadata(text, "persistent.json", ""), fakeCubin(90), "");
+    tcc::Kernel& k = lib.kernel("vector_add");
+    int64_t perSm = warps == 4 ? 2 : 1;
+    EXPECT_EQ(k.plan(kAligned, int32_t(100000)).grid.x, 132 * perSm) << warps << " warps";
+    EXPECT_EQ(k.plan(kAligned, int32_t(7)).grid.x, 7); // never more programs than rows
+    k.launch(nullptr, kAligned, int32_t(100000));
+    EXPECT_NE(takeLog().find("grid " + std::to_string(132 * perSm) + "x1x1"), std::string::npos);
+  }
+}
+
+} // namespace

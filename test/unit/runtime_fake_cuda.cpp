@@ -290,6 +290,12 @@ CUresult cuFuncGetAttribute(int* v, CUfunction_attribute a, CUfunction) {
 
 CUresult cuFuncSetAttribute(CUfunction, CUfunction_attribute, int) { return CUDA_SUCCESS; }
 
+// Two programs of 256 threads or fewer fit on a fake SM, one of more.
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int* n, CUfunction, int blockSize, size_t) {
+  *n = blockSize <= 256 ? 2 : 1;
+  return CUDA_SUCCESS;
+}
+
 CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned,
                         unsigned, unsigned, CUstream, void**, void**) {
   if (!current)

@@ -127,6 +127,9 @@ using cuModuleUnload_fn = CUresult (*)(CUmodule module);
 using cuModuleGetFunction_fn = CUresult (*)(CUfunction* fn, CUmodule module, const char* name);
 using cuFuncGetAttribute_fn = CUresult (*)(int* value, CUfunction_attribute attrib, CUfunction fn);
 using cuFuncSetAttribute_fn = CUresult (*)(CUfunction fn, CUfunction_attribute attrib, int value);
+using cuOccupancyMaxActiveBlocksPerMultiprocessor_fn = CUresult (*)(int* numBlocks, CUfunction fn,
+                                                                    int blockSize,
+                                                                    size_t dynamicSharedBytes);
 using cuLaunchKernel_fn = CUresult (*)(CUfunction fn, unsigned int gridX, unsigned int gridY,
                                        unsigned int gridZ, unsigned int blockX,
                                        unsigned int blockY, unsigned int blockZ,

@@ -40,6 +40,12 @@ public:
 
   const char* name() const { return name_; }
 
+  // The grid symbols num_sms and occupancy (docs/ir.md): the SMs of the current device, and
+  // how many programs of this kernel fit on one of them (cuOccupancyMaxActiveBlocksPer-
+  // Multiprocessor for its threads and shared memory, at least 1; loads it first).
+  int64_t numSms();
+  int64_t occupancy();
+
   // Whether the kernel can run on the device of the current context: its cubin runs there
   // (an sm_90a cubin only on compute capability 9.0, an sm_80 cubin on 8.x) or its PTX can
   // be JIT-compiled there (sm_80 PTX on 8.0 and newer). The answer of the first call is kept.

@@ -195,7 +195,10 @@ private:
 
   struct Marshalled;
   size_t marshal(const Arg* args, size_t count, Marshalled* out) const;
-  LaunchPlan planFor(size_t variant, const Marshalled& m) const;
+  LaunchPlan planFor(size_t variant, Marshalled& m) const;
+  // num_sms and occupancy (of `variant`, on the current device) into m's slots, where the
+  // variant's grid uses them; loads the variant to ask the driver for its occupancy.
+  void fillDeviceSymbols(size_t variant, Marshalled& m) const;
   void ensureLoaded(size_t variant);
 
   // The compute capability variants are chosen for: the current device's on first use, -1
