@@ -14,6 +14,16 @@ ImageInfo inspectImage(const void* data, size_t size) {
     uint16_t machine = static_cast<uint16_t>(p[18] | (p[19] << 8));
     if (p[4] != 2 || p[5] != 1 || machine != 190)
       return info;
+    // A cubin holds its section header table (e_shoff, e_shentsize, e_shnum) within the
+    // image: a bare ELF header, or a truncated file, is not one.
+    uint64_t shoff = 0;
+    for (int i = 7; i >= 0; --i)
+      shoff = (shoff << 8) | p[40 + i];
+    uint16_t shentsize = static_cast<uint16_t>(p[58] | (p[59] << 8));
+    uint16_t shnum = static_cast<uint16_t>(p[60] | (p[61] << 8));
+    if (shnum == 0 || shentsize < 64 || shoff < 64 || shoff > size ||
+        uint64_t(shnum) * shentsize > size - shoff)
+      return info;
     info.kind = ImageKind::Cubin;
     uint32_t flags = static_cast<uint32_t>(p[48]) | (static_cast<uint32_t>(p[49]) << 8) |
                      (static_cast<uint32_t>(p[50]) << 16) | (static_cast<uint32_t>(p[51]) << 24);

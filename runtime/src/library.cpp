@@ -1,5 +1,8 @@
 #include "tcc/runtime.h"
 
+#include "tcc/json.h"
+#include "tcc/metadata.h"
+
 #include <algorithm>
 #include <filesystem>
 
@@ -72,9 +75,21 @@ void Library::add(const std::string& path, bool archSpecific) {
   std::sort(files.begin(), files.end());
   size_t added = 0;
   for (const std::string& f : files) {
-    if (!isKernelMetadataFile(f))
+    // Other JSON files may share the folder; a .json that is not JSON at all is an error (a
+    // truncated metadata file must not vanish into "no such configuration" later).
+    std::string text = readFile(f, "JSON", kMaxMetadataBytes);
+    json::Value v;
+    try {
+      v = json::parse(text, f);
+    } catch (const Error& e) {
+      throw Error("loading kernels from '" + path + "'",
+                  f + " is not valid JSON (a truncated metadata file?): " + e.what());
+    }
+    const json::Value* format = v.isObject() ? v.find("format") : nullptr;
+    if (!format || !format->isString() || format->asString() != "tcc-kernel")
       continue;
-    KernelMetadata m = loadMetadataFile(f);
+    size_t slash = f.find_last_of('/');
+    KernelMetadata m = parseMetadata(text, f, slash == std::string::npos ? "" : f.substr(0, slash));
     if (archSpecific || !m.archSpecific)
       add(std::move(m));
     ++added;

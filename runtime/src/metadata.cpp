@@ -375,21 +375,22 @@ KernelMetadata parseMetadata(const std::string& text, const std::string& origin,
       for (const ParamInfo& p : m.params)
         if (p.name == n) {
           if (p.isPointer || p.elementKind != ScalarKind::Int)
-            r.fail("grid[" + std::to_string(d) + "] '" + m.grid[d] + "' uses '" + n +
+            r.fail("grid[" + std::to_string(d) + "] " + grid::detail::quoteExpr(m.grid[d]) + " uses '" + n.substr(0, 100) +
                    "', which is not an integer parameter");
           ok = true;
         }
       for (const auto& c : m.constexprs)
         if (c.first == n) {
           if (!c.second.isInteger())
-            r.fail("grid[" + std::to_string(d) + "] '" + m.grid[d] + "' uses constexpr '" + n +
+            r.fail("grid[" + std::to_string(d) + "] " + grid::detail::quoteExpr(m.grid[d]) + " uses constexpr '" + n +
                    "', which is " + c.second.toString() + ", not an integer");
           ok = true;
         }
       if (!ok && (n == "num_sms" || n == "occupancy"))
         ok = true; // the device's symbols, evaluated at launch (docs/ir.md)
       if (!ok)
-        r.fail("grid[" + std::to_string(d) + "] '" + m.grid[d] + "' uses unknown name '" + n + "'");
+        r.fail("grid[" + std::to_string(d) + "] " + grid::detail::quoteExpr(m.grid[d]) +
+               " uses unknown name '" + n.substr(0, 100) + (n.size() > 100 ? "...'" : "'"));
     }
   }
   m.source = r.str(root, "source", false);
@@ -397,19 +398,32 @@ KernelMetadata parseMetadata(const std::string& text, const std::string& origin,
   return m;
 }
 
-std::string readFile(const std::string& path, const std::string& what) {
+std::string readFile(const std::string& path, const std::string& what, size_t limit) {
   std::ifstream f(path, std::ios::binary);
   if (!f)
     throw Error("reading " + what + " '" + path + "'", std::strerror(errno));
-  std::ostringstream ss;
-  ss << f.rdbuf();
+  // In chunks, up to `limit`: /dev/zero or a pipe is an error, not an endless read, and a
+  // failed allocation is a tcc::Error like every other failure.
+  std::string bytes;
+  try {
+    char chunk[1 << 16];
+    while (f.read(chunk, sizeof chunk) || f.gcount() > 0) {
+      bytes.append(chunk, static_cast<size_t>(f.gcount()));
+      if (bytes.size() > limit)
+        throw Error("reading " + what + " '" + path + "'",
+                    "larger than " + std::to_string(limit >> 20) + " MiB, more than any " + what +
+                        " tcc writes");
+    }
+  } catch (const std::bad_alloc&) {
+    throw Error("reading " + what + " '" + path + "'", "out of memory");
+  }
   if (f.bad())
     throw Error("reading " + what + " '" + path + "'", "read error");
-  return ss.str();
+  return bytes;
 }
 
 KernelMetadata loadMetadataFile(const std::string& path) {
-  std::string text = readFile(path, "kernel metadata");
+  std::string text = readFile(path, "kernel metadata", kMaxMetadataBytes);
   size_t slash = path.find_last_of('/');
   std::string dir = slash == std::string::npos ? std::string() : path.substr(0, slash);
   return parseMetadata(text, path, dir);
@@ -417,7 +431,7 @@ KernelMetadata loadMetadataFile(const std::string& path) {
 
 bool isKernelMetadataFile(const std::string& path) {
   try {
-    std::string text = readFile(path, "JSON");
+    std::string text = readFile(path, "JSON", kMaxMetadataBytes);
     json::Value v = json::parse(text, path);
     const json::Value* f = v.isObject() ? v.find("format") : nullptr;
     return f && f->isString() && f->asString() == "tcc-kernel";

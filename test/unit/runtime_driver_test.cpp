@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include "fake_elf.h"
+
 #include <dlfcn.h>
 #include <unistd.h>
 
@@ -61,14 +63,7 @@ std::string errorOf(const std::function<void()>& f) {
 
 // A CUDA ELF header for `arch` (ELF ABI version 8, as CUDA 13 writes), then `body`.
 std::string fakeCubin(int arch, const std::string& body = "fake cubin") {
-  std::string h(64, '\0');
-  h[0] = 0x7f, h[1] = 'E', h[2] = 'L', h[3] = 'F';
-  h[4] = 2, h[5] = 1, h[7] = 0x41, h[8] = 8;
-  h[18] = static_cast<char>(190);
-  uint32_t flags = 0x6000004u | (static_cast<uint32_t>(arch) << 8);
-  for (int i = 0; i < 4; ++i)
-    h[48 + i] = static_cast<char>((flags >> (8 * i)) & 0xff);
-  return h + body;
+  return faketest::cudaElf(8, 0x6000004u | (static_cast<uint32_t>(arch) << 8), body);
 }
 
 std::string fakePtx(const std::string& arch, const std::string& body = "") {
@@ -559,6 +554,71 @@ TEST(RuntimeGridSymbols, NumSmsAndOccupancyComeFromTheDeviceAndTheVariant) {
     k.launch(nullptr, kAligned, int32_t(100000));
     EXPECT_NE(takeLog().find("grid " + std::to_string(132 * perSm) + "x1x1"), std::string::npos);
   }
+}
+
+} // namespace
+
+namespace {
+
+// Inputs that used to crash or mislead the runtime (issue 15): every one a tcc::Error that
+// says what is wrong.
+TEST(RuntimeHardening, ATruncatedMetadataFileIsAnErrorNotASkip) {
+  TempDir dir;
+  dir.write("k.cubin", fakeCubin(90));
+  dir.write("k.json", metaJson("sm_90", "\"cubin\": \"k.cubin\", "));
+  std::string full = metaJson("sm_90", "\"cubin\": \"k.cubin\", ");
+  dir.write("k.d16.json", full.substr(0, full.size() / 2));
+  std::string e = errorOf([&] { tcc::Library lib(dir.path()); });
+  EXPECT_NE(e.find("k.d16.json is not valid JSON (a truncated metadata file?)"),
+            std::string::npos)
+      << e;
+  // Other JSON in the folder (compile_times.json, ...) is still ignored.
+  TempDir other;
+  other.write("k.cubin", fakeCubin(90));
+  other.write("k.json", metaJson("sm_90", "\"cubin\": \"k.cubin\", "));
+  other.write("notes.json", "{\"what\": \"not a kernel\"}");
+  EXPECT_EQ(errorOf([&] { tcc::Library lib(other.path()); }), "(no error)");
+}
+
+TEST(RuntimeHardening, TwoIdenticalMetadataFilesAreAnError) {
+  TempDir dir;
+  dir.write("k.cubin", fakeCubin(90));
+  dir.write("a.json", metaJson("sm_90", "\"cubin\": \"k.cubin\", "));
+  dir.write("b.json", metaJson("sm_90", "\"cubin\": \"k.cubin\", "));
+  tcc::Library lib(dir.path());
+  std::string e = errorOf([&] { lib.kernel("vector_add"); });
+  EXPECT_NE(e.find("are the same specialisation"), std::string::npos) << e;
+}
+
+TEST(RuntimeHardening, EndlessFilesAreBoundedReads) {
+  std::string e = errorOf([] { tcc::Library lib("/dev/zero"); });
+  EXPECT_NE(e.find("larger than 16 MiB"), std::string::npos) << e;
+  // Metadata whose cubin is /dev/zero: refused when the image is read, with a tcc::Error.
+  OnDevice dev(90);
+  TempDir dir;
+  dir.write("k.json", metaJson("sm_90", "\"cubin\": \"/dev/zero\", "));
+  tcc::Library lib(dir.path());
+  e = errorOf([&] { lib.launch("vector_add", nullptr, kAligned, int32_t(1)); });
+  EXPECT_NE(e.find("larger than 256 MiB"), std::string::npos) << e;
+}
+
+TEST(RuntimeHardening, AHeaderOnlyElfIsNotACubin) {
+  OnDevice dev(90);
+  tcc::Library lib;
+  lib.add(meta("sm_90"), fakeCubin(90).substr(0, 64), "");
+  std::string e = errorOf([&] { lib.launch("vector_add", nullptr, kAligned, int32_t(1)); });
+  EXPECT_NE(e.find("not a cubin"), std::string::npos) << e;
+}
+
+TEST(RuntimeHardening, GridErrorsQuoteLongExpressionsShortened) {
+  std::string expr(100000, 'n');
+  std::string text =
+      "{\"format\": \"tcc-kernel\", \"version\": 1, \"name\": \"vector_add\", \"arch\": "
+      "\"sm_90\", \"cubin\": \"k.cubin\", \"num_warps\": 4, \"grid\": [\"" + expr +
+      "\", \"1\", \"1\"], \"params\": [{\"name\": \"n\", \"type\": \"i32\"}]}";
+  std::string e = errorOf([&] { tcc::parseMetadata(text, "long.json", ""); });
+  EXPECT_NE(e.find("100000 characters"), std::string::npos) << e.substr(0, 300);
+  EXPECT_LT(e.size(), 1000u);
 }
 
 } // namespace

@@ -223,7 +223,7 @@ CUresult cuModuleLoadData(CUmodule* m, const void* image) {
   std::string kind;
   if (isCubin(image)) {
     const unsigned char* p = static_cast<const unsigned char*>(image);
-    if (std::strstr(reinterpret_cast<const char*>(p + 64), "FAKE_NO_BINARY")) {
+    if (std::strstr(reinterpret_cast<const char*>(p + 128), "FAKE_NO_BINARY")) { // after fake_elf.h's headers
       record("refused cubin sm_" + std::to_string(elfArch(p)));
       return CUDA_ERROR_NO_BINARY_FOR_GPU;
     }

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "fake_elf.h"
+
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -201,11 +203,7 @@ int main() {
 // launch takes the first variant that runs there, from its cubin or through the JIT.
 TEST(HeaderWriter, MultiArchitectureHeaderRunsTheRightImage) {
   auto cubin = [](int arch) {
-    std::string h(64, '\0');
-    h[0] = 0x7f, h[1] = 'E', h[2] = 'L', h[3] = 'F', h[4] = 2, h[5] = 1, h[8] = 8;
-    h[18] = static_cast<char>(190);
-    h[49] = static_cast<char>(arch);
-    return h + "cubin";
+    return faketest::cudaElf(8, static_cast<uint32_t>(arch) << 8, "cubin");
   };
   auto ptx = [](const std::string& arch) {
     return ".version 8.7\n.target " + arch + "\n.address_size 64\n";

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "fake_elf.h"
+
 #include <cstdlib>
 #include <functional>
 
@@ -325,20 +327,7 @@ TEST(RuntimeKernel, LaunchWithoutADriverFailsCleanly) {
 
 TEST(RuntimeCubin, ReadsTheArchitectureFromTheElfHeader) {
   auto elf = [](unsigned abi, uint32_t flags, uint16_t machine = 190) {
-    std::string h(64, '\0');
-    h[0] = 0x7f;
-    h[1] = 'E';
-    h[2] = 'L';
-    h[3] = 'F';
-    h[4] = 2; // 64-bit
-    h[5] = 1; // little-endian
-    h[7] = 0x41;
-    h[8] = static_cast<char>(abi);
-    h[18] = static_cast<char>(machine & 0xff);
-    h[19] = static_cast<char>(machine >> 8);
-    for (int i = 0; i < 4; ++i)
-      h[48 + i] = static_cast<char>((flags >> (8 * i)) & 0xff);
-    return h;
+    return faketest::cudaElf(abi, flags, "", machine);
   };
   auto arch = [](const std::string& img) { return tcc::inspectImage(img.data(), img.size()); };
   // CUDA 13's ELF ABI version 8 (as nvcc 13.0 writes for sm_80, sm_90, sm_100, sm_120).
@@ -354,6 +343,10 @@ TEST(RuntimeCubin, ReadsTheArchitectureFromTheElfHeader) {
   EXPECT_EQ(arch(std::string("\x50\xed\x55\xba\x01\x00", 6)).kind, tcc::ImageKind::Fatbin);
   EXPECT_EQ(arch("garbage").kind, tcc::ImageKind::Unknown);
   EXPECT_EQ(arch("").kind, tcc::ImageKind::Unknown);
+  // A bare 64-byte ELF header, or a cubin cut short of its section headers, is not a cubin.
+  std::string whole = elf(8, 0x6005a04);
+  EXPECT_EQ(arch(whole.substr(0, 64)).kind, tcc::ImageKind::Unknown);
+  EXPECT_EQ(arch(whole.substr(0, 100)).kind, tcc::ImageKind::Unknown);
 }
 
 TEST(RuntimeCubin, CompatibilityRules) {

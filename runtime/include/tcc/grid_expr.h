@@ -73,6 +73,17 @@ inline bool cdiv(int64_t a, int64_t b, int64_t* r) {
 // ---- parsing -------------------------------------------------------------------------
 
 namespace detail {
+// An expression as messages quote it: whole up to 120 characters, otherwise its first 100
+// and its length (a message must stay readable whatever the metadata holds).
+inline std::string quoteExpr(std::string_view text) {
+  if (text.size() <= 120)
+    return "'" + std::string(text) + "'";
+  return "'" + std::string(text.substr(0, 100)) + "...' (" + std::to_string(text.size()) +
+         " characters)";
+}
+} // namespace detail
+
+namespace detail {
 
 class Parser {
 public:
@@ -98,7 +109,7 @@ private:
 
   bool fail(const std::string& msg) {
     if (error_)
-      *error_ = "grid expression '" + std::string(s_) + "': " + msg + " at column " +
+      *error_ = "grid expression " + quoteExpr(s_) + ": " + msg + " at column " +
                 std::to_string(pos_ + 1);
     return false;
   }
@@ -314,7 +325,8 @@ bool bind(Expr* e, SlotOf&& slotOf, std::string* error) {
     int slot = slotOf(n.name);
     if (slot < 0) {
       if (error)
-        *error = "grid expression '" + e->text + "': unknown name '" + n.name + "'";
+        *error = "grid expression " + detail::quoteExpr(e->text) + ": unknown name '" +
+                 n.name.substr(0, 100) + "'";
       return false;
     }
     n.value = slot;
@@ -382,7 +394,7 @@ inline bool evaluate(const Expr& e, const int64_t* slots, int64_t* result, std::
     }
     if (!ok) {
       if (error)
-        *error = "grid expression '" + e.text + "' " + what;
+        *error = "grid expression " + detail::quoteExpr(e.text) + " " + what;
       return false;
     }
   }

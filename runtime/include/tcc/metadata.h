@@ -118,7 +118,14 @@ bool isKernelMetadataFile(const std::string& path);
 // Parses a parameter type string; false if unknown.
 bool parseParamType(const std::string& type, ParamInfo* info);
 
-// Reads a whole file; throws tcc::Error naming `what` on failure.
-std::string readFile(const std::string& path, const std::string& what);
+// The most a metadata file (16 MiB) and an image (256 MiB: ten times the largest cubin tcc
+// has written) may hold.
+constexpr size_t kMaxMetadataBytes = size_t(16) << 20;
+constexpr size_t kMaxImageBytes = size_t(256) << 20;
+
+// Reads a whole file of at most `limit` bytes; throws tcc::Error naming `what` on failure
+// (also when the file is larger, or endless like /dev/zero).
+std::string readFile(const std::string& path, const std::string& what,
+                     size_t limit = kMaxImageBytes);
 
 } // namespace tcc
