@@ -115,6 +115,26 @@ def TilePipeline : Pass<"tile-pipeline", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::tile::TileDialect", "::mlir::arith::ArithDialect"];
 }
 
+def TilePrefetch : Pass<"tile-prefetch", "::mlir::ModuleOp"> {
+  let summary = "issues each iteration's loads one iteration ahead in loops without a dot";
+  let description = [{
+    In an `scf.for` without a tensor-core dot (a persistent kernel walking rows), a
+    masked `tile.load` whose pointers and mask depend only on the induction variable and
+    values from outside the loop is issued for iteration i + 1 at the top of iteration i
+    (masked off past the end), its result carried to the next iteration; the first is
+    issued before the loop. The load's latency then overlaps the iteration's computation.
+    A load is left alone when a store in the loop writes through a pointer derived from
+    the same kernel argument (or one the pass cannot trace), when it has no mask, or when
+    its `other` depends on loop-carried values. On where the loop's `tile.num_stages`, else the
+    kernel's, else the option, is at least 2.
+  }];
+  let options = [
+    Option<"numStages", "num-stages", "unsigned", /*default=*/"3",
+           "stages where neither the loop nor the kernel says (prefetching from 2)">
+  ];
+  let dependentDialects = ["::mlir::tile::TileDialect", "::mlir::arith::ArithDialect"];
+}
+
 def TileMask : Pass<"tile-mask", "::mlir::ModuleOp"> {
   let summary = "drops masks proven all-true and sets each memory op's vector width";
   let description = [{

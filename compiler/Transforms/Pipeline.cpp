@@ -31,8 +31,11 @@ void buildTileGpuPipeline(mlir::OpPassManager &pm, const GpuPipelineOptions &opt
   if (options.mask)
     pm.addPass(createTileMask());
   TilePipelineOptions pipelineOptions;
+  TilePrefetchOptions prefetchOptions;
   if (options.numStages)
-    pipelineOptions.numStages = options.numStages;
+    pipelineOptions.numStages = prefetchOptions.numStages = options.numStages;
+  // Loops without a dot first: tile-pipeline removes the loops' num_stages as it goes.
+  pm.addPass(createTilePrefetch(prefetchOptions));
   pm.addPass(createTilePipeline(pipelineOptions));
   pm.addPass(mlir::createCSEPass());
   pm.addPass(createTileDropHints());

@@ -260,12 +260,20 @@ func.func @softmax_rows(%out: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %in
 // -----
 
 // A row sum over a loop (layer norm's first pass): the accumulator is carried in the
-// loads' layout, the reduction after the loop takes it; no conversion.
+// loads' layout, the reduction after the loop takes it; no conversion. tile-prefetch
+// issues each iteration's load one iteration ahead: the first before the loop, the next
+// at the top of the body, masked off past the end, carried beside the accumulator.
 // CHECK: #[[V:.*]] = #tile.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 // CHECK-LABEL: func.func @row_sum
 // CHECK-NOT: tile.convert_layout
-// CHECK: scf.for {{.*}} -> (tensor<512xf32, #[[V]]>)
-// CHECK: tile.load %{{.*}}, mask %{{.*}}, other %{{.*}} {tile.vec = 4 : i32} : tensor<512x!tile.ptr<f32>, #[[V]]>
+// CHECK: %[[FIRST:.*]] = tile.load %{{.*}}, mask %{{.*}}, other %{{.*}} {tile.vec = 4 : i32} : tensor<512x!tile.ptr<f32>, #[[V]]>
+// CHECK: scf.for %[[IV:.*]] = {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[CUR:.*]] = %[[FIRST]]) -> (tensor<512xf32, #[[V]]>, tensor<512xf32, #[[V]]>)
+// CHECK: %[[NEXT:.*]] = arith.addi %[[IV]], %{{.*}} : i32
+// CHECK: %[[VALID:.*]] = arith.cmpi slt, %[[NEXT]], %{{.*}} : i32
+// CHECK: tile.splat %[[VALID]] : i1 -> tensor<512xi1, #[[V]]>
+// CHECK: %[[AHEAD:.*]] = tile.load %{{.*}}, mask %{{.*}}, other %{{.*}} {tile.vec = 4 : i32} : tensor<512x!tile.ptr<f32>, #[[V]]>
+// CHECK: arith.addf %{{.*}}, %[[CUR]]
+// CHECK: scf.yield %{{.*}}, %[[AHEAD]]
 // CHECK: tile.reduce sum %{{.*}}, axis 0 : tensor<512xf32, #[[V]]> -> f32
 // CHECK-NOT: tile.convert_layout
 func.func @row_sum(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %out: !tile.ptr<f32>,
