@@ -125,7 +125,8 @@ def TilePrefetch : Pass<"tile-prefetch", "::mlir::ModuleOp"> {
     issued before the loop. The load's latency then overlaps the iteration's computation.
     A load is left alone when a store in the loop writes through a pointer derived from
     the same kernel argument (or one the pass cannot trace), when it has no mask, or when
-    its `other` depends on loop-carried values. On where the loop's `tile.num_stages`, else the
+    its `other` depends on loop-carried values, or when a thread holds more than 16 of its
+    elements (the prefetched copy doubles its registers). On where the loop's `tile.num_stages`, else the
     kernel's, else the option, is at least 2.
   }];
   let options = [

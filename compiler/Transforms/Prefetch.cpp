@@ -16,7 +16,9 @@
 // induction variable and values defined outside it only, it has a mask (the extra load
 // past the end must be masked off) and an `other` from outside the loop, and no store in
 // the loop writes through a pointer derived from the same kernel argument (the reordered
-// load must not read what an earlier iteration writes). Loops with a dot are
+// load must not read what an earlier iteration writes), and a thread holds at most 16 of
+// its elements (the prefetched copy doubles them; beyond that occupancy pays more than
+// the overlap gains: measured on the H200, docs/lowering.md). Loops with a dot are
 // tile-pipeline's (cp.async rings into shared memory). Prefetching is on where the
 // loop's num_stages (range(..., num_stages=), else the kernel's, else the option) is at
 // least 2.
@@ -24,6 +26,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Transforms/Passes.h"
+#include "dialects/Tile/Distribution.h"
 #include "dialects/Tile/TileDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -61,6 +64,9 @@ Value baseArgument(Value ptr) {
       return Value();
   }
 }
+
+/// The most elements per thread a prefetched load may hold (see qualifies).
+constexpr int64_t kMaxRegistersPerThread = 16;
 
 class Prefetcher {
 public:
@@ -119,6 +125,16 @@ private:
   bool qualifies(LoadOp load, ArrayRef<Value> written) {
     if (!load.getMask())
       return false;
+    // The prefetched tile lives in registers beside the one being computed on: worth it
+    // while a thread holds a few of its elements, not where doubling them would cost
+    // occupancy (a 16384-element row on 512 threads holds 32 per thread).
+    if (std::optional<Distribution> dist =
+            Distribution::get(cast<RankedTensorType>(load.getType()))) {
+      if (dist->getNumRegs() > kMaxRegistersPerThread)
+        return false;
+    } else if (cast<RankedTensorType>(load.getType()).getNumElements() > 32 * kMaxRegistersPerThread) {
+      return false; // no layout yet: as if spread over one warp
+    }
     Value base = baseArgument(load.getPtr());
     if (!base || llvm::any_of(written, [&](Value w) { return !w || w == base; }))
       return false;

@@ -98,3 +98,30 @@ func.func @unmasked_or_one_stage(%out: !tile.ptr<f32>, %inp: !tile.ptr<f32>, %n:
   } {tile.num_stages = 1 : i32}
   return
 }
+
+// -----
+
+// A row of 8192 elements on 4 warps: 64 per thread, doubled by a prefetched copy; left
+// alone (occupancy would pay more than the overlap gains).
+// CHECK-LABEL: func.func @wide_rows
+// CHECK-NOT:   iter_args
+#v = #tile.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+func.func @wide_rows(%out: !tile.ptr<f32>, %inp: !tile.ptr<f32>, %n: i32)
+    attributes {tile.kernel, tile.num_warps = 4 : i32} {
+  %cols = tile.make_range 0 to 8192 : tensor<8192xi32, #v>
+  %nb = tile.splat %n : i32 -> tensor<8192xi32, #v>
+  %mask = arith.cmpi slt, %cols, %nb : tensor<8192xi32, #v>
+  %pid = tile.program_id 0
+  %np = tile.num_programs 0
+  scf.for %row = %pid to %n step %np : i32 {
+    %p = tile.addptr %inp, %row : !tile.ptr<f32>, i32
+    %ps = tile.splat %p : !tile.ptr<f32> -> tensor<8192x!tile.ptr<f32>, #v>
+    %pp = tile.addptr %ps, %cols : tensor<8192x!tile.ptr<f32>, #v>, tensor<8192xi32, #v>
+    %x = tile.load %pp, mask %mask : tensor<8192x!tile.ptr<f32>, #v>
+    %q = tile.addptr %out, %row : !tile.ptr<f32>, i32
+    %qs = tile.splat %q : !tile.ptr<f32> -> tensor<8192x!tile.ptr<f32>, #v>
+    %qp = tile.addptr %qs, %cols : tensor<8192x!tile.ptr<f32>, #v>, tensor<8192xi32, #v>
+    tile.store %qp, %x, mask %mask : tensor<8192x!tile.ptr<f32>, #v>
+  }
+  return
+}
