@@ -10,6 +10,7 @@
 #include "compiler/Conversion/NVVMBuilders.h"
 #include "compiler/Conversion/Passes.h"
 
+#include "dialects/Tile/Distribution.h"
 #include "dialects/Tile/TileDialect.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -47,6 +48,13 @@ unsigned layoutWarps(Attribute layout) {
 
 /// Every tile must have a layout for this kernel's warp count; f64 transcendental math
 /// has no lowering without libdevice.
+/// Registers a thread may use on every NVIDIA GPU tcc targets.
+constexpr int64_t kMaxRegistersPerThread = 255;
+/// The most registers' worth of one tile a thread may hold (four register files): tiles a
+/// little over the file live (pointer tiles are recomputed from their base, products are
+/// stored as they are converted, ptxas spills the rest), far beyond it nothing can.
+constexpr int64_t kMaxTileRegisters = 4 * (kMaxRegistersPerThread + 1);
+
 LogicalResult checkLowerable(func::FuncOp func) {
   unsigned numWarps = kernelNumThreads(func) / 32;
   tile::TargetAttr target = tile::getTarget(func);
@@ -63,6 +71,24 @@ LogicalResult checkLowerable(func::FuncOp func) {
     if (warps != numWarps)
       return op->emitOpError() << "has a tile laid out over " << warps
                                << " warps in a kernel of " << numWarps << " warps: " << type;
+    // What one thread holds of this tile must come near its registers (255 at most on
+    // every NVIDIA GPU): a tile many times that size would be spilled element by element,
+    // its code generation taking minutes (a 2^20-element tile: 110 s). Say so instead.
+    if (std::optional<Distribution> dist = Distribution::get(tile)) {
+      Type element = tile.getElementType();
+      int64_t bits = isa<tile::PointerType>(element) ? 64
+                     : element.isIntOrFloat()       ? std::max<int64_t>(element.getIntOrFloatBitWidth(), 32)
+                                                    : 32;
+      int64_t registers = dist->getNumRegs() * bits / 32;
+      if (registers > kMaxTileRegisters)
+        return op->emitError() << "this tile of " << tile.getNumElements()
+                               << " elements needs " << registers
+                               << " registers in each of the " << 32 * numWarps
+                               << " threads of a program (" << numWarps
+                               << " warps), more than four times what a thread has ("
+                               << kMaxRegistersPerThread
+                               << "): use a smaller block or more warps (num_warps)";
+    }
     return success();
   };
   WalkResult result = func.walk([&](Operation *op) {

@@ -476,6 +476,8 @@ bool Codegen::compileTimed(ModuleOp tileModule,
     pm.addInstrumentation(std::move(watch));
     // One thread, so that a crash happens where the recovery context can catch it.
     context->disableMultithreading();
+    // Errors point at the source; the generic form of the op they are about is noise there.
+    context->printOpOnDiagnostic(false);
     LogicalResult ran = failure();
     llvm::CrashRecoveryContext::Enable();
     llvm::CrashRecoveryContext recovery;
