@@ -6,6 +6,7 @@
 
 #include <cstring>
 #include <mutex>
+#include <vector>
 
 namespace tcc {
 
@@ -30,8 +31,12 @@ EmbeddedKernel::~EmbeddedKernel() {
   while (p) {
     PerContext* next = p->next;
     if (p->module) {
-      // Leak the module handle rather than unload during teardown.
-      new std::shared_ptr<Module>(std::move(p->module));
+      // Kept rather than unloaded during teardown, reachable from a list that is never
+      // freed (so that leak checkers see it as kept, which it is).
+      static auto* kept = new std::vector<std::shared_ptr<Module>>();
+      static std::mutex keptMutex;
+      std::lock_guard<std::mutex> lock(keptMutex);
+      kept->push_back(std::move(p->module));
     }
     delete p;
     p = next;

@@ -13,6 +13,7 @@
 // text; containing FAKE_JIT_FAIL makes the JIT fail with a log, FAKE_NO_BINARY in a cubin
 // makes cuModuleLoadData answer CUDA_ERROR_NO_BINARY_FOR_GPU.
 #include "tcc/cuda_api.h"
+#include <memory>
 
 #include <cstdint>
 #include <cstdlib>
@@ -26,8 +27,11 @@ using namespace tcc::cu;
 struct CUctx_st {
   int device;
 };
+struct CUfunc_st;
 struct CUmod_st {
   std::string kind; // "cubin sm_90" or "ptx sm_90"
+  // Its functions, owned as a real driver owns them: freed with the module.
+  std::vector<std::unique_ptr<CUfunc_st>> functions;
 };
 struct CUfunc_st {
   CUmod_st* module;
@@ -274,7 +278,8 @@ CUresult cuModuleUnload(CUmodule m) {
 CUresult cuModuleGetFunction(CUfunction* f, CUmodule m, const char* name) {
   if (std::strcmp(name, "missing") == 0)
     return CUDA_ERROR_NOT_FOUND;
-  *f = new CUfunc_st{m, name};
+  m->functions.push_back(std::make_unique<CUfunc_st>(CUfunc_st{m, name}));
+  *f = m->functions.back().get();
   return CUDA_SUCCESS;
 }
 
