@@ -14,6 +14,10 @@ rc=0
 echo "== sanitizers: lit"
 ctest -R '^lit$' -V | grep -v -E '^[0-9]+: (PASS|UNSUPPORTED): ' || rc=1
 echo "== sanitizers: GoogleTest units"
-ctest -E '^(lit|gpu|integration)$' --output-on-failure -j "${TCC_JOBS:-$(nproc)}" || rc=1
+# Leak checking stays on for the compiler (lit, above); the units load a fake CUDA driver
+# with dlopen, and LeakSanitizer's tracer crashed at their exit on the CI machine ("Tracer
+# caught signal 11"), so there it is off (docs/sanitizers.md).
+ASAN_OPTIONS=allow_user_poisoning=0:abort_on_error=1:detect_leaks=0 \
+  ctest -E '^(lit|gpu|integration)$' --output-on-failure -j "${TCC_JOBS:-$(nproc)}" || rc=1
 echo "sanitizers: exit status $rc"
 exit $rc
