@@ -19,5 +19,18 @@ echo "== sanitizers: GoogleTest units"
 # caught signal 11"), so there it is off (docs/sanitizers.md).
 ASAN_OPTIONS=allow_user_poisoning=0:abort_on_error=1:detect_leaks=0 \
   ctest -E '^(lit|gpu|integration)$' --output-on-failure -j "${TCC_JOBS:-$(nproc)}" || rc=1
+if [ -x "$build/bin/tcc-fuzz-frontend" ]; then
+  # A short fuzz run on the repository's .tile files: any crash, sanitizer report or
+  # timeout fails CI (scripts/fuzz.sh is the long run).
+  echo "== sanitizers: fuzz smoke (front end, ${TCC_FUZZ_SMOKE_S:-60} s)"
+  smoke=$(mktemp -d)
+  find "$root/lang-examples" "$root/test" -name '*.tile' -not -path '*/Output/*' \
+    -exec cp -n {} "$smoke/" \; 2>/dev/null || true
+  "$build/bin/tcc-fuzz-frontend" "$smoke" -max_total_time="${TCC_FUZZ_SMOKE_S:-60}" \
+    -timeout=10 -rss_limit_mb=4096 -max_len=4096 -artifact_prefix="$build/" \
+    -print_final_stats=1 >"$build/fuzz-smoke.log" 2>&1 || { rc=1; tail -40 "$build/fuzz-smoke.log"; }
+  grep -E "^stat::number_of_executed_units|^Done" "$build/fuzz-smoke.log" | head -2 || true
+  rm -rf "$smoke"
+fi
 echo "sanitizers: exit status $rc"
 exit $rc
