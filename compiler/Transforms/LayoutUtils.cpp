@@ -2,6 +2,10 @@
 
 #include "compiler/Transforms/LayoutUtils.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -128,6 +132,25 @@ LogicalResult setConstantLayout(Operation *op, Attribute layout) {
   constant.setValueAttr(dense.reshape(type));
   constant.getResult().setType(type);
   return success();
+}
+
+void forEachLoopWithStages(mlir::ModuleOp module, unsigned defaultStages,
+                           llvm::function_ref<void(mlir::scf::ForOp, unsigned)> f) {
+  for (auto func : module.getOps<mlir::func::FuncOp>()) {
+    if (func.isExternal())
+      continue;
+    unsigned kernelStages = defaultStages;
+    if (auto attr = func->getAttrOfType<mlir::IntegerAttr>("tile.num_stages"))
+      kernelStages = unsigned(attr.getInt());
+    llvm::SmallVector<mlir::scf::ForOp> loops;
+    func.walk([&](mlir::scf::ForOp loop) { loops.push_back(loop); });
+    for (mlir::scf::ForOp loop : loops) {
+      unsigned stages = kernelStages;
+      if (auto attr = loop->getAttrOfType<mlir::IntegerAttr>("tile.num_stages"))
+        stages = unsigned(attr.getInt());
+      f(loop, stages);
+    }
+  }
 }
 
 } // namespace tcc

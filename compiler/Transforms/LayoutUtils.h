@@ -14,6 +14,13 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Operation.h"
 
+namespace mlir {
+class ModuleOp;
+namespace scf {
+class ForOp;
+} // namespace scf
+} // namespace mlir
+
 namespace tcc {
 
 constexpr unsigned kWarpSize = 32;
@@ -64,6 +71,12 @@ mlir::Value convertBefore(mlir::OpBuilder &builder, mlir::Operation *user, mlir:
 /// A tile constant (`arith.constant dense<...>`) given a new layout in place; fails for
 /// constants whose value is not a DenseElementsAttr.
 mlir::LogicalResult setConstantLayout(mlir::Operation *constant, mlir::Attribute layout);
+
+/// Calls `f` on every scf.for of every kernel of `module` with its number of stages: the
+/// loop's `tile.num_stages` (range(..., num_stages=)), else its kernel's, else
+/// `defaultStages` (tile-prefetch and tile-pipeline read stages the same way).
+void forEachLoopWithStages(mlir::ModuleOp module, unsigned defaultStages,
+                           llvm::function_ref<void(mlir::scf::ForOp, unsigned)> f);
 
 } // namespace tcc
 

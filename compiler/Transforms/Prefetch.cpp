@@ -25,6 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/Transforms/LayoutUtils.h"
 #include "compiler/Transforms/Passes.h"
 #include "dialects/Tile/Distribution.h"
 #include "dialects/Tile/TileDialect.h"
@@ -210,22 +211,10 @@ struct Prefetch : tcc::impl::TilePrefetchBase<Prefetch> {
   using TilePrefetchBase::TilePrefetchBase;
 
   void runOnOperation() override {
-    for (auto func : getOperation().getOps<func::FuncOp>()) {
-      if (func.isExternal())
-        continue;
-      unsigned kernelStages = numStages;
-      if (auto attr = func->getAttrOfType<IntegerAttr>("tile.num_stages"))
-        kernelStages = unsigned(attr.getInt());
-      SmallVector<scf::ForOp> loops;
-      func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
-      for (scf::ForOp loop : loops) {
-        unsigned stages = kernelStages;
-        if (auto attr = loop->getAttrOfType<IntegerAttr>("tile.num_stages"))
-          stages = unsigned(attr.getInt());
-        if (stages >= 2)
-          Prefetcher(loop).run();
-      }
-    }
+    tcc::forEachLoopWithStages(getOperation(), numStages, [](scf::ForOp loop, unsigned stages) {
+      if (stages >= 2)
+        Prefetcher(loop).run();
+    });
   }
 };
 

@@ -333,21 +333,9 @@ struct SoftwarePipeline : tcc::impl::TilePipelineBase<SoftwarePipeline> {
   using TilePipelineBase::TilePipelineBase;
 
   void runOnOperation() override {
-    for (auto func : getOperation().getOps<func::FuncOp>()) {
-      if (func.isExternal())
-        continue;
-      unsigned kernelStages = numStages;
-      if (auto attr = func->getAttrOfType<IntegerAttr>("tile.num_stages"))
-        kernelStages = unsigned(attr.getInt());
-      SmallVector<scf::ForOp> loops;
-      func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
-      for (scf::ForOp loop : loops) {
-        unsigned stages = kernelStages;
-        if (auto attr = loop->getAttrOfType<IntegerAttr>("tile.num_stages"))
-          stages = unsigned(attr.getInt());
-        Pipeliner(loop, stages).run();
-      }
-    }
+    tcc::forEachLoopWithStages(getOperation(), numStages, [](scf::ForOp loop, unsigned stages) {
+      Pipeliner(loop, stages).run();
+    });
   }
 };
 
