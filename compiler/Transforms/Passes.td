@@ -116,18 +116,23 @@ def TilePipeline : Pass<"tile-pipeline", "::mlir::ModuleOp"> {
 }
 
 def TilePrefetch : Pass<"tile-prefetch", "::mlir::ModuleOp"> {
-  let summary = "issues each iteration's loads one iteration ahead in loops without a dot";
+  let summary = "issues later iterations' loads ahead in loops without a dot";
   let description = [{
     In an `scf.for` without a tensor-core dot (a persistent kernel walking rows), a
-    masked `tile.load` whose pointers and mask depend only on the induction variable and
-    values from outside the loop is issued for iteration i + 1 at the top of iteration i
-    (masked off past the end), its result carried to the next iteration; the first is
-    issued before the loop. The load's latency then overlaps the iteration's computation.
-    A load is left alone when a store in the loop writes through a pointer derived from
-    the same kernel argument (or one the pass cannot trace), when it has no mask, or when
-    its `other` depends on loop-carried values, or when a thread holds more than 16 of its
-    elements (the prefetched copy doubles its registers). On where the loop's `tile.num_stages`, else the
-    kernel's, else the option, is at least 2.
+    `tile.load` whose pointers, mask and `other` depend only on the induction variable and
+    values from outside the loop is issued ahead of its iteration. Where a thread holds at
+    most 16 of its elements (and the load has a mask), the load of iteration i + 1 is
+    issued at the top of iteration i (masked off past the end), its result carried to the
+    next iteration; the first is issued before the loop. Larger loads are staged through a
+    ring of S shared-memory tiles (S the loop's stages, fewer where the target's shared
+    memory does not hold them beside the loop's scratch, none below 2): `tile.async_copy`
+    of iteration i + S - 1 during iteration i, `tile.async_wait` and `tile.local_load`
+    where the load was (a select restores a non-zero `other`); the layout must have no
+    replicas and 4-, 8- or 16-byte vectors, the swizzle is picked by the bank-conflict
+    simulation. A load is left alone when a store in the loop writes through a pointer
+    derived from the same kernel argument (or one the pass cannot trace), or when its
+    address, mask or `other` depends on loop-carried values. On where the loop's
+    `tile.num_stages`, else the kernel's, else the option, is at least 2.
   }];
   let options = [
     Option<"numStages", "num-stages", "unsigned", /*default=*/"3",

@@ -2,9 +2,11 @@
 //
 // A loop without a tensor-core dot that loads a tile every iteration (a persistent kernel
 // walking rows, `for row in range(pid, n_rows, num_programs(0))`) waits for global memory
-// at the top of each iteration. Prefetched, the load of iteration i + 1 is issued at the
-// top of iteration i, into registers carried to the next iteration, so that its latency
-// hides behind iteration i's computation:
+// at the top of each iteration. Prefetched, the loads of later iterations are issued
+// before they are needed, so that their latency hides behind this iteration's
+// computation. Where a thread holds at most 16 of a load's elements, the load of
+// iteration i + 1 is issued at the top of iteration i, into registers carried to the
+// next iteration:
 //
 //   x0 = load(p(lb), mask(lb) & lb < ub)
 //   for iv = lb to ub step s iter_args(x = x0):
@@ -12,28 +14,48 @@
 //     ... uses of the load read x ...
 //     yield xn
 //
-// A load qualifies when its pointers and mask are computed inside the loop body from the
-// induction variable and values defined outside it only, it has a mask (the extra load
-// past the end must be masked off) and an `other` from outside the loop, and no store in
-// the loop writes through a pointer derived from the same kernel argument (the reordered
-// load must not read what an earlier iteration writes), and a thread holds at most 16 of
-// its elements (the prefetched copy doubles them; beyond that occupancy pays more than
-// the overlap gains: measured on the H200, docs/lowering.md). Loops with a dot are
-// tile-pipeline's (cp.async rings into shared memory). Prefetching is on where the
-// loop's num_stages (range(..., num_stages=), else the kernel's, else the option) is at
-// least 2.
+// Beyond 16 elements a prefetched copy in registers costs occupancy more than the overlap
+// gains (measured on the H200, docs/lowering.md); such a load is staged through shared
+// memory instead, as Triton's pipeliner does: a ring of S = num_stages tiles, the copies
+// of iteration i + D (D = S - 1) started with cp.async during iteration i, so that D rows
+// are in flight while one is computed on:
+//
+//   ring = local_alloc : !tile.smem<S x shape>
+//   copies of iterations 0 .. D-1 into slots 0 .. D-1, one commit group each
+//   for iv = lb to ub step s:
+//     async_wait {pending = D - 1}                       // iteration i's group landed
+//     x = local_load ring[i mod S]   (select(mask, x, other) where other is not zero)
+//     copies of iteration i + D into slot (i + D) mod S, masked off past the end; commit
+//     ... uses of the load read x ...
+//   async_wait {pending = 0}
+//
+// Each thread copies and reads back the elements it holds in the load's layout (a layout
+// without replicas, so no two threads write one element); tile-allocate-shared places the
+// ring and the barrier after the wait. S shrinks to what the target's shared memory holds
+// beside the loop's scratch buffers; below 2 the load stays as it is. cp.async moves 4, 8
+// or 16 bytes: the load's vector width must be one of those (sm_80 and later).
+//
+// A load qualifies when its pointers, mask and `other` are computed inside the loop body
+// from the induction variable and values defined outside it only, no store in the loop
+// writes through a pointer derived from the same kernel argument (the reordered load must
+// not read what an earlier iteration writes), and, in registers, it has a mask (the extra
+// load past the end must be masked off). Loops with a dot are tile-pipeline's (cp.async
+// rings for the dot's operands). Prefetching is on where the loop's num_stages
+// (range(..., num_stages=), else the kernel's, else the option) is at least 2.
 //
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Transforms/LayoutUtils.h"
 #include "compiler/Transforms/Passes.h"
 #include "dialects/Tile/Distribution.h"
+#include "dialects/Tile/SharedLayout.h"
 #include "dialects/Tile/TileDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
@@ -69,14 +91,24 @@ Value baseArgument(Value ptr) {
 /// The most elements per thread a prefetched load may hold (see qualifies).
 constexpr int64_t kMaxRegistersPerThread = 16;
 
+/// How a qualifying load is prefetched.
+enum class Staging { None, Registers, Shared };
+
+/// Elements a thread holds of `type` (as if spread over one warp without a layout).
+int64_t registersPerThread(RankedTensorType type) {
+  if (std::optional<Distribution> dist = Distribution::get(type))
+    return dist->getNumRegs();
+  return llvm::divideCeil(type.getNumElements(), int64_t(tcc::kWarpSize));
+}
+
 class Prefetcher {
 public:
-  explicit Prefetcher(scf::ForOp loop) : loop(loop) {}
+  Prefetcher(scf::ForOp loop, unsigned stages) : loop(loop), stages(stages) {}
 
   void run() {
     bool hasDot = false;
     loop.getBody()->walk([&](Operation *op) {
-      if (isa<DotOp, WarpGroupDotOp, LocalAllocOp>(op))
+      if (isa<DotOp, WarpGroupDotOp, LocalAllocOp, LocalLoadOp, AsyncCopyOp>(op))
         hasDot = true;
     });
     if (hasDot)
@@ -90,17 +122,25 @@ public:
                !isa<scf::YieldOp>(op))
         written.push_back(Value()); // atomics, prints, ...: assume anything
     });
-    SmallVector<LoadOp> loads;
+    SmallVector<LoadOp> inRegisters, inShared;
     for (Operation &op : *loop.getBody())
-      if (auto load = dyn_cast<LoadOp>(&op))
-        if (qualifies(load, written))
-          loads.push_back(load);
-    for (LoadOp load : loads)
+      if (auto load = dyn_cast<LoadOp>(&op)) {
+        Staging staging = qualifies(load, written);
+        if (staging == Staging::Registers)
+          inRegisters.push_back(load);
+        else if (staging == Staging::Shared)
+          inShared.push_back(load);
+      }
+    // Shared first: it keeps the loop op, which the register prefetch replaces.
+    if (!inShared.empty())
+      stageInShared(inShared);
+    for (LoadOp load : inRegisters)
       prefetch(load);
   }
 
 private:
   scf::ForOp loop;
+  unsigned stages;
 
   /// The ops computing `v` inside the loop body from the induction variable and values
   /// from outside; false if it needs a loop-carried value or an op with effects.
@@ -123,26 +163,237 @@ private:
     return true;
   }
 
-  bool qualifies(LoadOp load, ArrayRef<Value> written) {
-    if (!load.getMask())
-      return false;
+  /// The ops computing a load's pointers, mask and `other` in the body.
+  bool addressSlice(LoadOp load, llvm::SetVector<Operation *> &ops) {
+    return sliceOf(load.getPtr(), ops) && (!load.getMask() || sliceOf(load.getMask(), ops)) &&
+           (!load.getOther() || sliceOf(load.getOther(), ops));
+  }
+
+  Staging qualifies(LoadOp load, ArrayRef<Value> written) {
+    Value base = baseArgument(load.getPtr());
+    if (!base || llvm::any_of(written, [&](Value w) { return !w || w == base; }))
+      return Staging::None;
+    llvm::SetVector<Operation *> ops;
+    if (!addressSlice(load, ops))
+      return Staging::None;
     // The prefetched tile lives in registers beside the one being computed on: worth it
     // while a thread holds a few of its elements, not where doubling them would cost
     // occupancy (a 16384-element row on 512 threads holds 32 per thread).
-    if (std::optional<Distribution> dist =
-            Distribution::get(cast<RankedTensorType>(load.getType()))) {
-      if (dist->getNumRegs() > kMaxRegistersPerThread)
-        return false;
-    } else if (cast<RankedTensorType>(load.getType()).getNumElements() > 32 * kMaxRegistersPerThread) {
-      return false; // no layout yet: as if spread over one warp
-    }
-    Value base = baseArgument(load.getPtr());
-    if (!base || llvm::any_of(written, [&](Value w) { return !w || w == base; }))
-      return false;
-    llvm::SetVector<Operation *> ops;
-    return sliceOf(load.getPtr(), ops) && sliceOf(load.getMask(), ops) &&
-           (!load.getOther() || sliceOf(load.getOther(), ops));
+    auto type = cast<RankedTensorType>(load.getType());
+    if (registersPerThread(type) <= kMaxRegistersPerThread)
+      return load.getMask() ? Staging::Registers : Staging::None;
+    return canStageInShared(load) ? Staging::Shared : Staging::None;
   }
+
+  /// cp.async exists (sm_80 on), each thread's copies are 4, 8 or 16 bytes along the
+  /// layout's contiguous dimension, and no two threads hold the same element.
+  bool canStageInShared(LoadOp load) {
+    auto type = cast<RankedTensorType>(load.getType());
+    std::optional<Distribution> dist = Distribution::get(type);
+    if (!dist || dist->hasReplicas() || !getTarget(loop).hasMmaSync() ||
+        !loop.getLowerBound().getType().isInteger(32) || !type.getElementType().isIntOrFloat())
+      return false;
+    int64_t vec = copyWidth(load);
+    int64_t bytes = vec * type.getElementTypeBitWidth() / 8;
+    if (bytes != 4 && bytes != 8 && bytes != 16)
+      return false;
+    return vec == 1 || dist->getContigRun() >= vec;
+  }
+
+  static int64_t copyWidth(LoadOp load) {
+    auto vec = load->getAttrOfType<IntegerAttr>("tile.vec");
+    return vec ? vec.getInt() : 1;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Through shared memory: cp.async rings
+  //===--------------------------------------------------------------------===//
+
+  /// The swizzle of the ring's tiles that spreads the threads' copies (and the reads
+  /// back, the same accesses) over the banks best, by the bank-conflict simulation.
+  NVMMASharedEncodingAttr ringEncoding(LoadOp load) {
+    auto type = cast<RankedTensorType>(load.getType());
+    Distribution dist = *Distribution::get(type);
+    unsigned contig = dist.getContigDim();
+    SmallVector<unsigned> order{contig};
+    for (unsigned d : dist.getTileOrder())
+      if (d != contig)
+        order.push_back(d);
+    unsigned elementBytes = std::max(1u, type.getElementTypeBitWidth() / 8);
+    int64_t rowBytes = type.getShape()[contig] * elementBytes;
+    WarpAccesses accesses =
+        distributionAccesses(dist, contig, unsigned(std::max<int64_t>(1, copyWidth(load))));
+    NVMMASharedEncodingAttr best;
+    int64_t bestCost = -1;
+    for (unsigned swizzle : {0u, 32u, 64u, 128u}) {
+      if (swizzle && (rowBytes % swizzle || type.getRank() == 1))
+        continue;
+      auto encoding = NVMMASharedEncodingAttr::get(loop.getContext(), swizzle, order);
+      auto memType = SharedMemType::get(loop.getContext(), type.getShape(),
+                                        type.getElementType(), encoding);
+      int64_t cost = countWavefronts(getSharedLayout(memType), accesses, elementBytes);
+      if (bestCost < 0 || cost < bestCost) {
+        best = encoding;
+        bestCost = cost;
+      }
+    }
+    return best;
+  }
+
+  /// Shared memory the function may need while the loop runs, besides the rings: its
+  /// other buffers, and (at most one at a time) the scratch of a conversion through
+  /// shared memory or of a reduction across warps in the loop. An upper bound: the
+  /// padding a conversion adds stays below its tile's size, a reduction keeps at most
+  /// one value and one index (8 + 4 bytes) per warp and result element.
+  int64_t sharedReserve() {
+    int64_t buffers = 0, scratch = 0;
+    auto func = loop->getParentOfType<func::FuncOp>();
+    func.walk([&](LocalAllocOp alloc) { buffers += alloc.getType().getBytes(); });
+    unsigned warps = tcc::getNumWarps(func);
+    loop.getBody()->walk([&](Operation *op) {
+      auto tileBytes = [](Type t) {
+        auto type = cast<RankedTensorType>(t);
+        return type.getNumElements() * std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+      };
+      if (auto convert = dyn_cast<ConvertLayoutOp>(op))
+        scratch = std::max(scratch, 2 * tileBytes(convert.getType()));
+      else if (auto reduce = dyn_cast<ReduceOp>(op)) {
+        auto result = dyn_cast<RankedTensorType>(reduce.getResult().getType());
+        int64_t elements = result ? result.getNumElements() : 1;
+        scratch = std::max(scratch, int64_t(warps) * elements * 12 + 16);
+      }
+    });
+    return buffers + scratch + 1024; // alignment of the rings
+  }
+
+  void stageInShared(ArrayRef<LoadOp> loads) {
+    Location loc = loop.getLoc();
+    MLIRContext *ctx = loop.getContext();
+    SmallVector<SharedMemType> tiles;
+    int64_t bytesPerStage = 0;
+    for (LoadOp load : loads) {
+      auto type = cast<RankedTensorType>(load.getType());
+      tiles.push_back(SharedMemType::get(ctx, type.getShape(), type.getElementType(),
+                                         ringEncoding(load)));
+      bytesPerStage += tiles.back().getTileBytes();
+    }
+    int64_t budget = getTarget(loop).getMaxSharedBytes() - sharedReserve();
+    int64_t slots = std::min<int64_t>(stages, budget > 0 ? budget / bytesPerStage : 0);
+    if (slots < 2)
+      return; // not even two rows fit: leave the loads as they are
+    int64_t distance = slots - 1;
+
+    OpBuilder b(loop);
+    auto i32 = [&](OpBuilder &at, int64_t v) -> Value {
+      return arith::ConstantIntOp::create(at, loc, at.getI32Type(), v);
+    };
+    SmallVector<Value> rings;
+    for (SharedMemType tile : tiles) {
+      SmallVector<int64_t> shape{slots};
+      shape.append(tile.getShape().begin(), tile.getShape().end());
+      rings.push_back(LocalAllocOp::create(
+          b, loc, SharedMemType::get(ctx, shape, tile.getElementType(), tile.getEncoding()),
+          Value(), IntegerAttr()));
+    }
+    // The copies of iteration `iv` (valid when `valid`) into slot `slot`, one group.
+    auto issueCopies = [&](OpBuilder &at, Value iv, Value valid, Value slot) {
+      for (auto [index, ring] : llvm::enumerate(rings)) {
+        LoadOp load = loads[index];
+        SharedMemType tile = tiles[index];
+        llvm::SetVector<Operation *> ops;
+        sliceOf(load.getPtr(), ops);
+        if (load.getMask())
+          sliceOf(load.getMask(), ops);
+        SmallVector<Operation *> ordered = ops.takeVector();
+        llvm::sort(ordered, [](Operation *x, Operation *y) { return x->isBeforeInBlock(y); });
+        IRMapping mapping;
+        mapping.map(loop.getInductionVar(), iv);
+        for (Operation *op : ordered)
+          at.clone(*op, mapping);
+        Value ptr = mapping.lookupOrDefault(load.getPtr());
+        Value mask = SplatOp::create(at, loc, getI1SameShape(ptr.getType()), valid);
+        if (Value original = load.getMask())
+          mask = arith::AndIOp::create(at, loc, mapping.lookupOrDefault(original), mask);
+        Value dst = MemDescIndexOp::create(at, loc, tile, ring, slot);
+        AsyncCopyOp::create(at, loc, ptr, dst, mask, int32_t(copyWidth(load)));
+      }
+      AsyncCommitOp::create(at, loc);
+    };
+
+    Value lb = loop.getLowerBound(), ub = loop.getUpperBound(), step = loop.getStep();
+    for (int64_t j = 0; j < distance; ++j) {
+      Value iv = j ? arith::AddIOp::create(b, loc, lb, arith::MulIOp::create(b, loc, step, i32(b, j)))
+                         .getResult()
+                   : lb;
+      Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv, ub);
+      issueCopies(b, iv, valid, i32(b, j));
+    }
+
+    // In the body: the wait before the first of the loads, each read back where it was.
+    OpBuilder in(loads.front());
+    Value k = loop.getInductionVar();
+    Value index = arith::DivSIOp::create(in, loc, arith::SubIOp::create(in, loc, k, lb), step);
+    Value readSlot = arith::RemUIOp::create(in, loc, index, i32(in, slots));
+    Value writeSlot = arith::RemUIOp::create(
+        in, loc, arith::AddIOp::create(in, loc, index, i32(in, distance)), i32(in, slots));
+    AsyncWaitOp::create(in, loc, int32_t(distance - 1));
+    for (auto [i, ring] : llvm::enumerate(rings)) {
+      LoadOp load = loads[i];
+      SharedMemType tile = tiles[i];
+      OpBuilder at(load);
+      Value slot = MemDescIndexOp::create(at, load.getLoc(), tile, ring, readSlot);
+      Value value = LocalLoadOp::create(at, load.getLoc(), load.getType(), slot);
+      // Masked-off elements were zero-filled.
+      if (load.getMask() && load.getOther() && !isZeroSplat(load.getOther()))
+        value = arith::SelectOp::create(at, load.getLoc(), load.getMask(), value,
+                                        load.getOther());
+      load.getResult().replaceAllUsesWith(value);
+    }
+    // The copies of iteration i + D, after the last read back: into the slot read in
+    // iteration i - 1.
+    OpBuilder after(loads.back());
+    after.setInsertionPointAfter(loads.back());
+    Value ahead = arith::AddIOp::create(after, loc, k,
+                                        arith::MulIOp::create(after, loc, step, i32(after, distance)));
+    Value valid = arith::CmpIOp::create(after, loc, arith::CmpIPredicate::slt, ahead, ub);
+    issueCopies(after, ahead, valid, writeSlot);
+    b.setInsertionPointAfter(loop);
+    AsyncWaitOp::create(b, loc, 0);
+
+    // The loads and the address arithmetic only they used.
+    llvm::SetVector<Operation *> original;
+    for (LoadOp load : loads)
+      addressSlice(load, original);
+    for (LoadOp load : loads)
+      load->erase();
+    SmallVector<Operation *> dead = original.takeVector();
+    llvm::sort(dead, [](Operation *x, Operation *y) { return y->isBeforeInBlock(x); });
+    for (Operation *op : dead) // users before the definitions they use
+      if (op->use_empty())
+        op->erase();
+  }
+
+  /// A splat (constant or tile.splat) of zero.
+  static bool isZeroSplat(Value v) {
+    Attribute attr;
+    if (matchPattern(v, m_Constant(&attr))) {
+      if (auto dense = dyn_cast<DenseElementsAttr>(attr))
+        return dense.isSplat() && (dense.getElementType().isIntOrIndex()
+                                       ? dense.getSplatValue<APInt>().isZero()
+                                       : dense.getSplatValue<APFloat>().isPosZero());
+      if (auto f = dyn_cast<FloatAttr>(attr))
+        return f.getValue().isPosZero();
+      if (auto i = dyn_cast<IntegerAttr>(attr))
+        return i.getValue().isZero();
+    }
+    if (auto splat = v.getDefiningOp<SplatOp>())
+      return isZeroSplat(splat.getSrc());
+    return false;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // In registers
+  //===--------------------------------------------------------------------===//
 
   /// The load of iteration `iv` (valid when `valid`), its address ops cloned before `at`.
   Value issue(OpBuilder &b, LoadOp load, Value iv, Value valid) {
@@ -213,7 +464,7 @@ struct Prefetch : tcc::impl::TilePrefetchBase<Prefetch> {
   void runOnOperation() override {
     tcc::forEachLoopWithStages(getOperation(), numStages, [](scf::ForOp loop, unsigned stages) {
       if (stages >= 2)
-        Prefetcher(loop).run();
+        Prefetcher(loop, stages).run();
     });
   }
 };

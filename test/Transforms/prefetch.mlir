@@ -101,10 +101,41 @@ func.func @unmasked_or_one_stage(%out: !tile.ptr<f32>, %inp: !tile.ptr<f32>, %n:
 
 // -----
 
-// A row of 8192 elements on 4 warps: 64 per thread, doubled by a prefetched copy; left
-// alone (occupancy would pay more than the overlap gains).
+// A row of 8192 elements on 4 warps: 64 per thread, doubled by a prefetched copy in
+// registers (occupancy would pay more than the overlap gains); staged through a ring of 3
+// shared tiles instead, two iterations ahead: the copies of iterations 0 and 1 before
+// the loop, each in its group; in the body the wait for this iteration's group, the read
+// back, then the copies of iteration i + 2 into the slot read in iteration i - 1.
+// CHECK:       #[[FLAT:.*]] = #tile.nvmma_shared<{swizzle = 0, order = [0]}>
 // CHECK-LABEL: func.func @wide_rows
 // CHECK-NOT:   iter_args
+// CHECK:       %[[RING:.*]] = tile.local_alloc -> !tile.smem<3x8192xf32, #[[FLAT]]>
+// CHECK:       %[[OK0:.*]] = arith.cmpi slt, %[[LB:.*]], %arg2 : i32
+// CHECK:       %[[VALID0:.*]] = tile.splat %[[OK0]] : i1 -> tensor<8192xi1, #blocked>
+// CHECK:       %[[MASK0:.*]] = arith.andi %{{.*}}, %[[VALID0]]
+// CHECK:       %[[SLOT0:.*]] = tile.memdesc_index %[[RING]][%c0_i32]
+// CHECK:       tile.async_copy %{{.*}}, %[[SLOT0]], mask %[[MASK0]] {vec = 1 : i32}
+// CHECK-NEXT:  tile.async_commit
+// CHECK:       %[[SLOT1:.*]] = tile.memdesc_index %[[RING]][%c1_i32
+// CHECK:       tile.async_copy %{{.*}}, %[[SLOT1]]
+// CHECK-NEXT:  tile.async_commit
+// CHECK:       scf.for %[[IV:.*]] = %[[LB]] to %arg2 step %[[STEP:.*]]  : i32 {
+// CHECK:         %[[I:.*]] = arith.divsi %{{.*}}, %[[STEP]] : i32
+// CHECK:         %[[READ:.*]] = arith.remui %[[I]], %c3_i32 : i32
+// CHECK:         %[[I2:.*]] = arith.addi %[[I]], %c2_i32 : i32
+// CHECK:         %[[WRITE:.*]] = arith.remui %[[I2]], %c3_i32{{.*}} : i32
+// CHECK:         tile.async_wait {pending = 1 : i32}
+// CHECK:         %[[RSLOT:.*]] = tile.memdesc_index %[[RING]][%[[READ]]]
+// CHECK:         %[[X:.*]] = tile.local_load %[[RSLOT]]
+// CHECK-NOT:     tile.load
+// CHECK:         %[[AHEAD:.*]] = arith.addi %[[IV]], %{{.*}} : i32
+// CHECK:         arith.cmpi slt, %[[AHEAD]], %arg2 : i32
+// CHECK:         %[[WSLOT:.*]] = tile.memdesc_index %[[RING]][%[[WRITE]]]
+// CHECK:         tile.async_copy %{{.*}}, %[[WSLOT]], mask
+// CHECK-NEXT:    tile.async_commit
+// CHECK:         tile.store %{{.*}}, %[[X]], mask
+// CHECK:       }
+// CHECK-NEXT:  tile.async_wait {pending = 0 : i32}
 #v = #tile.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 func.func @wide_rows(%out: !tile.ptr<f32>, %inp: !tile.ptr<f32>, %n: i32)
     attributes {tile.kernel, tile.num_warps = 4 : i32} {
@@ -122,6 +153,111 @@ func.func @wide_rows(%out: !tile.ptr<f32>, %inp: !tile.ptr<f32>, %n: i32)
     %qs = tile.splat %q : !tile.ptr<f32> -> tensor<8192x!tile.ptr<f32>, #v>
     %qp = tile.addptr %qs, %cols : tensor<8192x!tile.ptr<f32>, #v>, tensor<8192xi32, #v>
     tile.store %qp, %x, mask %mask : tensor<8192x!tile.ptr<f32>, #v>
+  }
+  return
+}
+
+// -----
+
+// The softmax row: masked-off elements read -inf, which cp.async cannot fill (it fills
+// zeros): selected after the read back. 16-byte copies (tile.vec = 4). Four stages asked
+// for: 4 x 64 KiB do not fit beside the reductions' scratch in 227 KiB, so the ring
+// shrinks to 3 slots.
+// CHECK-LABEL: func.func @softmax_rows
+// CHECK:       tile.local_alloc -> !tile.smem<3x16384xf32
+// CHECK:       tile.async_copy {{.*}} {vec = 4 : i32}
+// CHECK:       scf.for
+// CHECK:         tile.async_wait {pending = 1 : i32}
+// CHECK:         %[[RAW:.*]] = tile.local_load
+// CHECK:         %[[X:.*]] = arith.select %[[MASK:.*]], %[[RAW]], %[[NEGINF:.*]] : tensor<16384xi1, #blocked>, tensor<16384xf32, #blocked>
+// CHECK:         tile.reduce max %[[X]], axis 0
+#r = #tile.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [16], order = [0]}>
+func.func @softmax_rows(%out: !tile.ptr<f32>, %inp: !tile.ptr<f32>, %n: i32)
+    attributes {tile.kernel, tile.num_warps = 16 : i32, tile.num_stages = 4 : i32} {
+  %cols = tile.make_range 0 to 16384 : tensor<16384xi32, #r>
+  %nb = tile.splat %n : i32 -> tensor<16384xi32, #r>
+  %mask = arith.cmpi slt, %cols, %nb : tensor<16384xi32, #r>
+  %ninf = arith.constant dense<0xFF800000> : tensor<16384xf32, #r>
+  %pid = tile.program_id 0
+  %np = tile.num_programs 0
+  scf.for %row = %pid to %n step %np : i32 {
+    %o = arith.muli %row, %n : i32
+    %p = tile.addptr %inp, %o : !tile.ptr<f32>, i32
+    %ps = tile.splat %p : !tile.ptr<f32> -> tensor<16384x!tile.ptr<f32>, #r>
+    %pp = tile.addptr %ps, %cols : tensor<16384x!tile.ptr<f32>, #r>, tensor<16384xi32, #r>
+    %x = tile.load %pp, mask %mask, other %ninf {tile.vec = 4 : i32} : tensor<16384x!tile.ptr<f32>, #r>
+    %m = tile.reduce max %x, axis 0 : tensor<16384xf32, #r> -> f32
+    %ms = tile.splat %m : f32 -> tensor<16384xf32, #r>
+    %y = arith.subf %x, %ms : tensor<16384xf32, #r>
+    %q = tile.addptr %out, %o : !tile.ptr<f32>, i32
+    %qs = tile.splat %q : !tile.ptr<f32> -> tensor<16384x!tile.ptr<f32>, #r>
+    %qp = tile.addptr %qs, %cols : tensor<16384x!tile.ptr<f32>, #r>, tensor<16384xi32, #r>
+    tile.store %qp, %y, mask %mask {tile.vec = 4 : i32} : tensor<16384x!tile.ptr<f32>, #r>
+  }
+  return
+}
+
+// -----
+
+// A warp down one column of 16-byte chunks of a 64x128 tile: rows of 512 bytes, unswizzled,
+// would put all 32 lanes' chunks in the same four banks (32 wavefronts); the 32-byte
+// swizzle, the narrowest reaching the fewest (4) in the bank-conflict simulation, spreads
+// them over all banks.
+// CHECK:       #[[SWIZZLED:.*]] = #tile.nvmma_shared<{swizzle = 32, order = [1, 0]}>
+// CHECK-LABEL: func.func @tile_rows
+// CHECK:       tile.local_alloc -> !tile.smem<3x64x128xf32, #[[SWIZZLED]]>
+// CHECK:       tile.async_copy {{.*}} {vec = 4 : i32}
+#t = #tile.blocked<{sizePerThread = [1, 4], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [1, 0]}>
+func.func @tile_rows(%out: !tile.ptr<f32>, %inp: !tile.ptr<f32>, %n: i32)
+    attributes {tile.kernel, tile.num_warps = 4 : i32} {
+  %r = tile.make_range 0 to 64 : tensor<64xi32, #tile.slice<{dim = 1, parent = #t}>>
+  %c = tile.make_range 0 to 128 : tensor<128xi32, #tile.slice<{dim = 0, parent = #t}>>
+  %re = tile.expand_dims %r, 1 : tensor<64xi32, #tile.slice<{dim = 1, parent = #t}>> -> tensor<64x1xi32, #t>
+  %ce = tile.expand_dims %c, 0 : tensor<128xi32, #tile.slice<{dim = 0, parent = #t}>> -> tensor<1x128xi32, #t>
+  %c128 = arith.constant dense<128> : tensor<64x1xi32, #t>
+  %rs = arith.muli %re, %c128 : tensor<64x1xi32, #t>
+  %rb = tile.broadcast %rs : tensor<64x1xi32, #t> -> tensor<64x128xi32, #t>
+  %cb = tile.broadcast %ce : tensor<1x128xi32, #t> -> tensor<64x128xi32, #t>
+  %offs = arith.addi %rb, %cb : tensor<64x128xi32, #t>
+  %pid = tile.program_id 0
+  %np = tile.num_programs 0
+  scf.for %blk = %pid to %n step %np : i32 {
+    %c8192 = arith.constant 8192 : i32
+    %o = arith.muli %blk, %c8192 : i32
+    %p = tile.addptr %inp, %o : !tile.ptr<f32>, i32
+    %ps = tile.splat %p : !tile.ptr<f32> -> tensor<64x128x!tile.ptr<f32>, #t>
+    %pp = tile.addptr %ps, %offs : tensor<64x128x!tile.ptr<f32>, #t>, tensor<64x128xi32, #t>
+    %x = tile.load %pp {tile.vec = 4 : i32} : tensor<64x128x!tile.ptr<f32>, #t>
+    %q = tile.addptr %out, %o : !tile.ptr<f32>, i32
+    %qs = tile.splat %q : !tile.ptr<f32> -> tensor<64x128x!tile.ptr<f32>, #t>
+    %qp = tile.addptr %qs, %offs : tensor<64x128x!tile.ptr<f32>, #t>, tensor<64x128xi32, #t>
+    tile.store %qp, %x {tile.vec = 4 : i32} : tensor<64x128x!tile.ptr<f32>, #t>
+  }
+  return
+}
+
+// -----
+
+// Two slots of a 128 KiB row do not fit in shared memory: left as it is.
+// CHECK-LABEL: func.func @too_big
+// CHECK-NOT:   tile.local_alloc
+// CHECK:       scf.for
+// CHECK:         tile.load
+#w = #tile.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>
+func.func @too_big(%out: !tile.ptr<f32>, %inp: !tile.ptr<f32>, %n: i32)
+    attributes {tile.kernel, tile.num_warps = 8 : i32} {
+  %cols = tile.make_range 0 to 32768 : tensor<32768xi32, #w>
+  %pid = tile.program_id 0
+  %np = tile.num_programs 0
+  scf.for %row = %pid to %n step %np : i32 {
+    %p = tile.addptr %inp, %row : !tile.ptr<f32>, i32
+    %ps = tile.splat %p : !tile.ptr<f32> -> tensor<32768x!tile.ptr<f32>, #w>
+    %pp = tile.addptr %ps, %cols : tensor<32768x!tile.ptr<f32>, #w>, tensor<32768xi32, #w>
+    %x = tile.load %pp {tile.vec = 4 : i32} : tensor<32768x!tile.ptr<f32>, #w>
+    %q = tile.addptr %out, %row : !tile.ptr<f32>, i32
+    %qs = tile.splat %q : !tile.ptr<f32> -> tensor<32768x!tile.ptr<f32>, #w>
+    %qp = tile.addptr %qs, %cols : tensor<32768x!tile.ptr<f32>, #w>, tensor<32768xi32, #w>
+    tile.store %qp, %x {tile.vec = 4 : i32} : tensor<32768x!tile.ptr<f32>, #w>
   }
   return
 }
