@@ -414,7 +414,7 @@ ModuleOp Codegen::loadModule() {
     return driver.buildTileModule();
   MLIRContext &context = driver.context();
   loadFrontendDialects(context);
-  SourceMgrDiagnosticHandler handler(diags.getSourceMgr(), &context, llvm::errs());
+  SourceMgrDiagnosticHandler handler(diags.getSourceMgr(), &context, driver.diagnosticStream());
   parsed = parseSourceFile<ModuleOp>(options.inputPath, diags.getSourceMgr(), &context);
   if (!parsed)
     diags.error("cannot parse tile IR from '" + options.inputPath + "'");
@@ -464,7 +464,7 @@ bool Codegen::compileTimed(ModuleOp tileModule,
   TimingScope passesScope = scope.nest("MLIR passes");
   pm.enableTiming(passesScope);
   {
-    SourceMgrDiagnosticHandler handler(diags.getSourceMgr(), context, llvm::errs());
+    SourceMgrDiagnosticHandler handler(diags.getSourceMgr(), context, driver.diagnosticStream());
     // Counts the errors the passes report (and lets the handler above print them).
     unsigned passErrors = 0;
     ScopedDiagnosticHandler counter(context, [&](Diagnostic &d) {
@@ -480,16 +480,21 @@ bool Codegen::compileTimed(ModuleOp tileModule,
     // Errors point at the source; the generic form of the op they are about is noise there.
     context->printOpOnDiagnostic(false);
     LogicalResult ran = failure();
-    llvm::CrashRecoveryContext::Enable();
-    llvm::CrashRecoveryContext recovery;
-    if (!recovery.RunSafely([&] { ran = pm.run(*module); })) {
-      emitError(w->location(context), "internal compiler error: pass '" + w->pass() +
-                                   "' crashed on this input; please report it with the input "
-                                   "file and the command line");
-      // What the crashed pass held is in no state to be destroyed: leave at once, exit 1.
-      llvm::errs().flush();
-      llvm::outs().flush();
-      std::_Exit(1);
+    if (!codegen.recoverCrashes) {
+      ran = pm.run(*module);
+    } else {
+      llvm::CrashRecoveryContext::Enable();
+      llvm::CrashRecoveryContext recovery;
+      if (!recovery.RunSafely([&] { ran = pm.run(*module); })) {
+        emitError(w->location(context), "internal compiler error: pass '" + w->pass() +
+                                     "' crashed on this input; please report it with the input "
+                                     "file and the command line");
+        // What the crashed pass held is in no state to be destroyed: leave at once, exit 1.
+        driver.diagnosticStream().flush();
+        llvm::errs().flush();
+        llvm::outs().flush();
+        std::_Exit(1);
+      }
     }
     if (failed(ran)) {
       diags.error("lowering to the GPU failed (see the errors above)");

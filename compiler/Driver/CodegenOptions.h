@@ -55,6 +55,10 @@ struct CodegenOptions {
   /// --time-passes: wall time of the front end, each MLIR pass, LLVM's optimisation
   /// pipeline, NVPTX code generation and ptxas, on stderr.
   bool timePasses = false;
+  /// A pass that crashes is reported as an internal compiler error and tcc exits 1 (a crash
+  /// recovery context around the pass manager). The fuzz targets turn it off, so that the
+  /// crash reaches libFuzzer (and is recorded) as it is. Not a command-line option.
+  bool recoverCrashes = true;
 };
 
 } // namespace tcc

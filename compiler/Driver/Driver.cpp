@@ -97,6 +97,7 @@ Driver::~Driver() = default;
 
 const DriverOptions &Driver::options() const { return impl->options; }
 DiagnosticEngine &Driver::diagnostics() { return impl->diags; }
+llvm::raw_ostream &Driver::diagnosticStream() { return impl->errs; }
 
 mlir::MLIRContext &Driver::context() {
   if (!impl->context)

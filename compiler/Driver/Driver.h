@@ -100,6 +100,9 @@ public:
 
   mlir::MLIRContext &context();
   DiagnosticEngine &diagnostics();
+  /// Where the diagnostics go (the constructor's stream): the back half's MLIR diagnostics
+  /// print there too.
+  llvm::raw_ostream &diagnosticStream();
   const DriverOptions &options() const;
 
 private:
