@@ -101,9 +101,14 @@ int ptxTarget(const void* data, size_t size, bool* archSpecific) {
     if (text.compare(i, 3, "sm_") != 0)
       return 0;
     i += 3;
-    int arch = 0;
-    while (i < text.size() && text[i] >= '0' && text[i] <= '9')
+    // Architectures have two or three digits: a longer number names none (and would
+    // overflow an int), and is read as no target at all.
+    int arch = 0, digits = 0;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+      if (++digits > 6)
+        return 0;
       arch = arch * 10 + (text[i++] - '0');
+    }
     if (archSpecific && i < text.size() && text[i] == 'a')
       *archSpecific = true;
     return arch;

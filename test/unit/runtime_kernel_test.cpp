@@ -388,6 +388,13 @@ TEST(RuntimeCubin, PtxRulesAndTheLoadRank) {
   EXPECT_FALSE(specific);
   ptx = "// .target sm_75 in a comment\n.version 8.0\n";
   EXPECT_EQ(tcc::ptxTarget(ptx.data(), ptx.size()), 0);
+  // tcc-fuzz-runtime: a target of 86 digits overflowed an int (UBSan); a number that long
+  // names no architecture.
+  ptx = ".version 8.0\n.target sm_" + std::string(84, '8') + "91a\n";
+  EXPECT_EQ(tcc::ptxTarget(ptx.data(), ptx.size(), &specific), 0);
+  EXPECT_FALSE(specific);
+  ptx = ".target sm_1000\n";
+  EXPECT_EQ(tcc::ptxTarget(ptx.data(), ptx.size()), 1000);
 }
 
 } // namespace
