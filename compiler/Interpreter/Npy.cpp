@@ -191,7 +191,7 @@ bool parseNpy(const std::string &bytes, const std::string &name, Buffer *out, st
         idx[k] = 0;
       }
     }
-  } else {
+  } else if (!b.bytes.empty()) { // an empty buffer's data() may be null: no memcpy then
     std::memcpy(b.bytes.data(), src, b.bytes.size());
   }
   if (t == DType::I1)

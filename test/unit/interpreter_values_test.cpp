@@ -109,6 +109,19 @@ TEST(InterpreterValues, NpyRoundTrip) {
   EXPECT_EQ(r.get(1), -3.0);
 }
 
+// tcc-fuzz-interpreter-args: an array with no elements was copied with memcpy from a null
+// pointer (UBSan: null passed as a nonnull argument).
+TEST(InterpreterValues, NpyEmptyArrays) {
+  for (std::vector<int64_t> shape : {std::vector<int64_t>{0}, std::vector<int64_t>{3, 0}}) {
+    Buffer b = makeBuffer("e", DType::F32, shape, true);
+    Buffer r;
+    std::string err;
+    ASSERT_TRUE(parseNpy(encodeNpy(b), "r", &r, &err)) << err;
+    EXPECT_EQ(r.shape, shape);
+    EXPECT_EQ(r.numel(), 0);
+  }
+}
+
 TEST(InterpreterValues, NpyFortranOrderAndErrors) {
   // A 2x3 int32 array in Fortran order: memory holds columns.
   std::string header = "{'descr': '<i4', 'fortran_order': True, 'shape': (2, 3), }";
