@@ -258,6 +258,10 @@ std::string encodeNpy(const Buffer &buffer) {
       float f = bhalfToFloat(h);
       out.append(reinterpret_cast<const char *>(&f), 4);
     }
+  } else if (buffer.dtype == DType::I1) {
+    // NumPy's booleans are the bytes 0 and 1; an unwritten element holds the poison 0xff.
+    for (uint8_t v : buffer.bytes)
+      out += char(v ? 1 : 0);
   } else {
     out.append(reinterpret_cast<const char *>(buffer.bytes.data()), buffer.bytes.size());
   }

@@ -23,6 +23,7 @@
 #include <fstream>
 #include <string>
 #include <unistd.h>
+#include <vector>
 
 using namespace tcc::interp;
 
@@ -49,9 +50,21 @@ void checkBuffer(const Buffer &b) {
   std::string error;
   if (!parseNpy(encoded, b.name, &again, &error))
     finding("encodeNpy wrote a .npy parseNpy rejects: " + error);
-  if (again.dtype != b.dtype || again.shape != b.shape || again.bytes != b.bytes)
-    finding("a .npy round trip changed buffer '" + b.name + "' " + shapeString(b.shape) +
-            " -> " + shapeString(again.shape));
+  std::vector<uint8_t> expected = b.bytes;
+  if (b.dtype == DType::I1) // NumPy's booleans are 0 and 1
+    for (uint8_t &v : expected)
+      v = v ? 1 : 0;
+  if (again.dtype != b.dtype || again.shape != b.shape || again.bytes != expected) {
+    size_t at = 0;
+    while (at < b.bytes.size() && at < again.bytes.size() && expected[at] == again.bytes[at])
+      ++at;
+    finding("a .npy round trip changed buffer '" + b.name + "' " + dtypeName(b.dtype) +
+            shapeString(b.shape) + " -> " + dtypeName(again.dtype) + shapeString(again.shape) +
+            (at < b.bytes.size() && at < again.bytes.size()
+                 ? ", byte " + std::to_string(at) + ": " + std::to_string(b.bytes[at]) + " -> " +
+                       std::to_string(again.bytes[at])
+                 : std::string()));
+  }
 }
 
 } // namespace

@@ -122,6 +122,16 @@ TEST(InterpreterValues, NpyEmptyArrays) {
   }
 }
 
+// tcc-fuzz-interpreter-args: an i1 buffer's unwritten elements (the poison byte 0xff) were
+// written to .npy as they are, which is no NumPy boolean.
+TEST(InterpreterValues, NpyBooleansAreZeroOrOne) {
+  Buffer b = makeBuffer("flags", DType::I1, {3}, /*initialised=*/false);
+  b.set(1, 0);
+  std::string bytes = encodeNpy(b);
+  ASSERT_GE(bytes.size(), size_t(3));
+  EXPECT_EQ(bytes.substr(bytes.size() - 3), std::string("\x01\x00\x01", 3));
+}
+
 TEST(InterpreterValues, NpyFortranOrderAndErrors) {
   // A 2x3 int32 array in Fortran order: memory holds columns.
   std::string header = "{'descr': '<i4', 'fortran_order': True, 'shape': (2, 3), }";
