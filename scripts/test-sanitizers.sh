@@ -19,18 +19,25 @@ echo "== sanitizers: GoogleTest units"
 # caught signal 11"), so there it is off (docs/sanitizers.md).
 ASAN_OPTIONS=allow_user_poisoning=0:abort_on_error=1:detect_leaks=0 \
   ctest -E '^(lit|gpu|integration)$' --output-on-failure -j "${TCC_JOBS:-$(nproc)}" || rc=1
-if [ -x "$build/bin/tcc-fuzz-frontend" ]; then
-  # A short fuzz run on the repository's .tile files: any crash, sanitizer report or
-  # timeout fails CI (scripts/fuzz.sh is the long run).
-  echo "== sanitizers: fuzz smoke (front end, ${TCC_FUZZ_SMOKE_S:-60} s)"
+# A short fuzz run of every libFuzzer target from its seeds (scripts/fuzz-seeds.py: the
+# repository's .tile files, the test suite's arguments and .npy files, the metadata, cubins
+# and PTX lit just left here): any crash, sanitizer report, timeout or internal error fails
+# CI. TCC_FUZZ_SMOKE_S seconds each (45: about 3 minutes for the four); scripts/fuzz.sh is
+# the long run.
+smoke_s=${TCC_FUZZ_SMOKE_S:-45}
+for t in frontend pipeline interpreter-args runtime; do
+  bin=$build/bin/tcc-fuzz-$t
+  [ -x "$bin" ] || continue
+  echo "== sanitizers: fuzz smoke ($t, $smoke_s s)"
   smoke=$(mktemp -d)
-  find "$root/lang-examples" "$root/test" -name '*.tile' -not -path '*/Output/*' \
-    -exec cp -n {} "$smoke/" \; 2>/dev/null || true
-  "$build/bin/tcc-fuzz-frontend" "$smoke" -max_total_time="${TCC_FUZZ_SMOKE_S:-60}" \
-    -timeout=10 -rss_limit_mb=4096 -max_len=4096 -artifact_prefix="$build/" \
-    -print_final_stats=1 >"$build/fuzz-smoke.log" 2>&1 || { rc=1; tail -40 "$build/fuzz-smoke.log"; }
-  grep -E "^stat::number_of_executed_units|^Done" "$build/fuzz-smoke.log" | head -2 || true
+  python3 "$root/scripts/fuzz-seeds.py" "$t" "$smoke" "$build" >/dev/null
+  # shellcheck disable=SC2046
+  "$bin" "$smoke" -max_total_time="$smoke_s" -rss_limit_mb=4096 \
+    -artifact_prefix="$build/fuzz-smoke-$t-" -print_final_stats=1 \
+    $("$root/scripts/fuzz-flags.sh" "$t") >"$build/fuzz-smoke-$t.log" 2>&1 ||
+    { rc=1; tail -40 "$build/fuzz-smoke-$t.log"; }
+  grep -E "^stat::number_of_executed_units|^#[0-9]+ +DONE" "$build/fuzz-smoke-$t.log" | head -2 || true
   rm -rf "$smoke"
-fi
+done
 echo "sanitizers: exit status $rc"
 exit $rc

@@ -110,7 +110,7 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // Kernels are small; a long input only slows the search down (and a huge source could
   // legitimately take long to compile).
-  if (size > 4096)
+  if (size > 8192)
     return 0;
   static const char *const kArchs[] = {"sm_90", "sm_80", "sm_90a", "sm_86"};
   static const unsigned kWarps[] = {0, 1, 8, 32};
