@@ -135,7 +135,10 @@ private:
         fail("expected a string key");
       std::string key = string();
       if (v.find(key))
-        fail("duplicate key \"" + key + "\"");
+        fail("duplicate key \"" +
+             (key.size() <= 120 ? key + "\""
+                                : key.substr(0, 100) + "...\" (" + std::to_string(key.size()) +
+                                      " characters)"));
       space();
       if (pos_ >= s_.size() || s_[pos_] != ':')
         fail("expected ':'");

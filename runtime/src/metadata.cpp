@@ -27,6 +27,14 @@ bool isIdentifier(const std::string& s) {
   return true;
 }
 
+// An input string as metadata errors quote it: whole up to 120 characters, otherwise its
+// first 100 and its length (a message must stay readable whatever the metadata holds).
+std::string shown(const std::string& s) {
+  if (s.size() <= 120)
+    return s;
+  return s.substr(0, 100) + "... (" + std::to_string(s.size()) + " characters)";
+}
+
 class Reader {
 public:
   explicit Reader(const std::string& origin) : origin_(origin) {}
@@ -258,7 +266,7 @@ KernelMetadata parseMetadata(const std::string& text, const std::string& origin,
     r.fail("the top level is not a JSON object");
   std::string format = r.str(root, "format", true);
   if (format != "tcc-kernel")
-    r.fail("\"format\" is \"" + format + "\", not \"tcc-kernel\"");
+    r.fail("\"format\" is \"" + shown(format) + "\", not \"tcc-kernel\"");
   int64_t version = r.integer(root, "version", true, 0);
   if (version != 1)
     r.fail("version " + std::to_string(version) + " is not supported (this runtime reads 1)");
@@ -267,13 +275,13 @@ KernelMetadata parseMetadata(const std::string& text, const std::string& origin,
   m.origin = origin;
   m.name = r.str(root, "name", true);
   if (!isIdentifier(m.name))
-    r.fail("\"name\" \"" + m.name + "\" is not an identifier");
+    r.fail("\"name\" \"" + shown(m.name) + "\" is not an identifier");
   m.entry = r.str(root, "entry", false);
   if (m.entry.empty())
     m.entry = m.name;
   m.arch = r.str(root, "arch", true);
   if (!parseArch(m.arch, &m.archNumber, &m.archSpecific))
-    r.fail("\"arch\" \"" + m.arch + "\" is not of the form sm_NN");
+    r.fail("\"arch\" \"" + shown(m.arch) + "\" is not of the form sm_NN");
   // "cubin" may be absent when "ptx" is there: a PTX-only artifact (the driver JIT-compiles
   // it), as `tcc --emit=ptx` writes without ptxas.
   const json::Value* cubin = r.get(root, "cubin", json::Value::Kind::String, false);
@@ -311,25 +319,25 @@ KernelMetadata parseMetadata(const std::string& text, const std::string& origin,
       r.fail("parameter " + std::to_string(i) + " has no valid name");
     for (const ParamInfo& q : m.params)
       if (q.name == info.name)
-        r.fail("parameter '" + info.name + "' appears twice");
+        r.fail("parameter '" + shown(info.name) + "' appears twice");
     std::string type = r.str(p, "type", true, where);
     if (!parseParamType(type, &info))
-      r.fail("parameter '" + info.name + "' has unknown type '" + type + "'");
+      r.fail("parameter '" + shown(info.name) + "' has unknown type '" + shown(type) + "'");
     info.divisibility = r.integer(p, "divisibility", false, 1, where);
     if (info.divisibility < 1 || (info.divisibility & (info.divisibility - 1)) != 0)
-      r.fail("parameter '" + info.name + "': divisibility " + std::to_string(info.divisibility) +
+      r.fail("parameter '" + shown(info.name) + "': divisibility " + std::to_string(info.divisibility) +
              " is not a power of two");
     if (info.divisibility > 1 && !info.isPointer && info.elementKind != ScalarKind::Int)
-      r.fail("parameter '" + info.name + "' of type " + type +
+      r.fail("parameter '" + shown(info.name) + "' of type " + type +
              " cannot carry a divisibility assumption");
     if (const json::Value* eq = p.find("equal_to")) {
       if (!eq->isInt() || eq->asInt() != 1)
-        r.fail("parameter '" + info.name + "': \"equal_to\" must be 1 (the only value supported)");
+        r.fail("parameter '" + shown(info.name) + "': \"equal_to\" must be 1 (the only value supported)");
       if (info.isPointer || info.elementKind != ScalarKind::Int)
-        r.fail("parameter '" + info.name + "' of type " + type +
+        r.fail("parameter '" + shown(info.name) + "' of type " + type +
                " cannot carry an equal-to-1 assumption (integers only)");
       if (info.divisibility > 1)
-        r.fail("parameter '" + info.name + "' cannot be both equal to 1 and divisible by " +
+        r.fail("parameter '" + shown(info.name) + "' cannot be both equal to 1 and divisible by " +
                std::to_string(info.divisibility));
       info.equalToOne = true;
     }
@@ -340,10 +348,10 @@ KernelMetadata parseMetadata(const std::string& text, const std::string& origin,
     for (const auto& kv : c->members()) {
       const json::Value& v = kv.second;
       if (!isIdentifier(kv.first))
-        r.fail("constexpr \"" + kv.first + "\" is not an identifier");
+        r.fail("constexpr \"" + shown(kv.first) + "\" is not an identifier");
       for (const auto& prev : m.constexprs)
         if (prev.first == kv.first)
-          r.fail("constexpr '" + kv.first + "' appears twice");
+          r.fail("constexpr '" + shown(kv.first) + "' appears twice");
       if (v.isInt())
         m.constexprs.emplace_back(kv.first, ConstexprValue(v.asInt()));
       else if (v.isBool())
@@ -353,7 +361,7 @@ KernelMetadata parseMetadata(const std::string& text, const std::string& origin,
       else if (v.isString())
         m.constexprs.emplace_back(kv.first, ConstexprValue(v.asString()));
       else
-        r.fail("constexpr '" + kv.first + "' is " + json::Value::kindName(v.kind()) +
+        r.fail("constexpr '" + shown(kv.first) + "' is " + json::Value::kindName(v.kind()) +
                " (an integer, a boolean, a number or a string expected)");
     }
   }
@@ -375,22 +383,22 @@ KernelMetadata parseMetadata(const std::string& text, const std::string& origin,
       for (const ParamInfo& p : m.params)
         if (p.name == n) {
           if (p.isPointer || p.elementKind != ScalarKind::Int)
-            r.fail("grid[" + std::to_string(d) + "] " + grid::detail::quoteExpr(m.grid[d]) + " uses '" + n.substr(0, 100) +
+            r.fail("grid[" + std::to_string(d) + "] " + grid::detail::quoteExpr(m.grid[d]) + " uses '" + shown(n) +
                    "', which is not an integer parameter");
           ok = true;
         }
       for (const auto& c : m.constexprs)
         if (c.first == n) {
           if (!c.second.isInteger())
-            r.fail("grid[" + std::to_string(d) + "] " + grid::detail::quoteExpr(m.grid[d]) + " uses constexpr '" + n +
-                   "', which is " + c.second.toString() + ", not an integer");
+            r.fail("grid[" + std::to_string(d) + "] " + grid::detail::quoteExpr(m.grid[d]) + " uses constexpr '" + shown(n) +
+                   "', which is " + shown(c.second.toString()) + ", not an integer");
           ok = true;
         }
       if (!ok && (n == "num_sms" || n == "occupancy"))
         ok = true; // the device's symbols, evaluated at launch (docs/ir.md)
       if (!ok)
         r.fail("grid[" + std::to_string(d) + "] " + grid::detail::quoteExpr(m.grid[d]) +
-               " uses unknown name '" + n.substr(0, 100) + (n.size() > 100 ? "...'" : "'"));
+               " uses unknown name '" + shown(n) + "'");
     }
   }
   m.source = r.str(root, "source", false);

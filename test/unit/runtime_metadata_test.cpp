@@ -102,6 +102,22 @@ TEST(RuntimeMetadata, RejectsWhatIsWrongAndSaysWhat) {
   EXPECT_NE(e.find("line 2"), std::string::npos) << e;
 }
 
+// tcc-fuzz-runtime: a constexpr named by 3000 characters that are no identifier gave a
+// message quoting it whole; every string of the metadata a message quotes is shortened.
+TEST(RuntimeMetadata, ErrorsQuoteLongInputsShortened) {
+  std::string longText(5000, '-');
+  for (const std::string &bad :
+       {with("\"BLOCK\": 1024", "\"" + longText + "\": 1024"),
+        with("\"tcc-kernel\"", "\"" + longText + "\""), with("sm_90", longText),
+        with("\"BLOCK\": 1024", "\"" + longText + "\": \"x\", \"" + longText + "\": 1"),
+        with("\"i32\"", "\"" + longText + "\"")}) {
+    std::string e = errorOf(bad);
+    EXPECT_FALSE(e.empty());
+    EXPECT_LT(e.size(), 400u) << e.substr(0, 400);
+    EXPECT_NE(e.find("(5000 characters)"), std::string::npos) << e.substr(0, 400);
+  }
+}
+
 TEST(RuntimeMetadata, PtxOnlyArtifacts) {
   // `tcc --emit=ptx` without ptxas: "ptx" and no "cubin"; the driver JIT-compiles it.
   tcc::KernelMetadata m = tcc::parseMetadata(
