@@ -24,7 +24,8 @@ import sys
 # The workloads in the order of the table (bench/workloads.cpp and triton_bench.py's names).
 ORDER = ["transpose_16384x16384", "softmax_32768x1024", "softmax_16384x4096",
          "softmax_4096x16384", "softmax_persistent_4096x1024", "softmax_persistent_4096x4096",
-         "softmax_persistent_4096x16384", "bias_add_16384x16384", "layernorm_16384x4096",
+         "softmax_persistent_4096x16384", "softmax_persistent_4096x12672",
+         "bias_add_16384x16384", "layernorm_16384x4096",
          "layernorm_32768x1024", "layernorm_4096x16384", "matmul_fp16_1024^3",
          "matmul_fp16_4096^3", "matmul_bias_fp16_4096^3", "matmul_bf16_4096^3"]
 
@@ -256,7 +257,7 @@ def main():
                                            "softmax_16384x4096", "softmax_4096x16384")]
     targets += [ratio_verdict(k, issue="issue 18") for k in (
         "softmax_persistent_4096x1024", "softmax_persistent_4096x4096",
-        "softmax_persistent_4096x16384")]
+        "softmax_persistent_4096x16384", "softmax_persistent_4096x12672")]
     targets += [ratio_verdict(k, issue="issue 10") for k in (
         "matmul_fp16_4096^3", "matmul_bf16_4096^3", "matmul_bias_fp16_4096^3",
         "matmul_fp16_1024^3")]

@@ -368,7 +368,7 @@ def workloads():
     w = [Workload("transpose_16384x16384", "transpose", 16384, 16384)]
     for m, n in ((32768, 1024), (16384, 4096), (4096, 16384)):
         w.append(Workload(f"softmax_{m}x{n}", "softmax", m, n))
-    for n in (1024, 4096, 16384):  # the tutorial's 4096 rows
+    for n in (1024, 4096, 16384, 12672):  # the tutorial's 4096 rows; 12672 = 128 x 99, its widest
         w.append(Workload(f"softmax_persistent_4096x{n}", "softmax_persistent", 4096, n))
     w.append(Workload("bias_add_16384x16384", "bias_add", 16384, 16384))
     for m, n in ((16384, 4096), (32768, 1024), (4096, 16384)):

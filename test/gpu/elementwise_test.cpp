@@ -10,7 +10,10 @@
 
 namespace {
 
-constexpr int64_t kMaxN = int64_t(1) << 28;
+// Past 2^31 bytes of offset (2^29 floats), once per kernel: addresses must be computed in
+// 64 bits even where the element index fits in 32.
+constexpr int64_t kBigN = (int64_t(1) << 29) + 1001;
+constexpr int64_t kMaxN = kBigN;
 constexpr int64_t kLead = 64;    // elements before each array: 256 bytes, alignment kept
 constexpr int64_t kGuard = 4096; // elements after n that must stay untouched
 constexpr int64_t kCap = kLead + 16 + kMaxN + kGuard;
@@ -47,13 +50,17 @@ std::vector<Case> cases() {
       std::string kernel = kdir.substr(kdir.find_last_of('/') + 1);
       if (kernel != "vector_add" && kernel != "vector_copy")
         continue;
+      bool first = true;
       for (const std::string& cdir : gputest::subdirs(kdir)) {
         std::string config = cdir.substr(cdir.find_last_of('/') + 1);
         int64_t b = blockOf(config);
         std::vector<std::pair<int64_t, int64_t>> sizes = {
-            {0, 0},       {1, 0},       {127, 0},     {b - 1, 0},       {b, 0},
-            {b + 1, 0},   {1000003, 0}, {kMaxN, 0},   {1 << 20, 0},     {1000003, 1},
-            {1 << 20, 1}, {b, 1}};
+            {0, 0},        {1, 0},       {127, 0},           {b - 1, 0},   {b, 0},
+            {b + 1, 0},    {1000003, 0}, {int64_t(1) << 28, 0}, {1 << 20, 0}, {1000003, 1},
+            {1 << 20, 1},  {b, 1}};
+        if (first)
+          sizes.push_back({kBigN, 3});
+        first = false;
         std::sort(sizes.begin(), sizes.end());
         sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
         for (auto [n, off] : sizes) {
