@@ -102,6 +102,62 @@ bool parseArch(const std::string& a, int* number, bool* specific) {
   return true;
 }
 
+// The "autotune" object (docs/autotuning.md): every field required; the lists name
+// parameters of the right kinds, each once.
+AutotuneInfo parseAutotune(const Reader& r, const json::Value& at,
+                           const std::vector<ParamInfo>& params) {
+  const std::string where = " in \"autotune\"";
+  AutotuneInfo a;
+  a.space = r.str(at, "space", true, where);
+  bool hex = a.space.size() == 16;
+  for (char c : a.space)
+    hex = hex && ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'));
+  if (!hex)
+    r.fail("\"autotune\".\"space\" \"" + shown(a.space) + "\" is not 16 hex digits");
+  int64_t count = r.integer(at, "count", true, 0, where);
+  int64_t index = r.integer(at, "index", true, 0, where);
+  if (count < 1 || count > 1000000)
+    r.fail("\"autotune\".\"count\" " + std::to_string(count) + " is outside 1..1000000");
+  if (index < 0 || index >= count)
+    r.fail("\"autotune\".\"index\" " + std::to_string(index) + " is outside 0.." +
+           std::to_string(count - 1) + " (\"count\" is " + std::to_string(count) + ")");
+  a.count = static_cast<int>(count);
+  a.index = static_cast<int>(index);
+  auto names = [&](const char* field, bool pointers, std::vector<std::string>* out,
+                   std::vector<size_t>* positions) {
+    const json::Value* list = r.get(at, field, json::Value::Kind::Array, true, where);
+    const std::string f = std::string("\"autotune\".\"") + field + "\"";
+    for (size_t i = 0; i < list->items().size(); ++i) {
+      const json::Value& v = list->items()[i];
+      if (!v.isString())
+        r.fail(f + "[" + std::to_string(i) + "] is " + json::Value::kindName(v.kind()) +
+               ", not a parameter name");
+      const std::string& n = v.asString();
+      size_t at = params.size();
+      for (size_t p = 0; p < params.size(); ++p)
+        if (params[p].name == n)
+          at = p;
+      if (at == params.size())
+        r.fail(f + " names '" + shown(n) + "', which is not a parameter");
+      const ParamInfo& p = params[at];
+      if (pointers && !p.isPointer)
+        r.fail(f + " names '" + shown(n) + "' (" + p.type + "), which is not a pointer parameter");
+      if (!pointers && (p.isPointer || p.elementKind != ScalarKind::Int))
+        r.fail(f + " names '" + shown(n) + "' (" + p.type +
+               "), which is not an integer scalar parameter");
+      for (const std::string& prev : *out)
+        if (prev == n)
+          r.fail(f + " names '" + shown(n) + "' twice");
+      out->push_back(n);
+      positions->push_back(at);
+    }
+  };
+  names("key", false, &a.key, &a.keyParams);
+  names("writes", true, &a.writes, &a.writesParams);
+  names("restore", true, &a.restore, &a.restoreParams);
+  return a;
+}
+
 } // namespace
 
 bool parseParamType(const std::string& type, ParamInfo* info) {
@@ -245,6 +301,8 @@ std::string KernelMetadata::configString() const {
   for (const auto& c : constexprs)
     s += c.first + "=" + c.second.toString() + ", ";
   s += "num_warps=" + std::to_string(numWarps);
+  if (numStages != 0)
+    s += ", num_stages=" + std::to_string(numStages);
   return s;
 }
 
@@ -303,6 +361,10 @@ KernelMetadata parseMetadata(const std::string& text, const std::string& origin,
   int64_t tpb = r.integer(root, "threads_per_block", false, 32 * nw);
   if (tpb != 32 * nw)
     r.fail("\"threads_per_block\" " + std::to_string(tpb) + " is not 32 * num_warps");
+  int64_t ns = r.integer(root, "num_stages", false, 0);
+  if (ns < 0 || ns > 64)
+    r.fail("\"num_stages\" " + std::to_string(ns) + " is outside 0..64");
+  m.numStages = static_cast<int>(ns);
   m.sharedBytes = r.integer(root, "shared_bytes", false, 0);
   if (m.sharedBytes < 0 || m.sharedBytes > (int64_t(1) << 30))
     r.fail("\"shared_bytes\" " + std::to_string(m.sharedBytes) + " is out of range");
@@ -401,6 +463,8 @@ KernelMetadata parseMetadata(const std::string& text, const std::string& origin,
                " uses unknown name '" + shown(n) + "'");
     }
   }
+  if (const json::Value* at = r.get(root, "autotune", json::Value::Kind::Object, false))
+    m.autotune = parseAutotune(r, *at, m.params);
   m.source = r.str(root, "source", false);
   m.compiler = r.str(root, "compiler", false);
   return m;

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -71,6 +72,20 @@ struct ParamInfo {
   bool equalToOne = false; // "equal_to": 1 (integers only): compiled for the value 1
 };
 
+// A configuration of an autotuned kernel (docs/autotuning.md): the metadata's "autotune"
+// object. Every configuration of one search space carries the same space, count, key,
+// writes and restore; index tells them apart.
+struct AutotuneInfo {
+  std::string space;                 // 16 hex digits: the kernel's source and search space
+  int index = 0;                     // position among the declared configurations
+  int count = 0;                     // how many were declared (0 <= index < count)
+  std::vector<std::string> key;      // integer scalar parameters whose values decide the choice
+  std::vector<std::string> writes;   // pointer parameters the kernel stores to
+  std::vector<std::string> restore;  // pointer parameters saved and restored around trials
+  // The parameters' positions in KernelMetadata::params, in the order of the lists above.
+  std::vector<size_t> keyParams, writesParams, restoreParams;
+};
+
 struct KernelMetadata {
   std::string name;
   std::string entry;
@@ -81,6 +96,7 @@ struct KernelMetadata {
                            // PTX-only artifact (no "cubin": the driver JIT-compiles the PTX)
   std::string ptxPath;     // resolved, or empty (never empty when cubinPath is)
   int numWarps = 4;
+  int numStages = 0;       // "num_stages": depth of the shared-memory rings; 0: not recorded
   int64_t sharedBytes = 0;
   std::string grid[3];
   std::vector<ParamInfo> params;
@@ -88,6 +104,7 @@ struct KernelMetadata {
   std::string source;
   std::string compiler;
   std::string origin;      // the metadata file (or "<memory>")
+  std::optional<AutotuneInfo> autotune; // "autotune": a configuration of a search space
 
   int threadsPerBlock() const { return 32 * numWarps; }
   // Sum of log2(divisibility) over the parameters, plus 64 per parameter assumed equal to 1
@@ -95,7 +112,8 @@ struct KernelMetadata {
   int specialisationScore() const;
   // The constexpr `name`, or nullptr.
   const ConstexprValue* constexprValue(const std::string& name) const;
-  // "BLOCK=1024, ACT=\"relu\", num_warps=4" style description of the configuration.
+  // "BLOCK=1024, ACT=\"relu\", num_warps=4" style description of the configuration (with
+  // ", num_stages=3" where the metadata records the stages).
   std::string configString() const;
   // "x%16, n%16, stride_n==1" style description of the specialisation, or "general".
   std::string specialisationString() const;
