@@ -1,4 +1,4 @@
-#include "internal.h"
+#include "kernel_internal.h"
 #include "tcc/cubin.h"
 
 #include <algorithm>
@@ -25,33 +25,6 @@ std::string Arg::describe() const {
   }
   return "?";
 }
-
-struct Kernel::Variant {
-  grid::Expr grid[3];
-  std::string image; // the cubin in memory, or empty: read from the metadata's cubinPath
-  std::string ptx;   // the PTX in memory, or empty: read from the metadata's ptxPath
-  bool hasCubin = false;
-  bool hasPtx = false;
-  std::shared_ptr<Module> module;
-  std::atomic<CUfunction> function{nullptr};
-  bool usesDeviceSymbols = false; // the grid mentions num_sms or occupancy
-  std::atomic<int> occupancy{0};  // programs per SM, once asked (0: not yet)
-};
-
-// Arguments converted to the parameters' types: storage the driver reads, and the integer
-// values the grid expressions and specialisation conditions see.
-struct Kernel::Marshalled {
-  static constexpr size_t kInline = 16;
-  uint64_t storageInline[kInline];
-  void* pointersInline[kInline];
-  int64_t slotsInline[2 * kInline];
-  std::vector<uint64_t> storageHeap;
-  std::vector<void*> pointersHeap;
-  std::vector<int64_t> slotsHeap;
-  uint64_t* storage = storageInline;
-  void** pointers = pointersInline;
-  int64_t* slots = slotsInline;
-};
 
 Kernel::Kernel(std::string name, std::vector<KernelMetadata> metas, std::vector<std::string> images,
                std::vector<std::string> ptxs)
@@ -296,7 +269,11 @@ const std::vector<size_t>& Kernel::order() const {
   return order_;
 }
 
-std::vector<size_t> Kernel::launchOrder() const { return order(); }
+std::vector<size_t> Kernel::launchOrder() const {
+  if (tuning_)
+    return tuning_->configs.front()->launchOrder();
+  return order();
+}
 
 int Kernel::selectionArch() const {
   int known = deviceArch_.load(std::memory_order_relaxed);
@@ -359,6 +336,8 @@ LaunchPlan Kernel::planFor(size_t v, Marshalled& m) const {
 }
 
 LaunchPlan Kernel::planArgs(const Arg* args, size_t count) const {
+  if (tuning_)
+    return tuning_->configs[chooseConfiguration(nullptr, args, count, false)]->planArgs(args, count);
   Marshalled m;
   size_t v = marshal(args, count, &m);
   return planFor(v, m);
@@ -400,11 +379,18 @@ void Kernel::ensureLoaded(size_t v) {
 }
 
 void Kernel::load() {
+  if (tuning_) {
+    for (Kernel* k : tuning_->configs)
+      k->load();
+    return;
+  }
   for (size_t v = 0; v < variants_.size(); ++v)
     ensureLoaded(v);
 }
 
 CUfunction Kernel::function(size_t v) {
+  if (tuning_)
+    return tuning_->configs.front()->function(v);
   if (v >= variants_.size())
     throw Error("looking up a variant", "variant " + std::to_string(v) + " does not exist", name_);
   ensureLoaded(v);
@@ -412,6 +398,12 @@ CUfunction Kernel::function(size_t v) {
 }
 
 void Kernel::launchArgs(CUstream stream, const Arg* args, size_t count) {
+  if (tuning_) {
+    // Autotuned: one key computation and one lookup once the key's choice is made.
+    tuning_->configs[chooseConfiguration(stream, args, count, true)]->launchArgs(stream, args,
+                                                                                count);
+    return;
+  }
   Marshalled m;
   size_t v = marshal(args, count, &m);
   LaunchPlan plan = planFor(v, m);

@@ -12,7 +12,13 @@ namespace {
 namespace fs = std::filesystem;
 
 bool sameConfig(const KernelMetadata& a, const KernelMetadata& b) {
-  if (a.numWarps != b.numWarps || a.constexprs.size() != b.constexprs.size())
+  if (a.numWarps != b.numWarps || a.numStages != b.numStages ||
+      a.constexprs.size() != b.constexprs.size())
+    return false;
+  // Configurations of an autotune space are told apart by their index too.
+  if (a.autotune.has_value() != b.autotune.has_value() ||
+      (a.autotune && (a.autotune->space != b.autotune->space ||
+                      a.autotune->index != b.autotune->index)))
     return false;
   for (const auto& c : a.constexprs) {
     const ConstexprValue* d = b.constexprValue(c.first);
@@ -26,8 +32,8 @@ using Selector = std::vector<std::pair<std::string, ConstexprValue>>;
 
 bool matches(const KernelMetadata& m, const Selector& sel) {
   for (const auto& s : sel) {
-    if (s.first == "num_warps") {
-      if (!s.second.sameValue(ConstexprValue(m.numWarps)))
+    if (s.first == "num_warps" || s.first == "num_stages") {
+      if (!s.second.sameValue(ConstexprValue(s.first == "num_warps" ? m.numWarps : m.numStages)))
         return false;
       continue;
     }
@@ -100,6 +106,11 @@ void Library::add(const std::string& path, bool archSpecific) {
 }
 
 void Library::add(KernelMetadata m, std::string image, std::string ptx) {
+  if (tuned_.count(m.name))
+    throw Error("adding " + m.origin,
+                "autotuned kernel '" + m.name +
+                    "' is already in use; add every configuration before the first launch",
+                m.name);
   auto& configs = kernels_[m.name];
   for (auto& e : configs) {
     if (!sameConfig(e->metas.front(), m))
@@ -148,6 +159,10 @@ Kernel& Library::kernel(const std::string& name, const Selector& sel) {
       found.push_back(e.get());
   if (found.size() == 1)
     return build(*found.front());
+  std::string notTuned;
+  if (sel.empty() && found.size() > 1)
+    if (Kernel* k = buildTuned(name, found, &notTuned))
+      return *k;
   std::string configs;
   for (auto& e : it->second)
     configs += "\n  " + e->metas.front().configString() + "  (" + e->metas.front().origin + ")";
@@ -157,8 +172,78 @@ Kernel& Library::kernel(const std::string& name, const Selector& sel) {
   throw Error("looking up kernel '" + name + "'",
               std::to_string(found.size()) + " configurations match" +
                   (sel.empty() ? "" : " " + selectorString(sel)) +
+                  (notTuned.empty() ? "" : " and " + notTuned) +
                   "; choose one with kernel(name, {{\"BLOCK\", ...}}). There are:" + configs,
               name);
+}
+
+Kernel* Library::buildTuned(const std::string& name, const std::vector<Entry*>& found,
+                            std::string* why) {
+  auto t = tuned_.find(name);
+  if (t != tuned_.end())
+    return t->second.get();
+  const KernelMetadata* first = nullptr;
+  for (Entry* e : found) {
+    const KernelMetadata& m = e->metas.front();
+    if (!m.autotune) {
+      *why = "they are not one autotuned kernel (" + m.origin + " carries no autotune metadata)";
+      return nullptr;
+    }
+    if (!first) {
+      first = &m;
+      continue;
+    }
+    if (m.autotune->space != first->autotune->space) {
+      *why = "they are not one autotuned kernel (different autotune spaces: " +
+             first->autotune->space + " in " + first->origin + ", " + m.autotune->space +
+             " in " + m.origin + ")";
+      return nullptr;
+    }
+  }
+  // One space: its configurations must agree on everything but their own values.
+  auto signature = [](const KernelMetadata& m) {
+    std::string s;
+    for (size_t i = 0; i < m.params.size(); ++i)
+      s += (i ? ", " : "") + m.params[i].name + ": " + m.params[i].type;
+    return s;
+  };
+  const std::string doing = "looking up autotuned kernel '" + name + "'";
+  for (Entry* e : found) {
+    const KernelMetadata& m = e->metas.front();
+    if (signature(m) != signature(*first))
+      throw Error(doing,
+                  "configurations of autotune space " + first->autotune->space +
+                      " have different parameters: (" + signature(*first) + ") in " +
+                      first->origin + ", (" + signature(m) + ") in " + m.origin,
+                  name);
+    const AutotuneInfo &a = *m.autotune, &b = *first->autotune;
+    if (a.count != b.count || a.key != b.key || a.writes != b.writes || a.restore != b.restore)
+      throw Error(doing,
+                  "configurations of autotune space " + b.space + " disagree on its \"count\", "
+                  "\"key\", \"writes\" or \"restore\": " + first->origin + " and " + m.origin,
+                  name);
+  }
+  std::vector<Entry*> byIndex = found;
+  std::stable_sort(byIndex.begin(), byIndex.end(), [](Entry* a, Entry* b) {
+    return a->metas.front().autotune->index < b->metas.front().autotune->index;
+  });
+  for (size_t i = 1; i < byIndex.size(); ++i)
+    if (byIndex[i]->metas.front().autotune->index == byIndex[i - 1]->metas.front().autotune->index)
+      throw Error(doing,
+                  "two configurations have autotune index " +
+                      std::to_string(byIndex[i]->metas.front().autotune->index) + ": " +
+                      byIndex[i - 1]->metas.front().configString() + " (" +
+                      byIndex[i - 1]->metas.front().origin + ") and " +
+                      byIndex[i]->metas.front().configString() + " (" +
+                      byIndex[i]->metas.front().origin + ")",
+                  name);
+  std::vector<Kernel*> configs;
+  for (Entry* e : byIndex)
+    configs.push_back(&build(*e));
+  std::unique_ptr<Kernel> k(new Kernel(name, std::move(configs)));
+  Kernel* r = k.get();
+  tuned_.emplace(name, std::move(k));
+  return r;
 }
 
 std::vector<std::string> Library::kernelNames() const {

@@ -11,13 +11,25 @@
 //
 // Images: a CUDA ELF (e_machine 190) is a cubin; its SM is read as the runtime does. PTX is
 // text; containing FAKE_JIT_FAIL makes the JIT fail with a log, FAKE_NO_BINARY in a cubin
-// makes cuModuleLoadData answer CUDA_ERROR_NO_BINARY_FOR_GPU.
+// makes cuModuleLoadData answer CUDA_ERROR_NO_BINARY_FOR_GPU. The text of an image (a
+// cubin's body after its headers, or the PTX) also says what its functions do when launched:
+//   FAKE_MS=<ms>       each launch takes that long on its stream's clock (default 1 ms), which
+//                      the events recorded on the stream measure (cuEventElapsedTime)
+//   FAKE_LAUNCH_FAIL   every launch fails with CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES
+//   FAKE_INC           the kernel (out: *i32, n: i32) adds 1 to out[0..n) in fake memory
+// Memory: cuMemAlloc gives addresses with host memory behind them (up to 64 MiB each; larger
+// allocations, e.g. the benchmark harness's L2 flush buffer, are addresses only), which the
+// cuMemcpy*, cuMemset* and FAKE_INC launches read and write; cuMemGetAddressRange finds the
+// allocation holding an address. Device-to-device copies are logged ("copy DST <- SRC N").
 #include "tcc/cuda_api.h"
 #include <memory>
 
+#include <atomic>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -30,6 +42,9 @@ struct CUctx_st {
 struct CUfunc_st;
 struct CUmod_st {
   std::string kind; // "cubin sm_90" or "ptx sm_90"
+  double ms = 1.0;  // FAKE_MS: the time each launch of its functions takes
+  bool fail = false; // FAKE_LAUNCH_FAIL
+  bool inc = false;  // FAKE_INC
   // Its functions, owned as a real driver owns them: freed with the module.
   std::vector<std::unique_ptr<CUfunc_st>> functions;
 };
@@ -41,7 +56,7 @@ struct CUstream_st {
   int unused;
 };
 struct CUevent_st {
-  int unused;
+  double t; // the stream's clock when recorded, in ms
 };
 struct CUgraph_st {
   int unused;
@@ -60,6 +75,41 @@ bool initialised = false;
 std::string log;
 thread_local CUcontext current = nullptr;
 CUdeviceptr nextAddress = 0x7f0000000000ull;
+
+// Fake device memory: base -> allocation.
+struct Allocation {
+  size_t size = 0;
+  std::vector<unsigned char> bytes; // empty for allocations too large to back
+};
+constexpr size_t kBackedLimit = size_t(64) << 20;
+std::map<CUdeviceptr, Allocation> allocations;
+std::map<CUstream, double> clocks; // each stream's time in ms (the legacy stream is null)
+std::atomic<long> launches{0};
+
+// The allocation holding [p, p + n), with its host bytes, or nullptr. Under mu.
+unsigned char* hostBytes(CUdeviceptr p, size_t n) {
+  auto it = allocations.upper_bound(p);
+  if (it == allocations.begin())
+    return nullptr;
+  --it;
+  if (p + n > it->first + it->second.size || it->second.bytes.empty())
+    return nullptr;
+  return it->second.bytes.data() + (p - it->first);
+}
+
+std::string hex(unsigned long long v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "0x%llx", v);
+  return b;
+}
+
+// What an image's text says its functions do (FAKE_MS=, FAKE_LAUNCH_FAIL, FAKE_INC).
+void readBehaviour(CUmod_st* m, const char* text) {
+  if (const char* t = std::strstr(text, "FAKE_MS="))
+    m->ms = std::atof(t + 8);
+  m->fail = std::strstr(text, "FAKE_LAUNCH_FAIL") != nullptr;
+  m->inc = std::strstr(text, "FAKE_INC") != nullptr;
+}
 
 void record(const std::string& line) {
   std::lock_guard<std::mutex> lock(mu);
@@ -236,7 +286,10 @@ CUresult cuModuleLoadData(CUmodule* m, const void* image) {
     kind = "ptx " + ptxTarget(static_cast<const char*>(image)) + " (without JIT options)";
   }
   record("load " + kind);
-  *m = new CUmod_st{kind};
+  *m = new CUmod_st;
+  (*m)->kind = kind;
+  const char* text = static_cast<const char*>(image);
+  readBehaviour(*m, isCubin(image) ? text + 128 : text);
   return CUDA_SUCCESS;
 }
 
@@ -266,7 +319,9 @@ CUresult cuModuleLoadDataEx(CUmodule* m, const void* image, unsigned int n, CUji
   std::string kind = "ptx " + target;
   record("jit " + kind + (errorLog && errorLogSize ? "" : " (no error log buffer)") + " for sm_" +
          std::to_string(ccs[current->device]));
-  *m = new CUmod_st{kind};
+  *m = new CUmod_st;
+  (*m)->kind = kind;
+  readBehaviour(*m, text);
   return CUDA_SUCCESS;
 }
 
@@ -302,11 +357,32 @@ CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int* n, CUfunction, int blo
 }
 
 CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned,
-                        unsigned, unsigned, CUstream, void**, void**) {
+                        unsigned, unsigned, CUstream stream, void** params, void**) {
   if (!current)
     return CUDA_ERROR_INVALID_CONTEXT;
-  record("launch " + f->name + " from " + f->module->kind + " grid " + std::to_string(gx) + "x" +
+  const CUmod_st& m = *f->module;
+  if (m.fail) {
+    record("failed launch " + f->name + " from " + m.kind);
+    return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
+  }
+  record("launch " + f->name + " from " + m.kind + " grid " + std::to_string(gx) + "x" +
          std::to_string(gy) + "x" + std::to_string(gz) + " block " + std::to_string(bx));
+  std::lock_guard<std::mutex> lock(mu);
+  ++launches;
+  clocks[stream] += m.ms;
+  if (m.inc && params) {
+    CUdeviceptr out;
+    int32_t n;
+    std::memcpy(&out, params[0], sizeof out);
+    std::memcpy(&n, params[1], sizeof n);
+    if (unsigned char* p = n > 0 ? hostBytes(out, size_t(n) * 4) : nullptr)
+      for (int32_t i = 0; i < n; ++i) {
+        int32_t v;
+        std::memcpy(&v, p + 4 * size_t(i), 4);
+        ++v;
+        std::memcpy(p + 4 * size_t(i), &v, 4);
+      }
+  }
   return CUDA_SUCCESS;
 }
 
@@ -314,22 +390,79 @@ CUresult cuMemAlloc_v2(CUdeviceptr* p, size_t bytes) {
   std::lock_guard<std::mutex> lock(mu);
   *p = nextAddress;
   nextAddress += (bytes + 255) / 256 * 256 + 256;
+  Allocation& a = allocations[*p];
+  a.size = bytes;
+  if (bytes <= kBackedLimit)
+    a.bytes.assign(bytes, 0xee); // uninitialised memory: neither zeros nor the test's data
   return CUDA_SUCCESS;
 }
-CUresult cuMemFree_v2(CUdeviceptr) { return CUDA_SUCCESS; }
+CUresult cuMemFree_v2(CUdeviceptr p) {
+  std::lock_guard<std::mutex> lock(mu);
+  allocations.erase(p);
+  return CUDA_SUCCESS;
+}
 CUresult cuMemGetInfo_v2(size_t* free, size_t* total) {
   *free = size_t(100) << 30;
   *total = size_t(140) << 30;
   return CUDA_SUCCESS;
 }
-CUresult cuMemcpyHtoD_v2(CUdeviceptr, const void*, size_t) { return CUDA_SUCCESS; }
-CUresult cuMemcpyDtoH_v2(void*, CUdeviceptr, size_t) { return CUDA_SUCCESS; }
-CUresult cuMemcpyDtoD_v2(CUdeviceptr, CUdeviceptr, size_t) { return CUDA_SUCCESS; }
-CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr, CUdeviceptr, size_t, CUstream) { return CUDA_SUCCESS; }
-CUresult cuMemsetD8_v2(CUdeviceptr, unsigned char, size_t) { return CUDA_SUCCESS; }
-CUresult cuMemsetD32_v2(CUdeviceptr, unsigned int, size_t) { return CUDA_SUCCESS; }
-CUresult cuMemsetD8Async(CUdeviceptr, unsigned char, size_t, CUstream) { return CUDA_SUCCESS; }
-CUresult cuMemsetD32Async(CUdeviceptr, unsigned int, size_t, CUstream) { return CUDA_SUCCESS; }
+CUresult cuMemGetAddressRange_v2(CUdeviceptr* base, size_t* size, CUdeviceptr p) {
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = allocations.upper_bound(p);
+  if (it == allocations.begin() || p >= std::prev(it)->first + std::prev(it)->second.size)
+    return CUDA_ERROR_NOT_FOUND;
+  --it;
+  if (base)
+    *base = it->first;
+  if (size)
+    *size = it->second.size;
+  return CUDA_SUCCESS;
+}
+// Copies and sets act on fake memory where it is backed, and do nothing elsewhere (the tests
+// pass made-up addresses to kernels that never touch them).
+CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void* src, size_t n) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (unsigned char* d = hostBytes(dst, n))
+    std::memcpy(d, src, n);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemcpyDtoH_v2(void* dst, CUdeviceptr src, size_t n) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (unsigned char* s = hostBytes(src, n))
+    std::memcpy(dst, s, n);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t n) {
+  std::lock_guard<std::mutex> lock(mu);
+  log += "copy " + hex(dst) + " <- " + hex(src) + " " + std::to_string(n) + "\n";
+  unsigned char* d = hostBytes(dst, n);
+  unsigned char* s = hostBytes(src, n);
+  if (d && s)
+    std::memmove(d, s, n);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream) {
+  return cuMemcpyDtoD_v2(dst, src, n);
+}
+CUresult cuMemsetD8_v2(CUdeviceptr dst, unsigned char v, size_t n) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (unsigned char* d = hostBytes(dst, n))
+    std::memset(d, v, n);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemsetD32_v2(CUdeviceptr dst, unsigned int v, size_t n) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (unsigned char* d = hostBytes(dst, 4 * n))
+    for (size_t i = 0; i < n; ++i)
+      std::memcpy(d + 4 * i, &v, 4);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char v, size_t n, CUstream) {
+  return cuMemsetD8_v2(dst, v, n);
+}
+CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned int v, size_t n, CUstream) {
+  return cuMemsetD32_v2(dst, v, n);
+}
 
 CUresult cuStreamCreate(CUstream* s, unsigned int) {
   *s = new CUstream_st{0};
@@ -341,17 +474,22 @@ CUresult cuStreamDestroy_v2(CUstream s) {
 }
 CUresult cuStreamSynchronize(CUstream) { return CUDA_SUCCESS; }
 CUresult cuEventCreate(CUevent* e, unsigned int) {
-  *e = new CUevent_st{0};
+  *e = new CUevent_st{0.0};
   return CUDA_SUCCESS;
 }
 CUresult cuEventDestroy_v2(CUevent e) {
   delete e;
   return CUDA_SUCCESS;
 }
-CUresult cuEventRecord(CUevent, CUstream) { return CUDA_SUCCESS; }
+CUresult cuEventRecord(CUevent e, CUstream s) {
+  std::lock_guard<std::mutex> lock(mu);
+  e->t = clocks[s];
+  return CUDA_SUCCESS;
+}
 CUresult cuEventSynchronize(CUevent) { return CUDA_SUCCESS; }
-CUresult cuEventElapsedTime_v2(float* ms, CUevent, CUevent) {
-  *ms = 1.0f;
+CUresult cuEventElapsedTime_v2(float* ms, CUevent start, CUevent end) {
+  std::lock_guard<std::mutex> lock(mu);
+  *ms = static_cast<float>(end->t - start->t);
   return CUDA_SUCCESS;
 }
 CUresult cuStreamBeginCapture_v2(CUstream, CUstreamCaptureMode) { return CUDA_SUCCESS; }
@@ -383,6 +521,9 @@ const char* tcc_fake_take_log() {
   log.clear();
   return taken.c_str();
 }
+
+// How many kernels were launched successfully since the library was loaded.
+long tcc_fake_launch_count() { return launches.load(); }
 
 // Changes the compute capability of `device` (e.g. 100); false if there is no such device.
 bool tcc_fake_set_cc(int device, int cc) {

@@ -138,6 +138,7 @@ using cuLaunchKernel_fn = CUresult (*)(CUfunction fn, unsigned int gridX, unsign
 using cuMemAlloc_fn = CUresult (*)(CUdeviceptr* ptr, size_t bytes);
 using cuMemFree_fn = CUresult (*)(CUdeviceptr ptr);
 using cuMemGetInfo_fn = CUresult (*)(size_t* free, size_t* total);
+using cuMemGetAddressRange_fn = CUresult (*)(CUdeviceptr* base, size_t* size, CUdeviceptr ptr);
 using cuMemcpyHtoD_fn = CUresult (*)(CUdeviceptr dst, const void* src, size_t bytes);
 using cuMemcpyDtoH_fn = CUresult (*)(void* dst, CUdeviceptr src, size_t bytes);
 using cuMemcpyDtoD_fn = CUresult (*)(CUdeviceptr dst, CUdeviceptr src, size_t bytes);

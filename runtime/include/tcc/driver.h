@@ -22,6 +22,8 @@
 #undef cuMemFree
 #pragma push_macro("cuMemGetInfo")
 #undef cuMemGetInfo
+#pragma push_macro("cuMemGetAddressRange")
+#undef cuMemGetAddressRange
 #pragma push_macro("cuMemcpyHtoD")
 #undef cuMemcpyHtoD
 #pragma push_macro("cuMemcpyDtoH")
@@ -92,6 +94,7 @@ namespace tcc {
   X(cuMemAlloc, cuMemAlloc_v2)                                                                  \
   X(cuMemFree, cuMemFree_v2)                                                                    \
   X(cuMemGetInfo, cuMemGetInfo_v2)                                                              \
+  X(cuMemGetAddressRange, cuMemGetAddressRange_v2)                                              \
   X(cuMemcpyHtoD, cuMemcpyHtoD_v2)                                                              \
   X(cuMemcpyDtoH, cuMemcpyDtoH_v2)                                                              \
   X(cuMemcpyDtoD, cuMemcpyDtoD_v2)                                                              \
@@ -127,6 +130,7 @@ namespace tcc {
   X(cuMemAlloc, cuMemAlloc_v2)                                                                  \
   X(cuMemFree, cuMemFree_v2)                                                                    \
   X(cuMemGetInfo, cuMemGetInfo_v2)                                                              \
+  X(cuMemGetAddressRange, cuMemGetAddressRange_v2)                                              \
   X(cuMemcpyHtoD, cuMemcpyHtoD_v2)                                                              \
   X(cuMemcpyDtoH, cuMemcpyDtoH_v2)                                                              \
   X(cuMemcpyDtoD, cuMemcpyDtoD_v2)                                                              \
@@ -213,6 +217,7 @@ DeviceInfo deviceInfo(int ordinal);
 #pragma pop_macro("cuMemcpyDtoD")
 #pragma pop_macro("cuMemcpyDtoH")
 #pragma pop_macro("cuMemcpyHtoD")
+#pragma pop_macro("cuMemGetAddressRange")
 #pragma pop_macro("cuMemGetInfo")
 #pragma pop_macro("cuMemFree")
 #pragma pop_macro("cuMemAlloc")

@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -95,6 +96,46 @@ struct LaunchPlan {
   bool empty() const { return grid.x == 0 || grid.y == 0 || grid.z == 0; }
 };
 
+// One configuration's measurements when an autotuned kernel chose among its configurations
+// (docs/autotuning.md).
+struct TuningTrial {
+  int index = 0;          // the configuration's autotune index
+  std::string config;     // its configString(): "BLOCK=1024, num_warps=4"
+  bool ok = false;        // measured; false: it failed to launch (`error` says why), or the
+                          // disk cache recorded no median for it
+  std::string error;
+  double medianMs = 0;    // median time of one launch
+  double p20Ms = 0, p80Ms = 0; // spread (0 when the choice came from the disk cache)
+  int reps = 0;           // timed repetitions (0 from the disk cache)
+};
+
+// How an autotuned kernel chose its configuration for one key.
+struct TuningReport {
+  enum class Source {
+    Benchmark, // measured here, now (and written to the disk cache)
+    DiskCache, // read from $TCC_CACHE_DIR/autotune/<kernel>-<space>.json
+    Disabled,  // TCC_AUTOTUNE=off: the first configuration, nothing measured
+    EmptyGrid, // every configuration's grid is empty for these arguments (n = 0): nothing
+               // launches, nothing is measured or saved; the first configuration
+  };
+  std::string kernel;
+  std::string space;          // the autotune space
+  std::string key;            // the bucketed key arguments: "n=1024" ("" for an empty key)
+  std::string device;         // "NVIDIA H200" (empty without a device)
+  int computeCapability = 0;  // 90
+  int driverVersion = 0;      // 13000
+  Source source = Source::Benchmark;
+  int chosenIndex = 0;        // the chosen configuration's autotune index
+  std::string chosenConfig;   // and its configString()
+  std::vector<TuningTrial> trials; // every configuration, by index (Benchmark, DiskCache)
+  double elapsedMs = 0;       // wall time the choice took (benchmarking included)
+};
+
+// A key argument's value as autotuning buckets it: the next power of two at or above it for
+// values of 1 and more (1000 and 1024 give 1024), 0 and negative values as they are; values
+// above 2^62 all give INT64_MAX.
+int64_t autotuneBucket(int64_t value);
+
 class Module;
 
 // One loaded cubin in one CUDA context.
@@ -134,7 +175,9 @@ private:
 };
 
 // A kernel in one configuration (one set of constexpr values) with all its compiled
-// specialisations. Obtained from a Library; launches are thread-safe.
+// specialisations, or an autotuned kernel dispatching among the configurations of one
+// search space (isTuned(), docs/autotuning.md). Obtained from a Library; launches are
+// thread-safe.
 class Kernel {
 public:
   ~Kernel();
@@ -142,7 +185,8 @@ public:
   Kernel& operator=(const Kernel&) = delete;
 
   const std::string& name() const { return name_; }
-  // The variants: architecture-specific ones (sm_90a) first, then by architecture, newest
+  // The variants (of an autotuned kernel: those of its first configuration; configuration(i)
+  // has each configuration's): architecture-specific ones (sm_90a) first, then by architecture, newest
   // first, then the most specialised first; the last is the general one (of the oldest
   // architecture). A launch tries them in the order of how they run on the device (its
   // cubin on exactly its architecture, then a compatible cubin, then PTX through the
@@ -153,8 +197,37 @@ public:
   std::vector<size_t> launchOrder() const;
   // The parameters (shared by all variants).
   const std::vector<ParamInfo>& params() const { return metas_.front().params; }
-  // "BLOCK=1024, ACT=\"relu\", num_warps=4".
-  std::string configString() const { return metas_.front().configString(); }
+  // "BLOCK=1024, ACT=\"relu\", num_warps=4"; for an autotuned kernel "autotuned over 3
+  // configurations: BLOCK=1024, num_warps=4 | ...".
+  std::string configString() const;
+
+  // ---- Autotuning (docs/autotuning.md) ------------------------------------------------
+  // Whether this kernel dispatches among several configurations of one autotune space.
+  bool isTuned() const { return tuning_ != nullptr; }
+  // How many configurations it dispatches among (1 for a kernel that is not autotuned).
+  size_t numConfigurations() const;
+  // Configuration `i` (0 .. numConfigurations()-1, in autotune index order; *this for
+  // i = 0 of a kernel that is not autotuned).
+  Kernel& configuration(size_t i);
+  // The configuration a launch on `stream` with these arguments uses, choosing it now
+  // (benchmarking, if neither memory nor the disk cache knows the key) if needed; its general
+  // variant's metadata (constexprs, num_warps, num_stages and autotune are the
+  // configuration's). For a kernel that is not autotuned: its own general variant.
+  template <typename... A>
+  const KernelMetadata& chosen(CUstream stream, const A&... args) {
+    if constexpr (sizeof...(A) == 0) {
+      return chosenArgs(stream, nullptr, 0);
+    } else {
+      const Arg a[] = {Arg(args)...};
+      return chosenArgs(stream, a, sizeof...(A));
+    }
+  }
+  const KernelMetadata& chosenArgs(CUstream stream, const Arg* args, size_t count);
+  // The last choice this kernel made (by benchmark, from the disk cache or TCC_AUTOTUNE=off;
+  // a choice found in memory is not a new one), and every choice so far, in order. Empty for
+  // a kernel that is not autotuned.
+  std::optional<TuningReport> lastTuning() const;
+  std::vector<TuningReport> tunings() const;
 
   // Launches on `stream` (0: the legacy default stream) with arguments in parameter order.
   template <typename... A>
@@ -169,7 +242,8 @@ public:
   void launchArgs(CUstream stream, const Arg* args, size_t count);
 
   // The variant and grid a launch with these arguments would use; checks the arguments the
-  // same way, but needs no GPU.
+  // same way, but needs no GPU. An autotuned kernel never benchmarks here: it plans with the
+  // configuration known for the key (in memory or the disk cache), else with its first.
   template <typename... A>
   LaunchPlan plan(const A&... args) const {
     if constexpr (sizeof...(A) == 0) {
@@ -181,17 +255,26 @@ public:
   }
   LaunchPlan planArgs(const Arg* args, size_t count) const;
 
-  // Loads every variant's module in the current context now (otherwise on first use).
+  // Loads every variant's module in the current context now (otherwise on first use); of
+  // every configuration, for an autotuned kernel.
   void load();
   // The function of variant `i` (loading it if needed); for benchmarks comparing with raw
-  // cuLaunchKernel.
+  // cuLaunchKernel. Of the first configuration, for an autotuned kernel.
   CUfunction function(size_t variant);
 
 private:
   friend class Library;
   struct Variant;
+  struct Tuning;
   Kernel(std::string name, std::vector<KernelMetadata> metas, std::vector<std::string> images,
          std::vector<std::string> ptxs);
+  // An autotuned kernel over `configs` (configurations of one space, in index order).
+  Kernel(std::string name, std::vector<Kernel*> configs);
+
+  // The autotuned path of launchArgs / planArgs / chosenArgs: the configuration (its
+  // position in Tuning::configs) for these arguments, from memory, the disk cache, or (if
+  // `benchmark`) by benchmarking on `stream`; without `benchmark`, 0 where none is known.
+  size_t chooseConfiguration(CUstream stream, const Arg* args, size_t count, bool benchmark) const;
 
   struct Marshalled;
   size_t marshal(const Arg* args, size_t count, Marshalled* out) const;
@@ -217,6 +300,9 @@ private:
   mutable std::atomic<int> deviceArch_{0};
   mutable std::once_flag orderOnce_;
   mutable std::vector<size_t> order_;
+  // Set for an autotuned kernel (whose metas_ are its first configuration's and whose
+  // variants_ are empty: it launches through its configurations).
+  std::unique_ptr<Tuning> tuning_;
 };
 
 // A set of kernels loaded from metadata files, grouped by name and configuration.
@@ -240,11 +326,15 @@ public:
   // on first use, if any; `ptx` empty: metadata.ptxPath, if any and the file exists).
   void add(KernelMetadata metadata, std::string image = "", std::string ptx = "");
 
-  // The kernel `name`. Throws, listing the kernels there are, if none has that name, and
-  // listing the configurations, if several configurations of it are loaded.
+  // The kernel `name`. Throws, listing the kernels there are, if none has that name. Where
+  // several configurations of it are loaded and all carry autotune metadata of one space,
+  // an autotuned kernel dispatching among them (docs/autotuning.md); otherwise several
+  // configurations are an error that lists them and says why they are not one autotuned
+  // kernel.
   Kernel& kernel(const std::string& name);
   // The configuration of `name` with these constexpr values (the order is free; numbers
-  // compare by value, so 1 selects True; "num_warps" may be named too):
+  // compare by value, so 1 selects True; "num_warps" and "num_stages" may be named too);
+  // exactly one configuration must match (never an autotuned kernel):
   // kernel("softmax", {{"BLOCK", 1024}, {"ACT", "relu"}}).
   Kernel& kernel(const std::string& name,
                  const std::vector<std::pair<std::string, ConstexprValue>>& constexprs);
@@ -269,7 +359,12 @@ private:
   // name -> configurations
   std::map<std::string, std::vector<std::unique_ptr<Entry>>> kernels_;
   std::vector<std::string> origins_;
+  // name -> the autotuned kernel over its configurations, built on first lookup
+  std::map<std::string, std::unique_ptr<Kernel>> tuned_;
   Kernel& build(Entry& e);
+  // The autotuned kernel over `found` (every configuration of `name`), or nullptr with the
+  // reason in *why when they are not the configurations of one autotune space.
+  Kernel* buildTuned(const std::string& name, const std::vector<Entry*>& found, std::string* why);
   std::string available() const;
 };
 
