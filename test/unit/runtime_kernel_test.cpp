@@ -9,6 +9,7 @@
 
 #include <cstdlib>
 #include <functional>
+#include <limits>
 
 namespace {
 
@@ -290,6 +291,198 @@ TEST(RuntimeKernel, VariantSetsMustBeConsistent) {
     std::string e = errorOf([&] { lib.kernel("vector_add"); });
     EXPECT_NE(e.find("different parameters"), std::string::npos) << e;
   }
+}
+
+// Configurations of an autotune space (docs/autotuning.md): one kernel dispatching among
+// them; anything else with several configurations stays an error that lists them.
+tcc::KernelMetadata tuned(int block, int warps, int index,
+                          const std::string& space = "00000000000000aa", int divisibility = 1) {
+  tcc::KernelMetadata m = meta(block, warps, divisibility);
+  tcc::AutotuneInfo a;
+  a.space = space;
+  a.index = index;
+  a.count = 4;
+  a.key = {"n"};
+  a.keyParams = {3};
+  a.writes = {"out"};
+  a.writesParams = {2};
+  a.restore = {"out"};
+  a.restoreParams = {2};
+  m.autotune = a;
+  m.origin += "_c" + std::to_string(index);
+  return m;
+}
+
+// The disk cache off for one test (a GPU machine runs these too).
+class NoDiskCache {
+public:
+  NoDiskCache() {
+    const char* e = std::getenv("TCC_CACHE_DIR");
+    had_ = e != nullptr;
+    old_ = e ? e : "";
+    ::setenv("TCC_CACHE_DIR", "", 1);
+  }
+  ~NoDiskCache() {
+    if (had_)
+      ::setenv("TCC_CACHE_DIR", old_.c_str(), 1);
+    else
+      ::unsetenv("TCC_CACHE_DIR");
+  }
+
+private:
+  bool had_ = false;
+  std::string old_;
+};
+
+TEST(RuntimeAutotune, ConfigurationsOfOneSpaceAreOneTunedKernel) {
+  NoDiskCache noCache;
+  tcc::Library lib;
+  lib.add(tuned(2048, 8, 3)); // found in any order: dispatched in index order
+  lib.add(tuned(256, 4, 0));
+  lib.add(tuned(1024, 4, 1));
+  lib.add(tuned(1024, 4, 1, "00000000000000aa", 16)); // a variant of configuration 1
+  tcc::Kernel& k = lib.kernel("vector_add");
+  EXPECT_TRUE(k.isTuned());
+  ASSERT_EQ(k.numConfigurations(), 3u);
+  EXPECT_EQ(&lib.kernel("vector_add"), &k);
+  EXPECT_EQ(k.configuration(0).variants().front().autotune->index, 0);
+  EXPECT_EQ(k.configuration(1).variants().size(), 2u);
+  EXPECT_EQ(k.configuration(1).configString(), "BLOCK=1024, num_warps=4");
+  EXPECT_EQ(k.configuration(2).variants().front().autotune->index, 3);
+  EXPECT_FALSE(k.configuration(2).isTuned());
+  EXPECT_EQ(k.configString(), "autotuned over 3 configurations: BLOCK=256, num_warps=4 | "
+                              "BLOCK=1024, num_warps=4 | BLOCK=2048, num_warps=8");
+  EXPECT_EQ(k.params().size(), 4u);
+  EXPECT_NE(errorOf([&] { k.configuration(3); }).find("configuration 3 does not exist"),
+            std::string::npos);
+  // plan() never benchmarks: without a known choice, the first configuration.
+  tcc::LaunchPlan p = k.plan(kAligned, kAligned2, kAligned, 1024);
+  EXPECT_EQ(p.variant->autotune->index, 0);
+  EXPECT_EQ(p.grid.x, 4);
+  EXPECT_FALSE(k.lastTuning().has_value());
+  // The arguments are checked as for any kernel.
+  EXPECT_NE(errorOf([&] { k.plan(kAligned, kAligned2, 1024); }).find("expects 4 arguments"),
+            std::string::npos);
+  // One configuration exactly, by its values.
+  tcc::Kernel& c = lib.kernel("vector_add", {{"BLOCK", 1024}});
+  EXPECT_FALSE(c.isTuned());
+  EXPECT_EQ(&c, &k.configuration(1));
+  // The space is in use: no configuration can join it now.
+  std::string e = errorOf([&] { lib.add(tuned(4096, 8, 2)); });
+  EXPECT_NE(e.find("autotuned kernel 'vector_add' is already in use"), std::string::npos) << e;
+}
+
+TEST(RuntimeAutotune, ASingleConfigurationIsAPlainKernel) {
+  tcc::Library lib;
+  lib.add(tuned(1024, 4, 2)); // the others pruned or dropped
+  tcc::Kernel& k = lib.kernel("vector_add");
+  EXPECT_FALSE(k.isTuned());
+  EXPECT_EQ(k.numConfigurations(), 1u);
+  EXPECT_EQ(&k.configuration(0), &k);
+  EXPECT_FALSE(k.lastTuning().has_value());
+  EXPECT_TRUE(k.tunings().empty());
+  EXPECT_EQ(k.chosen(nullptr, kAligned, kAligned2, kAligned, 100).configString(),
+            "BLOCK=1024, num_warps=4");
+}
+
+TEST(RuntimeAutotune, OtherSetsOfConfigurationsRemainAnError) {
+  {
+    tcc::Library lib; // different spaces
+    lib.add(tuned(256, 4, 0, "00000000000000aa"));
+    lib.add(tuned(1024, 4, 1, "00000000000000bb"));
+    std::string e = errorOf([&] { lib.kernel("vector_add"); });
+    EXPECT_NE(e.find("2 configurations match and they are not one autotuned kernel (different "
+                     "autotune spaces: 00000000000000aa in"),
+              std::string::npos)
+        << e;
+    EXPECT_NE(e.find("BLOCK=256, num_warps=4  (vector_add_256_4_1_sm_90_c0)"), std::string::npos) << e;
+    EXPECT_NE(e.find("BLOCK=1024, num_warps=4  (vector_add_1024_4_1_sm_90_c1)"), std::string::npos) << e;
+  }
+  {
+    tcc::Library lib; // one without autotune metadata
+    lib.add(tuned(256, 4, 0));
+    lib.add(meta(1024, 4, 1));
+    std::string e = errorOf([&] { lib.kernel("vector_add"); });
+    EXPECT_NE(e.find("not one autotuned kernel (vector_add_1024_4_1_sm_90 carries no autotune "
+                     "metadata)"),
+              std::string::npos)
+        << e;
+    EXPECT_NE(e.find("choose one with kernel(name, {{\"BLOCK\", ...}})"), std::string::npos) << e;
+  }
+  {
+    tcc::Library lib; // one space, different parameters
+    lib.add(tuned(256, 4, 0));
+    tcc::KernelMetadata other = tuned(1024, 4, 1);
+    other.params[3].type = "i64";
+    lib.add(other);
+    std::string e = errorOf([&] { lib.kernel("vector_add"); });
+    EXPECT_NE(e.find("configurations of autotune space 00000000000000aa have different "
+                     "parameters: (x: *f32, y: *f32, out: *f32, n: i32) in"),
+              std::string::npos)
+        << e;
+    EXPECT_NE(e.find("(x: *f32, y: *f32, out: *f32, n: i64) in vector_add_1024_4_1_sm_90_c1"),
+              std::string::npos)
+        << e;
+  }
+  {
+    tcc::Library lib; // one space, different keys
+    lib.add(tuned(256, 4, 0));
+    tcc::KernelMetadata other = tuned(1024, 4, 1);
+    other.autotune->key.clear();
+    other.autotune->keyParams.clear();
+    lib.add(other);
+    std::string e = errorOf([&] { lib.kernel("vector_add"); });
+    EXPECT_NE(e.find("disagree on its \"count\", \"key\""), std::string::npos) << e;
+  }
+  {
+    tcc::Library lib; // two configurations claim one index
+    lib.add(tuned(256, 4, 1));
+    lib.add(tuned(1024, 4, 1));
+    std::string e = errorOf([&] { lib.kernel("vector_add"); });
+    EXPECT_NE(e.find("two configurations have autotune index 1: BLOCK=256, num_warps=4"),
+              std::string::npos)
+        << e;
+  }
+  {
+    tcc::Library lib; // a selector that leaves several configurations of a space
+    lib.add(tuned(256, 4, 0));
+    lib.add(tuned(1024, 4, 1));
+    lib.add(tuned(1024, 8, 2));
+    std::string e = errorOf([&] { lib.kernel("vector_add", {{"BLOCK", 1024}}); });
+    EXPECT_NE(e.find("2 configurations match BLOCK=1024; choose one"), std::string::npos) << e;
+    EXPECT_TRUE(lib.kernel("vector_add").isTuned());
+  }
+}
+
+TEST(RuntimeAutotune, NumStagesTellsConfigurationsApart) {
+  tcc::Library lib;
+  tcc::KernelMetadata a = meta(1024, 4, 1), b = meta(1024, 4, 1);
+  a.numStages = 2;
+  b.numStages = 3;
+  lib.add(a);
+  lib.add(b);
+  std::string e = errorOf([&] { lib.kernel("vector_add"); });
+  EXPECT_NE(e.find("BLOCK=1024, num_warps=4, num_stages=2"), std::string::npos) << e;
+  EXPECT_NE(e.find("BLOCK=1024, num_warps=4, num_stages=3"), std::string::npos) << e;
+  EXPECT_EQ(lib.kernel("vector_add", {{"num_stages", 3}}).variants().front().numStages, 3);
+}
+
+TEST(RuntimeAutotune, KeyValuesAreBucketedToPowersOfTwo) {
+  const int64_t max = std::numeric_limits<int64_t>::max();
+  EXPECT_EQ(tcc::autotuneBucket(0), 0);
+  EXPECT_EQ(tcc::autotuneBucket(-5), -5);
+  EXPECT_EQ(tcc::autotuneBucket(std::numeric_limits<int64_t>::min()),
+            std::numeric_limits<int64_t>::min());
+  EXPECT_EQ(tcc::autotuneBucket(1), 1);
+  EXPECT_EQ(tcc::autotuneBucket(2), 2);
+  EXPECT_EQ(tcc::autotuneBucket(3), 4);
+  EXPECT_EQ(tcc::autotuneBucket(1000), 1024);
+  EXPECT_EQ(tcc::autotuneBucket(1024), 1024);
+  EXPECT_EQ(tcc::autotuneBucket(1025), 2048);
+  EXPECT_EQ(tcc::autotuneBucket((int64_t(1) << 40) - 7), int64_t(1) << 40);
+  EXPECT_EQ(tcc::autotuneBucket(int64_t(1) << 62), int64_t(1) << 62);
+  EXPECT_EQ(tcc::autotuneBucket((int64_t(1) << 62) + 1), max);
+  EXPECT_EQ(tcc::autotuneBucket(max), max);
 }
 
 TEST(RuntimeKernel, GridErrorsNameTheKernel) {

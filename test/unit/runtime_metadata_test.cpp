@@ -225,6 +225,119 @@ tcc::KernelArtifact sampleArtifact() {
   return a;
 }
 
+// docs/autotuning.md: "num_stages" (absent in older files: 0) and a configuration's
+// "autotune" object.
+const char* kAutotune = R"json("autotune": {"space": "9f3c2a17d0e4b5c6", "index": 1, "count": 3,
+  "key": ["n"], "writes": ["out"], "restore": ["out", "y"]})json";
+
+std::string withAutotune(const std::string& from = "", const std::string& to = "") {
+  std::string a = kAutotune;
+  if (!from.empty()) {
+    size_t p = a.find(from);
+    EXPECT_NE(p, std::string::npos) << from;
+    if (p != std::string::npos)
+      a.replace(p, from.size(), to);
+  }
+  return with("\"future_key\"", a + ", \"future_key\"");
+}
+
+TEST(RuntimeMetadata, NumStagesIsOptionalAndDescribesTheConfiguration) {
+  tcc::KernelMetadata m = tcc::parseMetadata(kValid, "k.json", "");
+  EXPECT_EQ(m.numStages, 0);
+  EXPECT_EQ(m.configString(), "BLOCK=1024, num_warps=4");
+  m = tcc::parseMetadata(with("\"num_warps\": 4", "\"num_warps\": 4, \"num_stages\": 3"),
+                         "k.json", "");
+  EXPECT_EQ(m.numStages, 3);
+  EXPECT_EQ(m.configString(), "BLOCK=1024, num_warps=4, num_stages=3");
+  m = tcc::parseMetadata(with("\"num_warps\": 4", "\"num_warps\": 4, \"num_stages\": 0"),
+                         "k.json", "");
+  EXPECT_EQ(m.configString(), "BLOCK=1024, num_warps=4");
+  EXPECT_NE(errorOf(with("\"num_warps\": 4", "\"num_warps\": 4, \"num_stages\": -1"))
+                .find("\"num_stages\" -1 is outside 0..64"),
+            std::string::npos);
+  EXPECT_NE(errorOf(with("\"num_warps\": 4", "\"num_warps\": 4, \"num_stages\": 65"))
+                .find("outside 0..64"),
+            std::string::npos);
+  EXPECT_NE(errorOf(with("\"num_warps\": 4", "\"num_warps\": 4, \"num_stages\": \"3\""))
+                .find("\"num_stages\" should be a number"),
+            std::string::npos);
+  EXPECT_NE(errorOf(with("\"num_warps\": 4", "\"num_warps\": 4, \"num_stages\": 2.5"))
+                .find("\"num_stages\" should be an integer"),
+            std::string::npos);
+}
+
+TEST(RuntimeMetadata, ParsesAutotune) {
+  tcc::KernelMetadata m = tcc::parseMetadata(kValid, "k.json", "");
+  EXPECT_FALSE(m.autotune.has_value());
+  m = tcc::parseMetadata(withAutotune(), "k.json", "");
+  ASSERT_TRUE(m.autotune.has_value());
+  const tcc::AutotuneInfo& a = *m.autotune;
+  EXPECT_EQ(a.space, "9f3c2a17d0e4b5c6");
+  EXPECT_EQ(a.index, 1);
+  EXPECT_EQ(a.count, 3);
+  EXPECT_EQ(a.key, std::vector<std::string>{"n"});
+  EXPECT_EQ(a.keyParams, std::vector<size_t>{3});
+  EXPECT_EQ(a.writes, std::vector<std::string>{"out"});
+  EXPECT_EQ(a.writesParams, std::vector<size_t>{2});
+  EXPECT_EQ(a.restore, (std::vector<std::string>{"out", "y"}));
+  EXPECT_EQ(a.restoreParams, (std::vector<size_t>{2, 1}));
+  // Empty lists are allowed (a key of nothing: one choice per device); unknown fields of
+  // the object are ignored; upper-case hex digits are hex digits.
+  m = tcc::parseMetadata(withAutotune("\"key\": [\"n\"]", "\"key\": [], \"later\": {}"), "k.json", "");
+  EXPECT_TRUE(m.autotune->key.empty());
+  m = tcc::parseMetadata(withAutotune("9f3c2a17d0e4b5c6", "9F3C2A17D0E4B5C6"), "k.json", "");
+  EXPECT_EQ(m.autotune->space, "9F3C2A17D0E4B5C6");
+}
+
+TEST(RuntimeMetadata, RejectsEveryMalformedAutotune) {
+  struct Case {
+    std::string from, to, message;
+  };
+  const std::vector<Case> cases = {
+      {"", "", ""}, // placeholder replaced below
+      {"\"space\": \"9f3c2a17d0e4b5c6\", ", "", "missing \"space\" in \"autotune\""},
+      {"\"9f3c2a17d0e4b5c6\"", "12", "\"space\" in \"autotune\" should be a string"},
+      {"9f3c2a17d0e4b5c6", "9f3c2a17d0e4b5c", "\"autotune\".\"space\" \"9f3c2a17d0e4b5c\" is not 16 hex digits"},
+      {"9f3c2a17d0e4b5c6", "9f3c2a17d0e4b5c67", "is not 16 hex digits"},
+      {"9f3c2a17d0e4b5c6", "9g3c2a17d0e4b5c6", "is not 16 hex digits"},
+      {"\"index\": 1, ", "", "missing \"index\" in \"autotune\""},
+      {"\"index\": 1", "\"index\": 3", "\"autotune\".\"index\" 3 is outside 0..2 (\"count\" is 3)"},
+      {"\"index\": 1", "\"index\": -1", "\"autotune\".\"index\" -1 is outside 0..2"},
+      {"\"index\": 1", "\"index\": 1.5", "\"index\" in \"autotune\" should be an integer"},
+      {"\"index\": 1", "\"index\": \"1\"", "\"index\" in \"autotune\" should be a number"},
+      {"\"count\": 3,", "", "missing \"count\" in \"autotune\""},
+      {"\"count\": 3", "\"count\": 0", "\"autotune\".\"count\" 0 is outside 1..1000000"},
+      {"\"key\": [\"n\"], ", "", "missing \"key\" in \"autotune\""},
+      {"\"key\": [\"n\"]", "\"key\": \"n\"", "\"key\" in \"autotune\" should be an array"},
+      {"\"key\": [\"n\"]", "\"key\": [3]", "\"autotune\".\"key\"[0] is a number, not a parameter name"},
+      {"\"key\": [\"n\"]", "\"key\": [\"m\"]", "\"autotune\".\"key\" names 'm', which is not a parameter"},
+      {"\"key\": [\"n\"]", "\"key\": [\"x\"]", "\"autotune\".\"key\" names 'x' (*f32), which is not an integer scalar parameter"},
+      {"\"key\": [\"n\"]", "\"key\": [\"n\", \"n\"]", "\"autotune\".\"key\" names 'n' twice"},
+      {"\"writes\": [\"out\"], ", "", "missing \"writes\" in \"autotune\""},
+      {"\"writes\": [\"out\"]", "\"writes\": [\"n\"]", "\"autotune\".\"writes\" names 'n' (i32), which is not a pointer parameter"},
+      {"\"writes\": [\"out\"]", "\"writes\": [\"z\"]", "\"autotune\".\"writes\" names 'z', which is not a parameter"},
+      {"\"writes\": [\"out\"]", "\"writes\": [null]", "\"autotune\".\"writes\"[0] is null, not a parameter name"},
+      {"\"restore\": [\"out\", \"y\"]", "", "missing \"restore\" in \"autotune\""},
+      {"\"restore\": [\"out\", \"y\"]", "\"restore\": [\"out\", \"n\"]", "\"autotune\".\"restore\" names 'n' (i32), which is not a pointer parameter"},
+      {"\"restore\": [\"out\", \"y\"]", "\"restore\": [\"y\", \"y\"]", "\"autotune\".\"restore\" names 'y' twice"},
+      {"\"restore\": [\"out\", \"y\"]", "\"restore\": {}", "\"restore\" in \"autotune\" should be an array"},
+  };
+  for (size_t i = 1; i < cases.size(); ++i) {
+    const Case& c = cases[i];
+    std::string text = withAutotune(c.from, c.to);
+    // A removed last member leaves a trailing comma: drop it.
+    size_t comma = text.find(", }");
+    if (comma != std::string::npos)
+      text.erase(comma, 1);
+    std::string e = errorOf(text);
+    EXPECT_NE(e.find(c.message), std::string::npos) << c.from << " -> " << c.to << ": " << e;
+    EXPECT_NE(e.find("k.json"), std::string::npos) << e;
+  }
+  EXPECT_NE(errorOf(with("\"future_key\"", "\"autotune\": [1], \"future_key\""))
+                .find("\"autotune\" should be an object"),
+            std::string::npos);
+}
+
 TEST(ArtifactContract, WriterOutputReadsBackUnchanged) {
   TempDir dir;
   tcc::KernelArtifact a = sampleArtifact();
