@@ -155,7 +155,7 @@ CacheFile readCache(const std::string& path, const std::string& kernel, const st
   try {
     root = json::parse(readFile(path, "autotuning cache", kMaxMetadataBytes), path);
   } catch (const Error& e) {
-    c.problem = e.what();
+    c.problem = std::string("not valid JSON (") + e.what() + ")";
     return c;
   }
   const json::Value* f = root.isObject() ? root.find("format") : nullptr;
