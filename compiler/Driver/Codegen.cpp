@@ -3,10 +3,12 @@
 #include "compiler/Driver/Codegen.h"
 
 #include "compiler/Analysis/AxisInfo.h"
+#include "compiler/Analysis/PointerOrigin.h"
 #include "compiler/Conversion/Passes.h"
 #include "compiler/Driver/Driver.h"
 #include "compiler/Frontend/Diagnostics.h"
 #include "compiler/Frontend/MLIRGen.h"
+#include "compiler/Frontend/Autotune.h"
 #include "compiler/Target/ArtifactWriter.h"
 #include "compiler/Target/Cubin.h"
 #include "compiler/Target/HeaderWriter.h"
@@ -550,7 +552,7 @@ bool Codegen::compileTimed(ModuleOp tileModule,
     return false;
   }
   if (codegen.ptxasVerbose)
-    llvm::errs() << log;
+    driver.diagnosticStream() << log;
   for (auto &[entry, info] : tcc::parsePtxasLog(log))
     if (auto it = result->kernels.find(entry); it != result->kernels.end()) {
       it->second.hasPtxasInfo = true;
@@ -604,6 +606,32 @@ tcc::KernelArtifact Codegen::describe(func::FuncOp kernel, const Assumptions &as
     artifact.stackBytes = it->second.ptxas.stackBytes;
     artifact.spillStores = it->second.ptxas.spillStores;
     artifact.spillLoads = it->second.ptxas.spillLoads;
+  }
+  // The stages its loops were pipelined for: --num-stages, else the kernel's, else 3.
+  artifact.numStages = int(codegen.numStages);
+  if (!artifact.numStages)
+    if (auto stages = kernel->getAttrOfType<IntegerAttr>("tile.num_stages"))
+      artifact.numStages = int(stages.getInt());
+  if (!artifact.numStages)
+    artifact.numStages = 3;
+  if (const typed::Autotune *space = driver.autotune(artifact.name)) {
+    tcc::KernelAutotune t;
+    t.space = space->space;
+    t.index = int(space->chosen);
+    t.count = int(space->configs.size());
+    t.key = space->key;
+    // What the runtime restores around benchmarking trials: every pointer the kernel
+    // writes (all of them when a store cannot be traced), and what the user named.
+    std::optional<SmallVector<unsigned>> written = tcc::writtenArguments(kernel);
+    for (auto [i, param] : llvm::enumerate(artifact.params))
+      if (StringRef(param.type).starts_with("*") &&
+          (!written || llvm::is_contained(*written, unsigned(i))))
+        t.writes.push_back(param.name);
+    t.restore = t.writes;
+    for (const std::string &r : space->restore)
+      if (!llvm::is_contained(t.restore, r))
+        t.restore.push_back(r);
+    artifact.autotune = std::move(t);
   }
   artifact.arch = compiled.arch;
   artifact.cubin = compiled.cubin;
@@ -888,7 +916,7 @@ int Codegen::runArtifacts(ModuleOp module, ArrayRef<func::FuncOp> kernels,
       for (const std::string &k : job.kernels)
         what += (what.empty() ? "" : "; ") + (several ? k + ": " : std::string()) +
                 describeAssumptions(byName[k], job.assumptions[k]);
-      llvm::errs() << "tcc: variant " << what << ", " << job.arch << "\n";
+      driver.diagnosticStream() << "tcc: variant " << what << ", " << job.arch << "\n";
     }
     job.compiled.arch = job.arch;
     if (job.kernels.size() != kernels.size())
@@ -911,18 +939,23 @@ int Codegen::runArtifacts(ModuleOp module, ArrayRef<func::FuncOp> kernels,
     for (const std::string &k : job.kernels) {
       tcc::KernelArtifact a = describe(byName[k], job.assumptions[k], job.compiled);
       if (codegen.verbose) {
-        llvm::errs() << "tcc: " << k << " [" << describeAssumptions(byName[k], job.assumptions[k])
-                     << "] " << a.arch << ": ";
+        llvm::raw_ostream &os = driver.diagnosticStream();
+        os << "tcc: " << k;
+        if (const typed::Autotune *space = driver.autotune(k))
+          os << " configuration " << space->chosen << " ("
+             << space->configs[space->chosen].description << ")";
+        os << " [" << describeAssumptions(byName[k], job.assumptions[k]) << "] " << a.arch
+           << ": ";
         if (a.hasPtxasInfo)
-          llvm::errs() << a.registers << " registers, " << a.stackBytes << " B stack, "
-                       << (a.spillStores + a.spillLoads
-                               ? std::to_string(a.spillStores) + " B spill stores, " +
-                                     std::to_string(a.spillLoads) + " B spill loads"
-                               : std::string("no spills"))
-                       << ", ";
+          os << a.registers << " registers, " << a.stackBytes << " B stack, "
+             << (a.spillStores + a.spillLoads
+                     ? std::to_string(a.spillStores) + " B spill stores, " +
+                           std::to_string(a.spillLoads) + " B spill loads"
+                     : std::string("no spills"))
+             << ", ";
         else
-          llvm::errs() << "PTX only (no ptxas figures), ";
-        llvm::errs() << a.sharedBytes << " B shared, " << a.numWarps << " warps\n";
+          os << "PTX only (no ptxas figures), ";
+        os << a.sharedBytes << " B shared, " << a.numWarps << " warps\n";
       }
       if (!wantCubin)
         a.cubin.clear();

@@ -52,6 +52,8 @@ struct CodegenOptions {
   /// --verbose: one line per compiled variant on stderr (assumptions, architecture,
   /// registers, stack, spills, shared memory, warps).
   bool verbose = false;
+  /// -j/--jobs: configurations of an @autotune space compiled at once (0: one per core).
+  unsigned jobs = 0;
   /// --time-passes: wall time of the front end, each MLIR pass, LLVM's optimisation
   /// pipeline, NVPTX code generation and ptxas, on stderr.
   bool timePasses = false;

@@ -18,7 +18,10 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/thread.h"
 
@@ -171,6 +174,7 @@ const typed::Program *Driver::analyze() {
   // mistake in it is reported against the command line.
   SemaOptions semaOptions;
   semaOptions.kernelName = impl->options.kernelName;
+  semaOptions.autotuneConfig = impl->options.autotuneConfig;
   for (const std::string &d : impl->options.defines) {
     llvm::StringRef text(d);
     auto [name, value] = text.split('=');
@@ -198,6 +202,16 @@ const typed::Program *Driver::analyze() {
     return nullptr;
   impl->program = tcc::analyze(diags, *impl->module, semaOptions);
   return impl->program.get();
+}
+
+const typed::Autotune *Driver::autotune(llvm::StringRef kernel) {
+  if (llvm::StringRef(impl->options.inputPath).ends_with(".mlir"))
+    return nullptr;
+  if (const typed::Program *program = analyze())
+    for (const auto &k : program->kernels)
+      if (k->name == kernel)
+        return k->autotune.get();
+  return nullptr;
 }
 
 mlir::ModuleOp Driver::buildTileModule() {
@@ -265,11 +279,118 @@ int Driver::runOnCurrentThread() {
   case EmitStage::LLVM:
   case EmitStage::PTX:
   case EmitStage::Cubin:
-  case EmitStage::Header:
+  case EmitStage::Header: {
+    const DriverOptions &o = impl->options;
+    if (o.autotuneConfig < 0 && !llvm::StringRef(o.inputPath).ends_with(".mlir")) {
+      const typed::Program *program = analyze();
+      if (!program)
+        return 1;
+      // An artifact of an autotuned kernel holds its whole space; the other outputs show
+      // the first configuration (as Sema elaborated it).
+      bool artifact = o.emit == EmitStage::Cubin || o.emit == EmitStage::Header ||
+                      (o.emit == EmitStage::PTX && o.outputPath != "-");
+      for (const auto &k : program->kernels) {
+        if (!k->autotune || !artifact)
+          continue;
+        if (o.emit == EmitStage::Header) {
+          impl->diags.error(k->range, "'" + k->name + "' is autotuned: its configurations are "
+                                      "written with --emit=cubin (a folder for tcc::Library); "
+                                      "--emit=header does not hold a search space yet");
+          return 1;
+        }
+        if (program->kernels.size() > 1) {
+          impl->diags.error(k->range, "'" + k->name + "' is autotuned: compile it alone "
+                                      "(--kernel " + k->name + "); this file has " +
+                                      std::to_string(program->kernels.size()) + " kernels");
+          return 1;
+        }
+        return runAutotuneSpace(*k);
+      }
+    }
     return runCodegen(*this, impl->options.emit);
+  }
   }
   os.flush();
   return writeOutput(text) ? 0 : 1;
+}
+
+namespace {
+/// Configuration `index`'s output beside `path`: k.cubin -> k.c2.cubin.
+std::string configPath(llvm::StringRef path, unsigned index) {
+  llvm::StringRef ext = llvm::sys::path::extension(path);
+  return (path.drop_back(ext.size()) + ".c" + llvm::Twine(index) + ext).str();
+}
+
+/// The first error a compilation reported, without its location: why it was dropped.
+std::string firstError(llvm::StringRef log) {
+  for (llvm::StringRef line : llvm::split(log, '\n')) {
+    size_t at = line.find("error: ");
+    if (at != llvm::StringRef::npos)
+      return line.drop_front(at + 7).trim().str();
+  }
+  return log.trim().empty() ? "it failed without a message" : log.trim().str();
+}
+} // namespace
+
+int Driver::runAutotuneSpace(const typed::Kernel &kernel) {
+  const DriverOptions &o = impl->options;
+  const typed::Autotune &space = *kernel.autotune;
+  llvm::raw_ostream &errs = impl->errs;
+  struct Member {
+    unsigned index;
+    std::string output, log;
+    int code = 1;
+  };
+  std::vector<Member> members;
+  for (const typed::AutotuneConfig &c : space.configs) {
+    if (!c.prunedBy.empty()) {
+      if (o.codegen.verbose)
+        errs << "tcc: " << kernel.name << " configuration " << c.index << " (" << c.description
+             << ") pruned: " << c.prunedBy << " is false\n";
+      continue;
+    }
+    // The first configuration kept is the output itself, the others sit beside it.
+    members.push_back({c.index, members.empty() ? o.outputPath : configPath(o.outputPath, c.index),
+                       "", 1});
+  }
+  {
+    llvm::DefaultThreadPool pool(o.codegen.jobs ? llvm::hardware_concurrency(o.codegen.jobs)
+                                                : llvm::hardware_concurrency());
+    for (Member &m : members)
+      pool.async([this, &m] {
+        DriverOptions child = impl->options;
+        child.autotuneConfig = int(m.index);
+        child.outputPath = m.output;
+        child.codegen.depfile.clear();
+        llvm::raw_string_ostream log(m.log);
+        m.code = Driver(std::move(child), log).run();
+      });
+    pool.wait();
+  }
+  unsigned built = 0;
+  for (const Member &m : members) {
+    const typed::AutotuneConfig &c = space.configs[m.index];
+    if (m.code == 0) {
+      ++built;
+      errs << m.log; // --verbose lines, warnings
+      continue;
+    }
+    errs << "tcc: warning: " << kernel.name << " configuration " << m.index << " ("
+         << c.description << ") dropped: " << firstError(m.log) << "\n";
+    if (o.codegen.verbose)
+      errs << m.log;
+  }
+  if (!built) {
+    impl->diags.error(kernel.range, "no configuration of '" + kernel.name +
+                                        "' could be built; the first one's messages follow");
+    if (!members.empty())
+      errs << members.front().log;
+    return 1;
+  }
+  if (o.codegen.verbose)
+    errs << "tcc: " << kernel.name << ": " << built << " of " << space.configs.size()
+         << " configurations built (space " << space.space << ")\n";
+  return 0;
 }
 
 namespace {

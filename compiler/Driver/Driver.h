@@ -37,6 +37,8 @@ namespace tcc {
 class DiagnosticEngine;
 namespace typed {
 class Program;
+struct Kernel;
+struct Autotune;
 } // namespace typed
 
 /// How far the pipeline runs, in pipeline order.
@@ -68,6 +70,10 @@ struct DriverOptions {
   std::string kernelName;
   /// Print IR with source locations (like -mlir-print-debuginfo).
   bool debugLocations = false;
+  /// For a kernel with @autotune: compile this configuration only (its declared index), as
+  /// the driver does for each configuration of the space; negative: the whole space where
+  /// an artifact is written (--emit=cubin, --emit=ptx -o), else the first configuration.
+  int autotuneConfig = -1;
   /// --arch, -O, --num-warps, --specialize, ... for --emit=llvm|ptx|cubin|header.
   CodegenOptions codegen;
 };
@@ -91,6 +97,9 @@ public:
   bool loadInput();
   /// Parses and checks the input; null after errors.
   const typed::Program *analyze();
+  /// The @autotune space of `kernel` as analyze() elaborated it; null without one (or for
+  /// tile IR input).
+  const typed::Autotune *autotune(llvm::StringRef kernel);
   /// Generates and verifies tile IR; null after errors. Owned by the Driver.
   mlir::ModuleOp buildTileModule();
   /// Writes --depfile (when asked) for a compilation that succeeded.
@@ -107,6 +116,9 @@ public:
 
 private:
   int runOnCurrentThread();
+  /// --emit=cubin|ptx -o of a kernel with @autotune: each configuration kept compiled by a
+  /// Driver of its own, in parallel, beside the output (docs/autotuning.md).
+  int runAutotuneSpace(const typed::Kernel &kernel);
 
   struct Impl;
   std::unique_ptr<Impl> impl;

@@ -157,6 +157,18 @@ static void printSExpr(llvm::raw_ostream &os, const Expr *e) {
     os << ')';
     return;
   }
+  case Expr::Kind::Dict: {
+    os << "({}";
+    for (const auto &[key, value] : cast<DictExpr>(e)->items) {
+      os << " (";
+      printSExpr(os, key);
+      os << ' ';
+      printSExpr(os, value);
+      os << ')';
+    }
+    os << ')';
+    return;
+  }
   case Expr::Kind::Slice: {
     auto *s = cast<SliceExpr>(e);
     os << "(:";

@@ -42,7 +42,7 @@ class Expr {
 public:
   enum class Kind {
     Name, IntLit, FloatLit, BoolLit, NoneLit, StringLit, Tuple,
-    Unary, Binary, Ternary, Call, Attribute, Subscript, Slice,
+    Unary, Binary, Ternary, Call, Attribute, Subscript, Slice, Dict,
   };
   Kind getKind() const { return kind; }
   llvm::SMRange range;
@@ -176,6 +176,16 @@ public:
 };
 
 /// `lo:hi:step` inside a subscript; each part may be missing.
+/// `{key: value, ...}`: only meaningful where a configuration is written
+/// (`triton.Config({"BLOCK": 1024})`); anywhere else Sema rejects it.
+class DictExpr : public Expr {
+public:
+  DictExpr(llvm::SMRange r, std::vector<std::pair<Expr *, Expr *>> items)
+      : Expr(Kind::Dict, r), items(std::move(items)) {}
+  std::vector<std::pair<Expr *, Expr *>> items;
+  static bool classof(const Expr *e) { return e->getKind() == Kind::Dict; }
+};
+
 class SliceExpr : public Expr {
 public:
   SliceExpr(llvm::SMRange r, Expr *lo, Expr *hi, Expr *step)

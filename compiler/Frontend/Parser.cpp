@@ -686,6 +686,10 @@ Expr *Parser::finish(Expr *e) {
     d = maxDepth({s->lo, s->hi, s->step});
     break;
   }
+  case Expr::Kind::Dict:
+    for (const auto &[key, value] : llvm::cast<DictExpr>(e)->items)
+      d = std::max({d, key->depth, value->depth});
+    break;
   default:
     break;
   }
@@ -973,6 +977,31 @@ Expr *Parser::parseParenthesized() {
   return finish(module->make<TupleExpr>(range, std::move(elems), isList));
 }
 
+Expr *Parser::parseDict() {
+  Token open = consume();
+  std::vector<std::pair<Expr *, Expr *>> items;
+  while (!at(TokenKind::RBrace)) {
+    Expr *key = parseExpr();
+    if (!key)
+      return nullptr;
+    if (!at(TokenKind::Colon)) {
+      errorAt(tok(), "expected ':' after a dictionary key (sets are not supported), found " +
+                         tokenKindSpelling(tok().kind));
+      return nullptr;
+    }
+    consume();
+    Expr *value = parseExpr();
+    if (!value)
+      return nullptr;
+    items.push_back({key, value});
+    if (!consumeIf(TokenKind::Comma))
+      break;
+  }
+  if (!expect(TokenKind::RBrace, "to close the dictionary"))
+    return nullptr;
+  return finish(module->make<DictExpr>(rangeFrom(open.loc), std::move(items)));
+}
+
 Expr *Parser::parseAtom() {
   const Token &t = tok();
   switch (t.kind) {
@@ -1006,8 +1035,7 @@ Expr *Parser::parseAtom() {
   case TokenKind::LBracket:
     return parseParenthesized();
   case TokenKind::LBrace:
-    errorAt(t, "dictionaries and sets are not supported");
-    return nullptr;
+    return parseDict();
   case TokenKind::KwLambda:
     errorAt(t, "lambda expressions are not supported; define a helper function");
     return nullptr;

@@ -67,6 +67,7 @@ private:
   ast::Expr *parseSubscript(ast::Expr *base);
   ast::Expr *parseSubscriptItem();
   ast::Expr *parseParenthesized();
+  ast::Expr *parseDict();
   ast::Expr *finish(ast::Expr *e); // enforces kMaxExprDepth
 
   // Tokens.

@@ -78,6 +78,12 @@ void sema::collectReads(const ast::Expr *e, NameSet &out) {
     collectReads(s->step, out);
     return;
   }
+  case ast::Expr::Kind::Dict:
+    for (const auto &[key, value] : cast<ast::DictExpr>(e)->items) {
+      collectReads(key, out);
+      collectReads(value, out);
+    }
+    return;
   default:
     return;
   }
@@ -299,7 +305,7 @@ bool Sema::chargeWork(SMRange range) {
 // The file
 //===----------------------------------------------------------------------===//
 
-static std::string dottedName(const ast::Expr *e) {
+std::string sema::dottedName(const ast::Expr *e) {
   if (auto *n = dyn_cast<ast::NameExpr>(e))
     return n->name;
   if (auto *a = dyn_cast<ast::AttributeExpr>(e)) {
@@ -323,6 +329,8 @@ static const ast::Expr *kernelDecorator(const ast::FunctionDef &fn, DiagnosticEn
       found = d;
     } else if (name == "jit" || name == "triton.jit") {
       // Triton marks helpers and kernels alike; tcc inlines helpers anyway.
+    } else if (name == "autotune" || name == "tcc.autotune" || name == "triton.autotune") {
+      // Read with the kernel (SemaAutotune.cpp).
     } else {
       diags.error(d->range, "unknown decorator '" + (name.empty() ? std::string("?") : name) +
                                 "'; kernels are marked with @kernel(grid=..., num_warps=...)");
@@ -489,7 +497,7 @@ static ParamKind resolveAnnotation(const ast::Annotation &a, DiagnosticEngine &d
   return k;
 }
 
-static bool toConstexprValue(const std::string &name, const Value &v,
+bool sema::toConstexprValue(const std::string &name, const Value &v,
                              typed::ConstexprValue &out) {
   out.name = name;
   switch (v.kind) {
@@ -531,6 +539,41 @@ void Sema::elaborateKernel(const ast::FunctionDef &fn) {
   f.isKernel = true;
   frame = &f;
   block = &k->body;
+
+  // @autotune: the chosen configuration's values are bound like -D values.
+  AutotuneSpace space;
+  llvm::StringMap<const ast::Expr *> saved;
+  auto restoreDefines = [&] {
+    for (auto &entry : saved) {
+      if (entry.second)
+        defines[entry.first()] = entry.second;
+      else
+        defines.erase(entry.first());
+    }
+    saved.clear();
+  };
+  bool autotuned = false;
+  for (const ast::Expr *d : fn.decorators) {
+    auto *c = dyn_cast<ast::CallExpr>(d);
+    std::string n = dottedName(c ? c->callee : d);
+    if (n == "autotune" || n == "tcc.autotune" || n == "triton.autotune") {
+      if (autotuned || !c) {
+        diags.error(d->range, autotuned ? "a kernel takes one @autotune"
+                                        : "@autotune needs configs=[config(...), ...] and key=[...]");
+        frame = nullptr, block = nullptr, kernel = nullptr;
+        return;
+      }
+      autotuned = true;
+      k->autotune = beginAutotune(fn, c, space, saved);
+      if (!k->autotune) {
+        restoreDefines();
+        frame = nullptr, block = nullptr, kernel = nullptr;
+        return;
+      }
+      frame = &f;
+      block = &k->body;
+    }
+  }
 
   for (const ast::Param &p : fn.params) {
     if (!p.annotation.present()) {
@@ -631,6 +674,15 @@ void Sema::elaborateKernel(const ast::FunctionDef &fn) {
         diags.error(kw.nameRange, "unknown @kernel option '" + kw.name +
                                       "' (the options are grid, num_warps and num_stages)");
       }
+    }
+  }
+
+  if (k->autotune) {
+    bool ok = finishAutotune(space, *k);
+    restoreDefines();
+    if (!ok) {
+      frame = nullptr, block = nullptr, kernel = nullptr;
+      return;
     }
   }
 

@@ -32,6 +32,9 @@ struct SemaOptions {
   std::vector<Define> defines;
   /// Elaborate only this kernel (empty: all kernels of the file).
   std::string kernelName;
+  /// For a kernel with @autotune: the configuration to elaborate (its declared index);
+  /// negative: the first one not pruned.
+  int autotuneConfig = -1;
 };
 
 /// Returns the elaborated kernels, or null after reporting errors.

@@ -263,6 +263,10 @@ Value Sema::expr(const ast::Expr *e) {
   case ast::Expr::Kind::Slice:
     diags.error(e->range, "a slice ('a:b') can only appear inside '[...]'");
     return Value::error();
+  case ast::Expr::Kind::Dict:
+    diags.error(e->range, "dictionaries have no value in a kernel; they are written only in "
+                          "triton.Config({...}) of @autotune");
+    return Value::error();
   }
   return Value::error();
 }

@@ -130,6 +130,28 @@ struct Frame {
 
 using NameSet = llvm::StringSet<>;
 
+/// `a.b.c` for a name or attribute chain; empty for anything else.
+std::string dottedName(const ast::Expr *e);
+
+/// A compile-time value as a kernel's constexpr (false for runtime values, tuples, ...).
+bool toConstexprValue(const std::string &name, const Value &v, typed::ConstexprValue &out);
+
+/// An @autotune decorator's space before elaboration (SemaAutotune.cpp).
+struct AutotuneSpace {
+  struct Config {
+    llvm::SMRange range;
+    std::vector<std::pair<std::string, const ast::Expr *>> values; // NAME = value
+    std::vector<llvm::SMRange> nameRanges;
+    const ast::Expr *numWarps = nullptr, *numStages = nullptr;
+  };
+  const ast::CallExpr *decorator = nullptr;
+  std::vector<Config> configs;
+  std::vector<const ast::Expr *> prune;
+  const ast::Expr *key = nullptr;
+  std::vector<const ast::Expr *> restore; // restore_value=, reset_to_zero=
+  std::vector<int64_t> numWarps, numStages; // per configuration; 0 where not given
+};
+
 /// A grid expression being rebuilt as text (docs/ir.md's grid language).
 struct GridTerm {
   std::string text;
@@ -146,6 +168,23 @@ public:
   void collectFunctions();
   void evaluateGlobals();
   void elaborateKernel(const ast::FunctionDef &fn);
+
+  // SemaAutotune.cpp -------------------------------------------------------
+  /// The @autotune decorator of `fn`, or null.
+  static const ast::CallExpr *autotuneDecorator(const ast::FunctionDef &fn);
+  /// Reads and checks the space of `decorator`, prunes it and picks the configuration to
+  /// elaborate (options.autotuneConfig, else the first kept); its values go into `defines`
+  /// (the previous entries saved in `saved`). Null after errors.
+  std::unique_ptr<typed::Autotune> beginAutotune(const ast::FunctionDef &fn,
+                                                 const ast::CallExpr *decorator,
+                                                 AutotuneSpace &space,
+                                                 llvm::StringMap<const ast::Expr *> &saved);
+  bool readAutotuneConfig(const ast::Expr *e, const ast::FunctionDef &fn,
+                          AutotuneSpace::Config &out);
+  /// After the parameters: the key and restore names, the configuration's warps and stages.
+  bool finishAutotune(const AutotuneSpace &space, typed::Kernel &k);
+  bool namesOfParameters(const ast::Expr *e, bool pointers, llvm::StringRef what,
+                         std::vector<std::string> &out);
   bool gridTerm(const ast::Expr *e, GridTerm &out);
   void statements(const ast::Block &stmts, const NameSet &liveOut);
   void statement(const ast::Stmt *s, const NameSet &liveAfter);

@@ -16,6 +16,7 @@
 #ifndef TCC_FRONTEND_TYPEDAST_H
 #define TCC_FRONTEND_TYPEDAST_H
 
+#include "compiler/Frontend/Autotune.h"
 #include "compiler/Frontend/Types.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -389,6 +390,7 @@ struct Kernel {
   std::string grid[3];               // docs/ir.md's grid language
   int64_t numWarps = 4;
   int64_t numStages = 0;             // @kernel(num_stages=): 0 when not given
+  std::unique_ptr<Autotune> autotune; // @autotune: the space and the configuration used
   Block body;
 };
 

@@ -2,6 +2,7 @@
 
 #include "tcc/grid_expr.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -249,6 +250,34 @@ std::string validateArtifact(const KernelArtifact& a) {
            " bytes is outside 0..232448";
   if (!isArch(a.arch))
     return k + "architecture '" + a.arch + "' is not of the form sm_NN";
+  if (a.numStages < 0 || a.numStages > 8)
+    return k + "num_stages " + std::to_string(a.numStages) + " is outside 0..8";
+  if (const std::optional<KernelAutotune>& t = a.autotune) {
+    if (t->space.size() != 16 ||
+        t->space.find_first_not_of("0123456789abcdef") != std::string::npos)
+      return k + "autotune space '" + t->space + "' is not 16 hex digits";
+    if (t->index < 0 || t->index >= t->count)
+      return k + "autotune index " + std::to_string(t->index) + " is outside 0.." +
+             std::to_string(t->count - 1);
+    auto check = [&](const std::vector<std::string>& names, bool pointers,
+                     const char* what) -> std::string {
+      for (const std::string& n : names) {
+        auto p = std::find_if(a.params.begin(), a.params.end(),
+                              [&](const KernelParam& q) { return q.name == n; });
+        bool ptr = false;
+        std::string elem;
+        if (p == a.params.end() || !artifacts::parseParamType(p->type, &ptr, &elem) ||
+            ptr != pointers || (!pointers && elem[0] != 'i'))
+          return k + "autotune " + what + " '" + n + "' is not " +
+                 (pointers ? "a pointer" : "an integer") + " parameter";
+      }
+      return "";
+    };
+    for (std::string err : {check(t->key, false, "key"), check(t->writes, true, "writes"),
+                            check(t->restore, true, "restore")})
+      if (!err.empty())
+        return err;
+  }
   for (int d = 0; d < 3; ++d) {
     grid::Expr e;
     std::string err;
@@ -331,6 +360,8 @@ std::string artifactMetadataJson(const KernelArtifact& a, const std::string& cub
   j += "  \"num_warps\": " + std::to_string(a.numWarps) + ",\n";
   j += "  \"threads_per_block\": " + std::to_string(32 * a.numWarps) + ",\n";
   j += "  \"shared_bytes\": " + std::to_string(a.sharedBytes) + ",\n";
+  if (a.numStages > 0)
+    j += "  \"num_stages\": " + std::to_string(a.numStages) + ",\n";
   j += "  \"grid\": [" + jsonQuote(a.grid[0]) + ", " + jsonQuote(a.grid[1]) + ", " +
        jsonQuote(a.grid[2]) + "],\n";
   j += "  \"params\": [";
@@ -356,6 +387,19 @@ std::string artifactMetadataJson(const KernelArtifact& a, const std::string& cub
          ", \"stack_bytes\": " + std::to_string(a.stackBytes) +
          ", \"spill_stores\": " + std::to_string(a.spillStores) +
          ", \"spill_loads\": " + std::to_string(a.spillLoads) + "}";
+  if (a.autotune) {
+    auto names = [&](const std::vector<std::string>& list) {
+      std::string r = "[";
+      for (size_t i = 0; i < list.size(); ++i)
+        r += (i ? ", " : "") + jsonQuote(list[i]);
+      return r + "]";
+    };
+    const KernelAutotune& t = *a.autotune;
+    j += ",\n  \"autotune\": {\"space\": " + jsonQuote(t.space) +
+         ", \"index\": " + std::to_string(t.index) + ", \"count\": " + std::to_string(t.count) +
+         ", \"key\": " + names(t.key) + ", \"writes\": " + names(t.writes) +
+         ", \"restore\": " + names(t.restore) + "}";
+  }
   if (!a.source.empty())
     j += ",\n  \"source\": " + jsonQuote(a.source);
   if (!a.compiler.empty())

@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -53,12 +54,22 @@ struct KernelConstexpr {
 };
 
 // One compiled variant of one kernel.
+// A configuration of an @autotune space (docs/autotuning.md): metadata "autotune".
+struct KernelAutotune {
+  std::string space;                 // 16 hex digits, the same for every configuration
+  int index = 0, count = 0;          // declared position, declared configurations
+  std::vector<std::string> key;      // integer parameters deciding the choice
+  std::vector<std::string> writes;   // pointer parameters the kernel stores through
+  std::vector<std::string> restore;  // writes + restore_value + reset_to_zero
+};
+
 struct KernelArtifact {
   std::string name;  // the kernel's name in the source, e.g. "vector_add"
   std::string entry; // the entry symbol in the cubin; empty means the same as `name`
   std::vector<KernelParam> params;                          // in call order
   std::vector<KernelConstexpr> constexprs; // in declaration order
   int numWarps = 4;                  // threads per block = 32 * numWarps
+  int numStages = 0;                 // pipeline stages compiled for; 0: not recorded
   int64_t sharedBytes = 0;           // dynamic shared memory per block, in bytes
   std::array<std::string, 3> grid = {"1", "1", "1"}; // grid expressions (docs/ir.md)
   std::string arch = "sm_90";        // "sm_80", "sm_90", "sm_90a", ...
@@ -70,6 +81,7 @@ struct KernelArtifact {
   bool hasPtxasInfo = false;
   int registers = 0;
   int64_t stackBytes = 0, spillStores = 0, spillLoads = 0;
+  std::optional<KernelAutotune> autotune;
   std::string source;                // optional provenance: the source file
   std::string compiler;              // optional provenance: e.g. "tcc 0.1"
 };

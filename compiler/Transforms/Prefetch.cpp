@@ -45,6 +45,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/Analysis/PointerOrigin.h"
 #include "compiler/Transforms/LayoutUtils.h"
 #include "compiler/Transforms/Passes.h"
 #include "dialects/Tile/Distribution.h"
@@ -69,24 +70,6 @@ using namespace mlir;
 using namespace mlir::tile;
 
 namespace {
-
-/// The kernel argument a pointer (tile) is derived from, through address arithmetic,
-/// splats, broadcasts and layout conversions; null when it comes from anything else.
-Value baseArgument(Value ptr) {
-  while (true) {
-    if (auto arg = dyn_cast<BlockArgument>(ptr))
-      return isa<func::FuncOp>(arg.getOwner()->getParentOp()) ? ptr : Value();
-    Operation *def = ptr.getDefiningOp();
-    if (!def)
-      return Value();
-    if (auto add = dyn_cast<AddPtrOp>(def))
-      ptr = add.getPtr();
-    else if (isa<SplatOp, BroadcastOp, ExpandDimsOp, ConvertLayoutOp>(def))
-      ptr = def->getOperand(0);
-    else
-      return Value();
-  }
-}
 
 /// The most elements per thread a prefetched load may hold (see qualifies).
 constexpr int64_t kMaxRegistersPerThread = 16;
@@ -117,7 +100,7 @@ public:
     SmallVector<Value> written;
     loop.getBody()->walk([&](Operation *op) {
       if (auto store = dyn_cast<StoreOp>(op))
-        written.push_back(baseArgument(store.getPtr()));
+        written.push_back(tcc::pointerArgument(store.getPtr()));
       else if (!isa<LoadOp>(op) && !isPure(op) && op->getNumRegions() == 0 &&
                !isa<scf::YieldOp>(op))
         written.push_back(Value()); // atomics, prints, ...: assume anything
@@ -170,7 +153,7 @@ private:
   }
 
   Staging qualifies(LoadOp load, ArrayRef<Value> written) {
-    Value base = baseArgument(load.getPtr());
+    Value base = tcc::pointerArgument(load.getPtr());
     if (!base || llvm::any_of(written, [&](Value w) { return !w || w == base; }))
       return Staging::None;
     llvm::SetVector<Operation *> ops;

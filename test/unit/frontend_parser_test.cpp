@@ -79,8 +79,18 @@ TEST(Parser, ExpressionErrors) {
   EXPECT_NE(errors.find("the 'is' operator is not supported"), std::string::npos) << errors;
   EXPECT_EQ(sexpr("x[]", &errors), "");
   EXPECT_NE(errors.find("empty subscript"), std::string::npos) << errors;
-  EXPECT_EQ(sexpr("{1: 2}", &errors), "");
-  EXPECT_NE(errors.find("dictionaries and sets are not supported"), std::string::npos);
+  EXPECT_EQ(sexpr("{1, 2}", &errors), "");
+  EXPECT_NE(errors.find("1:3: error: expected ':' after a dictionary key (sets are not "
+                        "supported)"),
+            std::string::npos)
+      << errors;
+  EXPECT_EQ(sexpr("{'a': 1", &errors), "");
+  EXPECT_NE(errors.find("to close the dictionary"), std::string::npos) << errors;
+}
+
+TEST(Parser, Dictionaries) {
+  EXPECT_EQ(sexpr("{'BLOCK': 1024, 'W': 2 * 4}"), "({} (\"BLOCK\" 1024) (\"W\" (* 2 4)))");
+  EXPECT_EQ(sexpr("{}"), "({})");
 }
 
 TEST(Parser, DeepNestingIsAnErrorNotACrash) {

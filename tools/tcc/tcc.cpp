@@ -68,6 +68,10 @@ int main(int argc, char **argv) {
                  "shared-memory stages of loops feeding dot (default: the kernel's num_stages, "
                  "else 3; a loop's range(..., num_stages=) wins)")
       ->check(CLI::Range(1u, 8u));
+  app.add_option("-j,--jobs", codegen.jobs,
+                 "configurations of an @autotune kernel compiled at once (default: one per "
+                 "core)")
+      ->check(CLI::Range(1u, 1024u));
   app.add_option("--specialize", codegen.specialize,
                  "NAME=D|NAME=eq1[,...]: compile for argument NAME a multiple of D (a pointer: "
                  "D-byte aligned) or, with eq1, an integer equal to 1 (a unit stride), e.g. "
