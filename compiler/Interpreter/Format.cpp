@@ -92,12 +92,21 @@ struct TilePrinter {
 
 std::string formatTile(DType dtype, const std::vector<int64_t> &shape, const void *data,
                        int64_t limit, const std::function<std::string(const PtrVal &)> &pointer) {
+  // An empty tile may have huge extents besides its zero ((10^10, 0)): it is elided too, and
+  // its element count and strides are not multiplied out (nothing is read).
   int64_t numel = 1;
+  bool empty = false;
   for (int64_t d : shape)
-    numel *= d;
-  TilePrinter p{dtype, shape, static_cast<const unsigned char *>(data), limit > 0 && numel > limit,
-                pointer, std::vector<int64_t>(shape.size(), 1)};
-  for (size_t d = shape.size(); d-- > 1;)
+    if (d == 0)
+      empty = true;
+    else if (__builtin_mul_overflow(numel, d, &numel))
+      numel = INT64_MAX;
+  if (empty)
+    numel = 0;
+  TilePrinter p{dtype, shape, static_cast<const unsigned char *>(data),
+                limit > 0 && (numel > limit || empty), pointer,
+                std::vector<int64_t>(shape.size(), empty ? 0 : 1)};
+  for (size_t d = shape.size(); !empty && d-- > 1;)
     p.strides[d - 1] = p.strides[d] * shape[d];
   std::string out;
   p.print(0, 0, out);

@@ -198,6 +198,10 @@ TEST(InterpreterValues, FormatTiles) {
   EXPECT_EQ(formatTile(DType::F32, {}, v + 1, 0), "2.5");
   int32_t w[10] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
   EXPECT_EQ(formatTile(DType::I32, {10}, w, 8), "[0, 1, 2, ..., 7, 8, 9]");
+  // tcc-fuzz-interpreter-args: an empty buffer of shape (10^10, 0) printed 10^10 "[]" (and
+  // (0, 2^62, 2^62) overflowed its strides); empty tiles are elided whatever their extents.
+  EXPECT_EQ(formatTile(DType::F32, {10000000000, 0}, nullptr, 64), "[[], [], [], ..., [], [], []]");
+  EXPECT_EQ(formatTile(DType::F32, {0, int64_t(1) << 62, int64_t(1) << 62}, nullptr, 64), "[]");
   float w2[6] = {10, 20, 1.5e6f, 123456789.0f, 1e16f, 0.00025f};
   EXPECT_EQ(formatTile(DType::F32, {6}, w2, 0),
             "[10.0, 20.0, 1500000.0, 123456792.0, 1e+16, 0.00025]");
