@@ -17,11 +17,12 @@ struct Example::State {
   std::unique_ptr<Driver> driver;
 };
 
-Example::Example(const std::string &file, std::vector<std::string> defines)
+Example::Example(const std::string &file, std::vector<std::string> defines, int config)
     : state(std::make_unique<State>()) {
   DriverOptions options;
   options.inputPath = std::string(TCC_EXAMPLES_DIR) + "/" + file;
   options.defines = std::move(defines);
+  options.autotuneConfig = config;
   state->driver = std::make_unique<Driver>(options, state->os);
   mlir::ModuleOp module = state->driver->buildTileModule();
   if (!module) {

@@ -18,7 +18,9 @@ using interp::DType;
 /// A compiled lang-example kernel (`lang-examples/<file>`, with -D `defines`).
 class Example {
 public:
-  Example(const std::string &file, std::vector<std::string> defines = {});
+  /// `config`: for a kernel with @autotune, that configuration (its declared index);
+  /// negative: the first one kept.
+  Example(const std::string &file, std::vector<std::string> defines = {}, int config = -1);
   ~Example();
   bool ok() const { return kernel != nullptr; }
   const std::string &error() const { return err; }

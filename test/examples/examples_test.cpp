@@ -29,7 +29,7 @@ namespace {
 
 const char *kCovered[] = {"vector_copy", "vector_add", "copy2d",  "transpose",  "bias_add",
                           "softmax",     "layernorm",  "matmul",  "matmul_bias",
-                          "softmax_persistent"};
+                          "softmax_persistent", "autotune"};
 
 TEST(Examples, EveryExampleIsChecked) {
   std::set<std::string> covered(std::begin(kCovered), std::end(kCovered));
@@ -96,6 +96,41 @@ TEST(Examples, VectorAdd) {
                   [&](int64_t, int64_t j) { return double(float(x.get(j) + y.get(j))); }, 0, 0),
               "");
   }
+}
+
+// Every configuration of the search space computes the same in-place y = a * x + y; the
+// pruned one (BLOCK=8192 on 4 warps: 64 elements per thread) cannot be asked for.
+TEST(Examples, Autotune) {
+  const int kept[] = {0, 1, 2, 3, 4, 6};
+  for (int config : kept) {
+    SCOPED_TRACE("configuration " + std::to_string(config));
+    Example ex("autotune.tile", {}, config);
+    ASSERT_TRUE(ex.ok()) << ex.error();
+    for (int64_t n : {int64_t(1), int64_t(1000), int64_t(8193)}) {
+      SCOPED_TRACE("n = " + std::to_string(n));
+      Launch l(ex.get());
+      Buffer &y = l.random("y", DType::F32, n, 1);
+      std::vector<double> y0(n);
+      for (int64_t j = 0; j < n; ++j)
+        y0[j] = y.get(j);
+      Buffer &x = l.random("x", DType::F32, n, 2);
+      l.scalarF("a", 0.5);
+      l.scalar("n", n);
+      auto r = l.run();
+      ASSERT_TRUE(r.ok) << r.error;
+      View v = makeView(1, n, Layout::Contiguous);
+      EXPECT_EQ(compareView(l["y"], v,
+                            [&](int64_t, int64_t j) {
+                              return double(float(0.5f * float(x.get(j))) + float(y0[j]));
+                            },
+                            1e-6, 1e-6),
+                "");
+    }
+  }
+  Example pruned("autotune.tile", {}, 5);
+  EXPECT_FALSE(pruned.ok());
+  EXPECT_NE(pruned.error().find("'axpy' has no configuration 5 (it is pruned)"), std::string::npos)
+      << pruned.error();
 }
 
 //===----------------------------------------------------------------------===//

@@ -42,6 +42,10 @@ int main(int argc, char **argv) {
   app.add_option("-o", options.outputPath, "write the result here (default: stdout)");
   app.add_option("--kernel", options.kernelName,
                  "compile only this kernel of the file (default: all)");
+  app.add_option("--config", options.autotuneConfig,
+                 "an @autotune kernel: compile only configuration N (its position in configs=; "
+                 "default: the whole space for --emit=cubin|ptx -o, else the first kept)")
+      ->check(CLI::Range(0, 4095));
   app.add_flag("--debug-locs", options.debugLocations,
                "print source locations in the IR (like -mlir-print-debuginfo)");
   // Code generation (--emit=llvm|ptx|cubin|header).
@@ -120,6 +124,9 @@ int main(int argc, char **argv) {
   run->add_option("--seed", runOptions.seed, "seed of rand: and randn: (default 0)");
   run->add_option("--kernel", options.kernelName, "which kernel of the file");
   run->add_option("-D", options.defines, "set a constexpr parameter: -D BLOCK=512");
+  run->add_option("--config", options.autotuneConfig,
+                  "an @autotune kernel: run configuration N (default: the first kept)")
+      ->check(CLI::Range(0, 4095));
   run->add_option("--print", runOptions.print, "print this buffer (default: the outputs)");
   run->add_flag("--no-print", runOptions.noPrint, "print no buffers");
   run->add_option("--save", runOptions.save, "NAME=PATH.npy: save a buffer (repeatable)");
