@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 
 namespace tcc {
@@ -405,6 +406,10 @@ void emit(std::string& out, const Value& v, int indent, int level) {
         }
       }
       out += buf;
+      // A double whose value is whole keeps a fraction: "-0" or "3" would read back as the
+      // integer 0 or 3 (a float constexpr would become an integer one).
+      if (std::strpbrk(buf, ".eE") == nullptr)
+        out += ".0";
     }
     return;
   }

@@ -70,6 +70,19 @@ TEST(RuntimeJson, ErrorsSayWhereAndWhat) {
   EXPECT_NE(e.find("line 2, column 8"), std::string::npos) << e;
 }
 
+// tcc-fuzz-runtime: -0e2 (the double -0) was written "-0", which reads back as the integer
+// 0; a double with an integer value keeps a fraction when written.
+TEST(RuntimeJson, DoublesWithIntegerValuesStayDoubles) {
+  for (const char *text : {"-0e2", "3.0", "1e2"}) {
+    std::string once = tcc::json::write(tcc::json::parse(text));
+    Value back = tcc::json::parse(once);
+    EXPECT_FALSE(back.isInt()) << text << " -> " << once;
+    EXPECT_EQ(tcc::json::write(back), once);
+  }
+  EXPECT_EQ(tcc::json::write(tcc::json::parse("-0.0")), "-0.0\n");
+  EXPECT_EQ(tcc::json::write(tcc::json::parse("7")), "7\n");
+}
+
 TEST(RuntimeJson, WriteRoundTrips) {
   Value o = Value::object();
   o.set("name", "vector_add");
