@@ -359,10 +359,60 @@ struct AtomicAddLowering : OpConversionPattern<AtomicAddOp> {
   }
 };
 
+/// tile.record_oob (tile-check-bounds): per thread, whether any of its elements is bad and
+/// the offset of the first; then one branch-free PTX block: `@any atom.global.cas.b32` of
+/// the record's word 0 from 0 to 1, and, where this thread won it, the stores of the
+/// fields (docs/lowering.md, "--check-bounds"). Replicated elements may race for the
+/// record; the compare-and-swap lets one of them write it.
+struct RecordOutOfBoundsLowering : OpConversionPattern<RecordOutOfBoundsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(RecordOutOfBoundsOp op, OneToNOpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    ValueRange bad = adaptor.getBad(), offsets = adaptor.getOffset();
+    if (bad.size() != offsets.size() || bad.empty() || adaptor.getRecord().size() != 1)
+      return rewriter.notifyMatchFailure(op, "registers of the flags and offsets differ");
+    Value any = bad.back();
+    Value first = offsets.back();
+    for (size_t i = bad.size() - 1; i-- > 0;) {
+      any = arith::OrIOp::create(rewriter, loc, bad[i], any);
+      first = arith::SelectOp::create(rewriter, loc, bad[i], offsets[i], first);
+    }
+    auto i32 = [&](int64_t v) { return i32Const(rewriter, loc, int32_t(v)); };
+    SmallVector<Value> operands{any,
+                                adaptor.getRecord()[0],
+                                i32(op.getLine()),
+                                i32(op.getColumn()),
+                                i32(op.getKind()),
+                                i32(op.getArg()),
+                                adaptor.getPidX()[0],
+                                adaptor.getPidY()[0],
+                                adaptor.getPidZ()[0],
+                                first};
+    // Word 0: 0 (none) -> 1; words 1-7: line, column, kind, argument, program id; bytes
+    // 32-39: the offset.
+    std::string text = "{\n\t.reg .pred %won;\n\t.reg .b32 %old;\n\t"
+                       "mov.b32 %old, 1;\n\t"
+                       "@$0 atom.global.cas.b32 %old, [$1], 0, 1;\n\t"
+                       "setp.eq.b32 %won, %old, 0;\n\t";
+    for (unsigned field = 0; field < 7; ++field)
+      text += "@%won st.global.b32 [$1+" + std::to_string(4 * (field + 1)) + "], $" +
+              std::to_string(field + 2) + ";\n\t";
+    text += "@%won st.global.b64 [$1+32], $9;\n\t}";
+    LLVM::InlineAsmOp::create(rewriter, loc, TypeRange(), operands, text,
+                              "b,l,r,r,r,r,r,r,r,l,~{memory}",
+                              /*has_side_effects=*/true, /*is_align_stack=*/false,
+                              LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void populateMemoryLoweringPatterns(TileTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<LoadLowering, StoreLowering, AtomicAddLowering>(converter, patterns.getContext());
+  patterns.add<LoadLowering, StoreLowering, AtomicAddLowering, RecordOutOfBoundsLowering>(
+      converter, patterns.getContext());
 }
 
 } // namespace tcc

@@ -34,10 +34,30 @@ struct AddPtrLowering : OpConversionPattern<AddPtrOp> {
   }
 };
 
+/// ptr_offset -> ptrtoint of each pointer minus ptrtoint of the base (bytes, i64).
+struct PtrOffsetLowering : OpConversionPattern<PtrOffsetOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(PtrOffsetOp op, OneToNOpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type i64 = rewriter.getI64Type();
+    ValueRange ptrs = adaptor.getPtr(), bases = adaptor.getBase();
+    if (bases.size() != 1)
+      return rewriter.notifyMatchFailure(op, "a base pointer is one register");
+    Value base = LLVM::PtrToIntOp::create(rewriter, loc, i64, bases[0]);
+    SmallVector<Value> results;
+    for (Value ptr : ptrs)
+      results.push_back(LLVM::SubOp::create(
+          rewriter, loc, LLVM::PtrToIntOp::create(rewriter, loc, i64, ptr), base));
+    replaceWithRegisters(rewriter, op, results);
+    return success();
+  }
+};
+
 } // namespace
 
 void populatePointerLoweringPatterns(TileTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<AddPtrLowering>(converter, patterns.getContext());
+  patterns.add<AddPtrLowering, PtrOffsetLowering>(converter, patterns.getContext());
 }
 
 } // namespace tcc

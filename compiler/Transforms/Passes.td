@@ -154,6 +154,27 @@ def TileMask : Pass<"tile-mask", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::tile::TileDialect"];
 }
 
+def TileCheckBounds : Pass<"tile-check-bounds", "::mlir::ModuleOp"> {
+  let summary = "--check-bounds: masks off and records accesses outside their arguments";
+  let description = [{
+    The device-side memory checker (`tcc --check-bounds`). Every kernel gets hidden
+    trailing parameters: one i64 per pointer parameter, the bytes valid from the pointer
+    the caller passed (the runtime computes it from the allocation), then a
+    `!tile.ptr<i32>` to a 40-byte error record. Every `tile.load`, `tile.store`,
+    `tile.atomic_add` and `tile.async_copy` whose pointers trace back to a pointer
+    parameter (through addptr, splat, broadcast, expand_dims, convert_layout, hint,
+    select and loop-carried values advanced in scf.for) computes each element's byte
+    offset from that parameter (`tile.ptr_offset`); the access's mask becomes
+    `mask & 0 <= offset <= extent - element bytes`, and `tile.record_oob` records the
+    first masked-in element outside it (source line and column, access kind, parameter,
+    offset, program id). An access whose pointers cannot be traced is left unchecked and
+    counted in the kernel's `tile.check_bounds_unchecked` (the metadata's "unchecked").
+    The kernel gets `tile.check_bounds`. Runs before tile-mask (which then sees the new
+    masks) and tile-prefetch/tile-pipeline (whose copies keep them).
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect", "::mlir::arith::ArithDialect"];
+}
+
 def TestPrintAxisInfo : Pass<"test-print-axis-info", "::mlir::ModuleOp"> {
   let summary = "(test) reports AxisInfo of every integer and pointer value as remarks";
   let description = [{

@@ -26,6 +26,11 @@ void buildTileGpuPipeline(mlir::OpPassManager &pm, const GpuPipelineOptions &opt
   pm.addPass(createTileRemoveLayoutConversions());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
+  // --check-bounds: every access masked to its argument's extent before tile-mask decides
+  // the vector widths from the masks, and before the loads become prefetches and copies
+  // (which keep the masks).
+  if (options.checkBounds)
+    pm.addPass(createTileCheckBounds());
   // Masks and vector widths are decided last, on the final layouts; hints are read by
   // AxisInfo until then. The pipeliner needs the vector widths.
   if (options.mask)
@@ -52,6 +57,9 @@ struct PipelineCLOptions : mlir::PassPipelineOptions<PipelineCLOptions> {
   Option<unsigned> numStages{*this, "num-stages",
                              llvm::cl::desc("pipeline stages (0: tile.num_stages, else 3)"),
                              llvm::cl::init(0)};
+  Option<bool> checkBounds{*this, "check-bounds",
+                           llvm::cl::desc("run tile-check-bounds (tcc --check-bounds)"),
+                           llvm::cl::init(false)};
 };
 } // namespace
 
@@ -65,6 +73,7 @@ void registerTileGpuPipeline() {
         options.coalesce = cl.coalesce;
         options.mask = cl.mask;
         options.numStages = cl.numStages;
+        options.checkBounds = cl.checkBounds;
         buildTileGpuPipeline(pm, options);
       });
 }

@@ -22,11 +22,13 @@ struct GpuPipelineOptions {
   bool mask = true;
   /// Ring slots of tile-pipeline where the loop and kernel do not say; 0: its default.
   unsigned numStages = 0;
+  /// tile-check-bounds before tile-mask (tcc --check-bounds).
+  bool checkBounds = false;
 };
 
 /// canonicalize, cse, tile-assign-layouts, tile-remove-layout-conversions,
 /// tile-coalesce, tile-remove-layout-conversions, tile-accelerate-dot,
-/// tile-remove-layout-conversions, canonicalize, cse, tile-mask, tile-pipeline, cse,
+/// tile-remove-layout-conversions, canonicalize, cse, [tile-check-bounds], tile-mask, tile-pipeline, cse,
 /// tile-drop-hints, on a module of kernels (tile-allocate-shared follows, before the
 /// lowering).
 void buildTileGpuPipeline(mlir::OpPassManager &pm, const GpuPipelineOptions &options = {});

@@ -205,6 +205,32 @@ LogicalResult AtomicAddOp::verify() {
   return verifyTileShape(*this, getPtr().getType(), "pointer tile");
 }
 
+/// The type `like` has (a scalar or a tile, with its layout), with element `element`.
+static Type withElement(Type like, Type element) {
+  if (auto tile = dyn_cast<RankedTensorType>(like))
+    return RankedTensorType::get(tile.getShape(), element, tile.getEncoding());
+  return element;
+}
+
+LogicalResult PtrOffsetOp::verify() {
+  Type expected = withElement(getPtr().getType(), IntegerType::get(getContext(), 64));
+  if (getResult().getType() != expected)
+    return emitOpError() << "result must be " << expected << " (i64 in the shape and layout "
+                         << "of the pointers), not " << getResult().getType();
+  return success();
+}
+
+LogicalResult RecordOutOfBoundsOp::verify() {
+  Type i64 = IntegerType::get(getContext(), 64);
+  if (getOffset().getType() != withElement(getBad().getType(), i64))
+    return emitOpError() << "offsets " << getOffset().getType()
+                         << " must be i64 in the shape and layout of " << getBad().getType();
+  if (getKind() > 3)
+    return emitOpError() << "kind " << getKind()
+                         << " is not 0 (load), 1 (store), 2 (atomic_add) or 3 (async_copy)";
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Reductions and contractions
 //===----------------------------------------------------------------------===//

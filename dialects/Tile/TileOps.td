@@ -211,6 +211,49 @@ def Tile_AtomicAddOp : Tile_Op<"atomic_add", [
   let hasVerifier = 1;
 }
 
+def Tile_PtrOffsetOp : Tile_Op<"ptr_offset", [Pure]> {
+  let summary = "the byte offset of pointers from a base pointer";
+  let description = [{
+    ```mlir
+    %off = tile.ptr_offset %ptrs, %base : tensor<128x!tile.ptr<f32>>, !tile.ptr<f32> -> tensor<128xi64>
+    ```
+    Each element is `address(ptr) - address(base)` in bytes, as an i64 (negative below the
+    base). The result has the pointers' shape and layout. tile-check-bounds uses it to
+    compare an access with the extent of the kernel argument it comes from.
+  }];
+  let arguments = (ins Tile_PtrLike:$ptr, Tile_Ptr:$base);
+  let results = (outs AnyTypeOf<[I64, Tile_TileOf<[I64], "i64">]>:$result);
+  let assemblyFormat = [{
+    $ptr `,` $base attr-dict `:` type($ptr) `,` qualified(type($base)) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_RecordOutOfBoundsOp : Tile_Op<"record_oob", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "records the first out-of-bounds access of a launch (--check-bounds)";
+  let description = [{
+    ```mlir
+    tile.record_oob %record, %bad, %off, pid(%x, %y, %z) {line = 12 : i32, column = 5 : i32, kind = 1 : i32, arg = 2 : i32} : !tile.ptr<i32>, tensor<128xi1>, tensor<128xi64>
+    ```
+    Where an element of `bad` is true, the access it stands for (`kind`: 0 load, 1 store,
+    2 atomic_add, 3 async_copy) through kernel argument number `arg`, at byte offset `off`
+    from it, is out of bounds. The first thread of the launch that holds such an element
+    wins a compare-and-swap of the record's word 0 (0 to 1) and writes, as i32 words:
+    1 line, 2 column, 3 kind, 4 arg, 5-7 the program id; bytes 32-39 the offset (i64) of its
+    first bad element. Others leave the record alone. The record is 40 bytes, 8-aligned,
+    zeroed before the launch (the runtime's job).
+  }];
+  let arguments = (ins Tile_Ptr:$record, Tile_BoolLike:$bad,
+                       AnyTypeOf<[I64, Tile_TileOf<[I64], "i64">]>:$offset,
+                       I32:$pidX, I32:$pidY, I32:$pidZ,
+                       I32Attr:$line, I32Attr:$column, I32Attr:$kind, I32Attr:$arg);
+  let assemblyFormat = [{
+    $record `,` $bad `,` $offset `,` `pid` `(` $pidX `,` $pidY `,` $pidZ `)` attr-dict `:`
+    qualified(type($record)) `,` type($bad) `,` type($offset)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Reductions and contractions
 //===----------------------------------------------------------------------===//
