@@ -310,6 +310,7 @@ struct Compiled {
     int numWarps = 4;
     bool hasPtxasInfo = false;
     tcc::PtxasFunctionInfo ptxas;
+    int unchecked = 0; // --check-bounds: accesses tile-check-bounds could not trace
   };
   std::map<std::string, Launch> kernels; // by kernel name
 };
@@ -460,6 +461,7 @@ bool Codegen::compileTimed(ModuleOp tileModule,
   }
   GpuPipelineOptions pipeline;
   pipeline.numWarps = codegen.numWarps;
+  pipeline.checkBounds = codegen.checkBounds;
   buildTileGpuPipeline(pm, pipeline);
   pm.addPass(createTileAllocateShared());
   pm.addPass(createConvertTileToNVVM());
@@ -512,6 +514,8 @@ bool Codegen::compileTimed(ModuleOp tileModule,
       launch.sharedBytes = bytes.getInt();
     if (auto warps = func->getAttrOfType<IntegerAttr>("tile.num_warps"))
       launch.numWarps = warps.getInt();
+    if (auto unchecked = func->getAttrOfType<IntegerAttr>("tile.check_bounds_unchecked"))
+      launch.unchecked = int(unchecked.getInt());
   }
 
   PtxOptions ptxOptions;
@@ -633,6 +637,15 @@ tcc::KernelArtifact Codegen::describe(func::FuncOp kernel, const Assumptions &as
         t.restore.push_back(r);
     artifact.autotune = std::move(t);
   }
+  if (codegen.checkBounds) {
+    tcc::KernelBoundsCheck check;
+    for (const tcc::KernelParam &param : artifact.params)
+      if (StringRef(param.type).starts_with("*"))
+        check.extents.push_back(param.name);
+    if (auto it = compiled.kernels.find(artifact.name); it != compiled.kernels.end())
+      check.unchecked = it->second.unchecked;
+    artifact.checkBounds = std::move(check);
+  }
   artifact.arch = compiled.arch;
   artifact.cubin = compiled.cubin;
   artifact.ptx = compiled.ptx;
@@ -694,6 +707,8 @@ std::string Codegen::configurationText() const {
   if (codegen.specializeAll)
     add("--specialize-all");
   add(std::string("--variants=") + (autoVariants ? "auto" : "single"));
+  if (codegen.checkBounds)
+    add("--check-bounds");
   if (!codegen.embed.empty())
     add("--embed=" + codegen.embed);
   return s;

@@ -37,6 +37,9 @@ struct CodegenOptions {
   /// Whether --variants was given. Without it, --emit=cubin and --emit=header build the
   /// --variants=auto set (unless --specialize or --specialize-all asks for one variant).
   bool variantsGiven = false;
+  /// --check-bounds: every access checked against its argument's extent (tile-check-bounds;
+  /// hidden parameters and "check_bounds" in the metadata; the runtime reports violations).
+  bool checkBounds = false;
   /// --mlir-print-ir-after-all: the IR after every pass, on stderr.
   bool printIRAfterAll = false;
   /// --ptxas-verbose: ptxas -v (registers, spills, shared memory) on stderr.

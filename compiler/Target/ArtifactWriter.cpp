@@ -278,6 +278,19 @@ std::string validateArtifact(const KernelArtifact& a) {
       if (!err.empty())
         return err;
   }
+  if (const std::optional<KernelBoundsCheck>& c = a.checkBounds) {
+    std::vector<std::string> pointers;
+    for (const KernelParam& p : a.params) {
+      bool ptr = false;
+      std::string elem;
+      if (artifacts::parseParamType(p.type, &ptr, &elem) && ptr)
+        pointers.push_back(p.name);
+    }
+    if (c->extents != pointers)
+      return k + "check_bounds extents must name the pointer parameters in order";
+    if (c->unchecked < 0)
+      return k + "check_bounds unchecked " + std::to_string(c->unchecked) + " is negative";
+  }
   for (int d = 0; d < 3; ++d) {
     grid::Expr e;
     std::string err;
@@ -399,6 +412,14 @@ std::string artifactMetadataJson(const KernelArtifact& a, const std::string& cub
          ", \"index\": " + std::to_string(t.index) + ", \"count\": " + std::to_string(t.count) +
          ", \"key\": " + names(t.key) + ", \"writes\": " + names(t.writes) +
          ", \"restore\": " + names(t.restore) + "}";
+  }
+  if (a.checkBounds) {
+    std::string list = "[";
+    for (size_t i = 0; i < a.checkBounds->extents.size(); ++i)
+      list += (i ? ", " : "") + jsonQuote(a.checkBounds->extents[i]);
+    j += ",\n  \"check_bounds\": {\"extents\": " + list +
+         "], \"record_bytes\": " + std::to_string(kBoundsRecordBytes) +
+         ", \"unchecked\": " + std::to_string(a.checkBounds->unchecked) + "}";
   }
   if (!a.source.empty())
     j += ",\n  \"source\": " + jsonQuote(a.source);

@@ -63,6 +63,16 @@ struct KernelAutotune {
   std::vector<std::string> restore;  // writes + restore_value + reset_to_zero
 };
 
+// A kernel compiled with --check-bounds (metadata "check_bounds", docs/artifacts.md): after
+// its parameters it takes hidden ones, not in `params`: one i64 per name of `extents` (the
+// pointer parameters, in order: the bytes valid from the pointer passed), then a pointer
+// to an error record of kBoundsRecordBytes bytes, zeroed before the launch.
+struct KernelBoundsCheck {
+  std::vector<std::string> extents; // the pointer parameters, in call order
+  int unchecked = 0;                // accesses whose pointer no parameter could be traced to
+};
+constexpr int kBoundsRecordBytes = 40;
+
 struct KernelArtifact {
   std::string name;  // the kernel's name in the source, e.g. "vector_add"
   std::string entry; // the entry symbol in the cubin; empty means the same as `name`
@@ -82,6 +92,7 @@ struct KernelArtifact {
   int registers = 0;
   int64_t stackBytes = 0, spillStores = 0, spillLoads = 0;
   std::optional<KernelAutotune> autotune;
+  std::optional<KernelBoundsCheck> checkBounds; // --check-bounds
   std::string source;                // optional provenance: the source file
   std::string compiler;              // optional provenance: e.g. "tcc 0.1"
 };

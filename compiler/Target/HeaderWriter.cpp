@@ -207,6 +207,8 @@ void emitKernel(const std::vector<const KernelArtifact*>& variants, const std::s
     }
     h += conds.empty() ? " general" : conds;
     h += ", " + v.arch;
+    if (v.checkBounds)
+      h += ", bounds-checked";
     h += v.cubin.empty() ? ", PTX only (JIT-compiled by the driver)" : v.ptx.empty() ? "" : ", cubin and PTX";
     if (v.hasPtxasInfo)
       h += "; " + std::to_string(v.registers) + " registers, " +
@@ -235,6 +237,18 @@ void emitKernel(const std::vector<const KernelArtifact*>& variants, const std::s
          cString(v.entry.empty() ? v.name : v.entry) + ", " + image + ", " + cString(v.arch) +
          ", " + std::to_string(v.numWarps) + ", " + std::to_string(v.sharedBytes) +
          (v.ptx.empty() ? "" : ", " + ptx) + ");\n";
+    if (v.checkBounds) {
+      // --check-bounds: the launches append the extents and the error record.
+      std::string list;
+      for (const KernelParam& p : v.params)
+        list += (list.empty() ? "" : ",") + p.name + ":" + p.type;
+      std::string file = v.source.substr(v.source.find_last_of('/') + 1);
+      h += "  // --check-bounds: the extent of every pointer argument and an error record are\n"
+           "  // passed after the arguments; an out-of-bounds access throws after the launch.\n";
+      h += "  static const bool tcc_bounds_checked = (kernel.setBoundsCheck(" + cString(list) +
+           ", " + cString(file) + ", " + std::to_string(kBoundsRecordBytes) + "), true);\n";
+      h += "  (void)tcc_bounds_checked;\n";
+    }
     h += "  return kernel;\n}\n\n";
   }
   h += "} // namespace " + detailNs + "\n\n";

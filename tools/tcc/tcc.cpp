@@ -101,6 +101,10 @@ int main(int argc, char **argv) {
       ->check(CLI::IsMember({"cubin", "ptx", "both"}));
   app.add_option("--depfile", codegen.depfile,
                  "write a Make-syntax depfile (OUTPUT: INPUT) for build systems");
+  app.add_flag("--check-bounds", codegen.checkBounds,
+               "bounds-checked build: every access is checked against the allocation its "
+               "pointer argument lies in; the runtime reports the first out-of-bounds one "
+               "(kernel, source line, program id, offset) after the launch");
   app.add_flag("--mlir-print-ir-after-all", codegen.printIRAfterAll,
                "print the IR after every pass of the GPU pipeline (stderr)");
   app.add_flag("--ptxas-verbose", codegen.ptxasVerbose,
