@@ -17,6 +17,43 @@ struct EmbeddedKernel::PerContext {
   PerContext* next = nullptr;
 };
 
+struct EmbeddedKernel::BoundsCheck {
+  std::vector<ParamInfo> params;
+  BoundsCheckInfo info;
+  std::string source;
+};
+
+void EmbeddedKernel::setBoundsCheck(const char* params, const char* source,
+                                    int64_t recordBytes) {
+  auto b = std::make_unique<BoundsCheck>();
+  std::string list = params ? params : "";
+  size_t at = 0;
+  while (at < list.size()) {
+    size_t comma = list.find(',', at);
+    if (comma == std::string::npos)
+      comma = list.size();
+    std::string item = list.substr(at, comma - at);
+    size_t colon = item.find(':');
+    ParamInfo p;
+    if (colon == std::string::npos || colon == 0 || !parseParamType(item.substr(colon + 1), &p))
+      throw Error("setting up the bounds check",
+                  "parameter '" + item + "' is not NAME:TYPE with a parameter type", name_);
+    p.name = item.substr(0, colon);
+    if (p.isPointer) {
+      b->info.extents.push_back(p.name);
+      b->info.extentParams.push_back(b->params.size());
+    }
+    b->params.push_back(p);
+    at = comma + 1;
+  }
+  if (recordBytes < 40 || recordBytes > 4096)
+    throw Error("setting up the bounds check",
+                "record size " + std::to_string(recordBytes) + " is outside 40..4096", name_);
+  b->info.recordBytes = recordBytes;
+  b->source = source ? source : "";
+  bounds_ = std::move(b);
+}
+
 EmbeddedKernel::EmbeddedKernel(const char* name, const char* entry, const void* image, size_t size,
                                const char* arch, int numWarps, int64_t sharedBytes,
                                const char* ptx, size_t ptxSize)
@@ -125,6 +162,13 @@ void EmbeddedKernel::launch(CUstream stream, int64_t gx, int64_t gy, int64_t gz,
     return;
   CUfunction f = function();
   PerContext* p = last_.load(std::memory_order_acquire);
+  if (bounds_) {
+    detail::launchBoundsChecked(f, g, static_cast<unsigned>(32 * numWarps_),
+                                static_cast<unsigned>(sharedBytes_), stream, args,
+                                bounds_->params, bounds_->info, bounds_->source, name_,
+                                p ? p->context : nullptr);
+    return;
+  }
   detail::launchChecked(f, g, static_cast<unsigned>(32 * numWarps_),
                         static_cast<unsigned>(sharedBytes_), stream, args, name_,
                         p ? p->context : nullptr);

@@ -48,6 +48,24 @@ bool checkGrid(const Dim3& g, const std::string& kernel);
 void launchChecked(CUfunction fn, const Dim3& g, unsigned threads, unsigned shared,
                    CUstream stream, void** args, const std::string& kernel, CUcontext moduleCtx);
 
+// A launch of a kernel built with --check-bounds (check_bounds.cpp): `args` holds the
+// parameters' values (params.size() of them); the extent of each pointer of
+// info.extentParams and the error record of this context and stream are appended; after the
+// launch the stream is synchronised and a recorded violation throws a tcc::Error naming the
+// access, its source line (`source`: the file, shown by its base name), the program, the
+// offset and the argument.
+void launchBoundsChecked(CUfunction fn, const Dim3& g, unsigned threads, unsigned shared,
+                         CUstream stream, void** args, const std::vector<ParamInfo>& params,
+                         const BoundsCheckInfo& info, const std::string& source,
+                         const std::string& kernel, CUcontext moduleCtx);
+
+// The message for a violation in `record` (its first 40 bytes, as tile.record_oob writes
+// them); extents and inAllocation are per entry of info.extentParams.
+std::string describeBoundsViolation(const unsigned char* record,
+                                    const std::vector<ParamInfo>& params,
+                                    const BoundsCheckInfo& info, const int64_t* extents,
+                                    const bool* inAllocation, const std::string& source);
+
 // True when $TCC_LAUNCH_SYNC is set: every launch is followed by a stream synchronisation,
 // so that faults surface with the kernel's name.
 bool syncAfterLaunch();

@@ -411,6 +411,13 @@ void Kernel::launchArgs(CUstream stream, const Arg* args, size_t count) {
     return; // nothing to do; a zero-sized grid is an error for the driver
   ensureLoaded(v);
   Variant& var = *variants_[v];
+  if (const std::optional<BoundsCheckInfo>& check = metas_[v].checkBounds) {
+    detail::launchBoundsChecked(var.function.load(std::memory_order_acquire), plan.grid,
+                                plan.blockThreads, plan.sharedBytes, stream, m.pointers,
+                                metas_[v].params, *check, metas_[v].source, name_,
+                                var.module->context());
+    return;
+  }
   detail::launchChecked(var.function.load(std::memory_order_acquire), plan.grid,
                         plan.blockThreads, plan.sharedBytes, stream, m.pointers, name_,
                         var.module->context());

@@ -102,6 +102,43 @@ bool parseArch(const std::string& a, int* number, bool* specific) {
   return true;
 }
 
+// The "check_bounds" object (docs/artifacts.md): "extents" names every pointer parameter,
+// in order (the hidden arguments follow that order); "record_bytes" at least 40.
+BoundsCheckInfo parseBoundsCheck(const Reader& r, const json::Value& cb,
+                                 const std::vector<ParamInfo>& params) {
+  const std::string where = " in \"check_bounds\"";
+  BoundsCheckInfo b;
+  const json::Value* list = r.get(cb, "extents", json::Value::Kind::Array, true, where);
+  std::vector<size_t> pointers;
+  for (size_t p = 0; p < params.size(); ++p)
+    if (params[p].isPointer)
+      pointers.push_back(p);
+  for (size_t i = 0; i < list->items().size(); ++i) {
+    const json::Value& v = list->items()[i];
+    if (!v.isString())
+      r.fail("\"check_bounds\".\"extents\"[" + std::to_string(i) + "] is " +
+             json::Value::kindName(v.kind()) + ", not a parameter name");
+    if (i >= pointers.size() || params[pointers[i]].name != v.asString())
+      r.fail("\"check_bounds\".\"extents\"[" + std::to_string(i) + "] is '" +
+             shown(v.asString()) + "'; the extents must name the pointer parameters in order");
+    b.extents.push_back(v.asString());
+    b.extentParams.push_back(pointers[i]);
+  }
+  if (b.extents.size() != pointers.size())
+    r.fail("\"check_bounds\".\"extents\" names " + std::to_string(b.extents.size()) +
+           " parameters; the kernel has " + std::to_string(pointers.size()) + " pointer parameters");
+  b.recordBytes = r.integer(cb, "record_bytes", true, 0, where);
+  if (b.recordBytes < 40 || b.recordBytes > 4096)
+    r.fail("\"check_bounds\".\"record_bytes\" " + std::to_string(b.recordBytes) +
+           " is outside 40..4096");
+  int64_t unchecked = r.integer(cb, "unchecked", false, 0, where);
+  if (unchecked < 0 || unchecked > 1000000000)
+    r.fail("\"check_bounds\".\"unchecked\" " + std::to_string(unchecked) +
+           " is outside 0..1000000000");
+  b.unchecked = static_cast<int>(unchecked);
+  return b;
+}
+
 // The "autotune" object (docs/autotuning.md): every field required; the lists name
 // parameters of the right kinds, each once.
 AutotuneInfo parseAutotune(const Reader& r, const json::Value& at,
@@ -465,6 +502,8 @@ KernelMetadata parseMetadata(const std::string& text, const std::string& origin,
   }
   if (const json::Value* at = r.get(root, "autotune", json::Value::Kind::Object, false))
     m.autotune = parseAutotune(r, *at, m.params);
+  if (const json::Value* cb = r.get(root, "check_bounds", json::Value::Kind::Object, false))
+    m.checkBounds = parseBoundsCheck(r, *cb, m.params);
   m.source = r.str(root, "source", false);
   m.compiler = r.str(root, "compiler", false);
   return m;

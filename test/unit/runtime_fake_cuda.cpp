@@ -17,6 +17,10 @@
 //                      the events recorded on the stream measure (cuEventElapsedTime)
 //   FAKE_LAUNCH_FAIL   every launch fails with CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES
 //   FAKE_INC           the kernel (out: *i32, n: i32) adds 1 to out[0..n) in fake memory
+//   FAKE_OOB=r,e,a     a --check-bounds kernel whose launch params[r] is the error record and
+//                      params[e] an i64 extent: it records an out-of-bounds store (line 12,
+//                      column 5) through argument a at that extent's byte offset, by program
+//                      (grid x - 1, 0, 0), as tile.record_oob would
 // Memory: cuMemAlloc gives addresses with host memory behind them (up to 64 MiB each; larger
 // allocations, e.g. the benchmark harness's L2 flush buffer, are addresses only), which the
 // cuMemcpy*, cuMemset* and FAKE_INC launches read and write; cuMemGetAddressRange finds the
@@ -45,6 +49,7 @@ struct CUmod_st {
   double ms = 1.0;  // FAKE_MS: the time each launch of its functions takes
   bool fail = false; // FAKE_LAUNCH_FAIL
   bool inc = false;  // FAKE_INC
+  int oobRecord = -1, oobExtent = -1, oobArg = -1; // FAKE_OOB=r,e,a
   // Its functions, owned as a real driver owns them: freed with the module.
   std::vector<std::unique_ptr<CUfunc_st>> functions;
 };
@@ -109,6 +114,8 @@ void readBehaviour(CUmod_st* m, const char* text) {
     m->ms = std::atof(t + 8);
   m->fail = std::strstr(text, "FAKE_LAUNCH_FAIL") != nullptr;
   m->inc = std::strstr(text, "FAKE_INC") != nullptr;
+  if (const char* t = std::strstr(text, "FAKE_OOB="))
+    std::sscanf(t + 9, "%d,%d,%d", &m->oobRecord, &m->oobExtent, &m->oobArg);
 }
 
 void record(const std::string& line) {
@@ -370,6 +377,22 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
   std::lock_guard<std::mutex> lock(mu);
   ++launches;
   clocks[stream] += m.ms;
+  if (m.oobRecord >= 0 && params) {
+    CUdeviceptr rec;
+    int64_t extent;
+    std::memcpy(&rec, params[m.oobRecord], sizeof rec);
+    std::memcpy(&extent, params[m.oobExtent], sizeof extent);
+    uint32_t words[8] = {1, 12, 5, 1, uint32_t(m.oobArg), gx - 1, 0, 0};
+    if (unsigned char* p = hostBytes(rec, 40)) {
+      uint32_t flag;
+      std::memcpy(&flag, p, 4);
+      if (flag == 0) {
+        std::memcpy(p, words, sizeof words);
+        std::memcpy(p + 32, &extent, sizeof extent);
+      }
+    }
+    log += "oob record " + hex(rec) + " extent " + std::to_string(extent) + "\n";
+  }
   if (m.inc && params) {
     CUdeviceptr out;
     int32_t n;

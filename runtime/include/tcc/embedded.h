@@ -40,6 +40,14 @@ public:
 
   const char* name() const { return name_; }
 
+  // A kernel built with `tcc --check-bounds` (docs/runtime.md): `params` lists its
+  // parameters as "name:type" separated by commas ("x:*f32,n:i32"), `source` its source file
+  // (for the messages), `recordBytes` its error record's size. launch() then appends the
+  // extent of each pointer argument and a zeroed error record to the arguments, waits for the
+  // kernel and throws tcc::Error on a recorded out-of-bounds access. Generated headers call
+  // it once, when the kernel object is made; it throws on a malformed list.
+  void setBoundsCheck(const char* params, const char* source, int64_t recordBytes);
+
   // The grid symbols num_sms and occupancy (docs/ir.md): the SMs of the current device, and
   // how many programs of this kernel fit on one of them (cuOccupancyMaxActiveBlocksPer-
   // Multiprocessor for its threads and shared memory, at least 1; loads it first).
@@ -56,6 +64,8 @@ public:
 
 private:
   struct PerContext;
+  struct BoundsCheck;
+  std::unique_ptr<BoundsCheck> bounds_; // set by setBoundsCheck
   const char* name_;
   const char* entry_;
   const void* image_;

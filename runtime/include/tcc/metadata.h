@@ -86,6 +86,17 @@ struct AutotuneInfo {
   std::vector<size_t> keyParams, writesParams, restoreParams;
 };
 
+// A kernel built with `tcc --check-bounds` (docs/artifacts.md): the metadata's
+// "check_bounds" object. Its launches pass, after the parameters, the bytes valid from each
+// pointer named in `extents` (i64, found by the runtime from the allocation) and a zeroed
+// error record of `recordBytes` bytes, which the runtime reads after the launch.
+struct BoundsCheckInfo {
+  std::vector<std::string> extents; // the pointer parameters, in call order
+  std::vector<size_t> extentParams; // their positions in KernelMetadata::params
+  int64_t recordBytes = 40;
+  int unchecked = 0; // accesses the compiler could not trace to a parameter (not checked)
+};
+
 struct KernelMetadata {
   std::string name;
   std::string entry;
@@ -105,6 +116,7 @@ struct KernelMetadata {
   std::string compiler;
   std::string origin;      // the metadata file (or "<memory>")
   std::optional<AutotuneInfo> autotune; // "autotune": a configuration of a search space
+  std::optional<BoundsCheckInfo> checkBounds; // "check_bounds": built with --check-bounds
 
   int threadsPerBlock() const { return 32 * numWarps; }
   // Sum of log2(divisibility) over the parameters, plus 64 per parameter assumed equal to 1
