@@ -45,22 +45,36 @@ for tool in $tools; do
   i=$((i + 1))
   share=$(( (budget - SECONDS) / (ntools - i + 1) ))
   [ "$share" -lt 10 ] && share=10
-  filter=$(python3 "$root/scripts/sanitize_select.py" "$build/bin/tcc-gpu-tests" "$art" \
-             --tool "$tool" 2>"$out/select-$tool.txt") || { echo "gpu-sanitize: selection failed"; exit 1; }
+  filters=$out/select-$tool.filters
+  python3 "$root/scripts/sanitize_select.py" "$build/bin/tcc-gpu-tests" "$art" --tool "$tool" \
+    >"$filters" 2>"$out/select-$tool.txt" || { echo "gpu-sanitize: selection failed"; exit 1; }
   log=$out/sanitize-$tool.log
-  echo "== $tool ($(cat "$out/select-$tool.txt" | sed 's/^sanitize_select: //'), at most $share s)"
+  : >"$log"
+  echo "== $tool ($(sed 's/^sanitize_select: //' "$out/select-$tool.txt"), at most $share s)"
   extra=()
   [ "$tool" = racecheck ] && extra=(--racecheck-report hazard)
-  TCC_ARTIFACTS="$art" timeout "$share" "$sanitizer" --tool "$tool" --print-limit 20 \
-    --error-exitcode 86 "${extra[@]}" "$build/bin/tcc-gpu-tests" --gtest_color=no \
-    --gtest_filter="$filter" >"$log" 2>&1
-  code=$?
+  end=$((SECONDS + share))
+  code=0
+  # One process per filter line (a command-line argument holds 128 KiB).
+  while IFS= read -r filter; do
+    t=$((end - SECONDS))
+    if [ "$t" -lt 5 ]; then
+      code=124
+      break
+    fi
+    TCC_ARTIFACTS="$art" timeout "$t" "$sanitizer" --tool "$tool" --print-limit 20 \
+      --error-exitcode 86 "${extra[@]}" "$build/bin/tcc-gpu-tests" --gtest_color=no \
+      --gtest_filter="$filter" >>"$log" 2>&1
+    c=$?
+    [ "$c" -ne 0 ] && code=$c
+    [ "$c" -eq 124 ] && break
+  done <"$filters"
   ran=$(grep -cE '^\[       OK \]|^\[  FAILED  \] [A-Za-z].* \([0-9]+ ms\)' "$log" || true)
-  passed=$(grep -oE '^\[  PASSED  \] [0-9]+' "$log" | grep -oE '[0-9]+$' || echo 0)
-  failed=$(grep -oE '^\[  FAILED  \] [0-9]+ tests?,' "$log" | grep -oE '[0-9]+' || echo 0)
-  errors=$(grep -oE 'ERROR SUMMARY: [0-9]+ error' "$log" | grep -oE '[0-9]+' | tail -1)
-  hazards=$(grep -oE 'RACECHECK SUMMARY: [0-9]+ hazard' "$log" | grep -oE '[0-9]+' | tail -1)
-  [ -z "$errors" ] && errors=${hazards:-?}
+  passed=$(grep -oE '^\[  PASSED  \] [0-9]+' "$log" | grep -oE '[0-9]+$' | awk '{s += $1} END {print s + 0}')
+  failed=$(grep -oE '^\[  FAILED  \] [0-9]+ tests?,' "$log" | grep -oE '[0-9]+' | awk '{s += $1} END {print s + 0}')
+  errors=$(grep -oE '(ERROR|RACECHECK) SUMMARY: [0-9]+ (error|hazard)' "$log" | grep -oE '[0-9]+' | awk '{s += $1} END {print s + 0}')
+  summaries=$(grep -cE '(ERROR|RACECHECK) SUMMARY' "$log" || true)
+  [ "$summaries" -eq 0 ] && errors="?"
   line="$tool: $ran tests run, $passed passed, $failed failed, $errors errors"
   if [ "$code" -eq 124 ]; then
     line="$line, TIMED OUT after $share s"

@@ -3,7 +3,8 @@
 
 Usage: sanitize_select.py TCC_GPU_TESTS ARTIFACTS [--tool TOOL]
 
-Prints a --gtest_filter value: a representative subset of tcc's own kernels (the nvcc
+Prints --gtest_filter values, one per line (each short enough for one command-line
+argument; run one process per line): a representative subset of tcc's own kernels (the nvcc
 stand-ins are not ours), every family (elementwise, 2-D, rows, matmul), for each kernel
 three configurations spread over its sweep (the first, middle and last in natural order,
 so the widest rows and biggest tiles are in), each tensor-core path (a matmul's _sm90 and
@@ -24,6 +25,8 @@ SHAPE = re.compile(r"_(?:n(\d+)|(\d+)x(\d+)(?:x(\d+))?)(?:_[A-Za-z0-9_]+)?$")
 SMALL_ELEMENTS = 1 << 22          # rows and 2-D tiles: up to 16 MiB of f32
 MATMUL_MN, MATMUL_MNK = 1 << 20, 1 << 28
 BIG_N = 1 << 29                   # the past-2^31-bytes elementwise case
+PER_LABEL = 12                    # cases of one configuration, spread over its shapes/views
+PER_LINE = 300                    # names per filter (a Linux argument holds 128 KiB)
 # Not LaunchErrors: it faults on purpose.
 OTHER = ["*AtomicAdd.*", "GeneratedHeader.*", "GeneratedHeader2D.*", "ArtifactKinds.*",
          "DefaultBuild.*"]
@@ -88,8 +91,14 @@ def main():
         labels = sorted(groups[key], key=natural)
         picks = sorted({labels[0], labels[len(labels) // 2], labels[-1]}, key=natural)
         for label in picks:
-            chosen.extend(groups[key][label])
-    print(":".join(chosen + OTHER))
+            cases = groups[key][label]
+            if len(cases) > PER_LABEL:  # evenly spread, the first and the last included
+                step = (len(cases) - 1) / (PER_LABEL - 1)
+                cases = [cases[round(i * step)] for i in range(PER_LABEL)]
+            chosen.extend(cases)
+    names = chosen + OTHER
+    for i in range(0, len(names), PER_LINE):
+        print(":".join(names[i:i + PER_LINE]))
     print(f"sanitize_select: {len(chosen)} parameterised cases from {len(groups)} kernel groups "
           f"for {a.tool}", file=sys.stderr)
 
