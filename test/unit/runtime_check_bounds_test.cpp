@@ -2,6 +2,7 @@
 // runtime_driver_test.cpp): the hidden arguments (the extent of each pointer from its
 // allocation, the error record) and the report of a violation the launch records (the
 // fake's FAKE_OOB writes one as tile.record_oob would). docs/runtime.md is the contract.
+#include "tcc/embedded.h"
 #include "tcc/runtime.h"
 #include <gtest/gtest.h>
 #include "fake_elf.h"
@@ -131,6 +132,29 @@ TEST(CheckBounds, ACleanLaunchPasses) {
   std::string log = fakeLog()();
   // One launch: an empty grid launches nothing.
   EXPECT_EQ(log.find("launch copy"), log.rfind("launch copy")) << log;
+}
+
+// A header's kernel (tcc --emit=header --check-bounds): setBoundsCheck tells it its
+// parameters; launches then pass the extents and the record and report the same way.
+TEST(CheckBounds, EmbeddedKernelsReportTheSameWay) {
+  std::string cubin = faketest::cudaElf(8, 0x6000004u | (90u << 8), "FAKE_OOB=5,4,1");
+  tcc::EmbeddedKernel k("copy", "copy", cubin.data(), cubin.size(), "sm_90", 4, 0);
+  k.setBoundsCheck("x:*f32,out:*f32,n:i32", "copy.tile", 40);
+  Buffer x(4096), out(2048);
+  CUdeviceptr px = x.p, pout = out.p;
+  int32_t n = 1000;
+  void* args[] = {&px, &pout, &n};
+  EXPECT_EQ(errorOf([&] { k.launch(nullptr, 4, 1, 1, args); }),
+            "tcc: kernel 'copy': running (--check-bounds): out-of-bounds store at copy.tile:12:5 "
+            "by program (3, 0, 0): byte offset 2048 of 'out' (2048 bytes valid; element 512 of "
+            "*f32)");
+  tcc::EmbeddedKernel bad("copy", "copy", cubin.data(), cubin.size(), "sm_90", 4, 0);
+  EXPECT_EQ(errorOf([&] { bad.setBoundsCheck("x:*f32,out", "copy.tile", 40); }),
+            "tcc: kernel 'copy': setting up the bounds check: parameter 'out' is not NAME:TYPE "
+            "with a parameter type");
+  EXPECT_NE(errorOf([&] { bad.setBoundsCheck("x:*f32", "copy.tile", 8); })
+                .find("record size 8 is outside 40..4096"),
+            std::string::npos);
 }
 
 } // namespace

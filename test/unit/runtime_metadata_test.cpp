@@ -433,6 +433,40 @@ TEST(ArtifactContract, EqualToOneRoundTrips) {
   EXPECT_NE(tcc::validateArtifact(b).find("both equal to 1"), std::string::npos);
 }
 
+// --check-bounds (docs/artifacts.md): "check_bounds" written and read back; the extents must
+// name the pointer parameters in order.
+TEST(ArtifactContract, CheckBoundsRoundTrips) {
+  TempDir dir;
+  tcc::KernelArtifact a = sampleArtifact();
+  a.checkBounds = tcc::KernelBoundsCheck{{"x", "y", "out"}, 2};
+  std::string json = tcc::artifactMetadataJson(a, "k.cubin");
+  EXPECT_NE(json.find("\"check_bounds\": {\"extents\": [\"x\", \"y\", \"out\"], "
+                      "\"record_bytes\": 40, \"unchecked\": 2}"),
+            std::string::npos)
+      << json;
+  std::string err;
+  tcc::WrittenArtifact w;
+  ASSERT_TRUE(tcc::writeArtifact(a, dir.path() + "/k.cubin", &err, &w)) << err;
+  tcc::KernelMetadata m = tcc::loadMetadataFile(w.metadataPath);
+  ASSERT_TRUE(m.checkBounds.has_value());
+  EXPECT_EQ(m.checkBounds->extents, a.checkBounds->extents);
+  EXPECT_EQ(m.checkBounds->extentParams, (std::vector<size_t>{0, 1, 2}));
+  EXPECT_EQ(m.checkBounds->recordBytes, tcc::kBoundsRecordBytes);
+  EXPECT_EQ(m.checkBounds->unchecked, 2);
+  EXPECT_EQ(m.params.size(), 4u);
+  EXPECT_FALSE(tcc::loadMetadataFile(w.metadataPath).autotune.has_value());
+  tcc::KernelArtifact b = a;
+  b.checkBounds->extents = {"x", "out"};
+  EXPECT_NE(tcc::validateArtifact(b).find("check_bounds extents must name the pointer parameters"),
+            std::string::npos);
+  b = a;
+  b.checkBounds->unchecked = -1;
+  EXPECT_NE(tcc::validateArtifact(b).find("is negative"), std::string::npos);
+  b = a;
+  b.checkBounds.reset();
+  EXPECT_EQ(tcc::artifactMetadataJson(b, "k.cubin").find("check_bounds"), std::string::npos);
+}
+
 TEST(ArtifactContract, WriterValidates) {
   auto invalid = [](auto mutate) {
     tcc::KernelArtifact a = sampleArtifact();
