@@ -257,6 +257,12 @@ bool Driver::writeOutput(llvm::StringRef text) {
 int Driver::runOnCurrentThread() {
   std::string text;
   llvm::raw_string_ostream os(text);
+  if (impl->options.codegen.checkBounds &&
+      (impl->options.emit == EmitStage::AST || impl->options.emit == EmitStage::Tile))
+    diagnostics().warning("--check-bounds does nothing with --emit=" +
+                          emitStageName(impl->options.emit) +
+                          ": the checks are added in the GPU pipeline (--emit=llvm|ptx|cubin|"
+                          "header; tile-opt -tile-check-bounds shows them on tile IR)");
   switch (impl->options.emit) {
   case EmitStage::AST: {
     const typed::Program *program = analyze();
