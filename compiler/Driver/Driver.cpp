@@ -175,6 +175,10 @@ const typed::Program *Driver::analyze() {
   SemaOptions semaOptions;
   semaOptions.kernelName = impl->options.kernelName;
   semaOptions.autotuneConfig = impl->options.autotuneConfig;
+  if (impl->options.codegen.numWarps)
+    semaOptions.autotuneOverride = "--num-warps";
+  else if (impl->options.codegen.numStages)
+    semaOptions.autotuneOverride = "--num-stages";
   for (const std::string &d : impl->options.defines) {
     llvm::StringRef text(d);
     auto [name, value] = text.split('=');

@@ -565,7 +565,7 @@ void Sema::elaborateKernel(const ast::FunctionDef &fn) {
       }
       autotuned = true;
       k->autotune = beginAutotune(fn, c, space, saved);
-      if (!k->autotune) {
+      if (!k->autotune && !space.overridden) {
         restoreDefines();
         frame = nullptr, block = nullptr, kernel = nullptr;
         return;

@@ -35,6 +35,10 @@ struct SemaOptions {
   /// For a kernel with @autotune: the configuration to elaborate (its declared index);
   /// negative: the first one not pruned.
   int autotuneConfig = -1;
+  /// What on the command line fixes the configuration (e.g. "--num-warps"): a kernel with
+  /// @autotune is then compiled as that one configuration, not tuned (so is one whose
+  /// space sets a name -D sets). Empty: nothing.
+  std::string autotuneOverride;
 };
 
 /// Returns the elaborated kernels, or null after reporting errors.

@@ -206,17 +206,20 @@ Sema::beginAutotune(const ast::FunctionDef &fn, const ast::CallExpr *call, Autot
   if (!ok)
     return nullptr;
 
-  // -D may set the other constexprs, not those the space sets.
+  // A -D of a name the space sets, or --num-warps/--num-stages, asks for one configuration
+  // outside the space: this build is not tuned (-D values and defaults as for any kernel).
+  std::string override = options.autotuneOverride;
   for (const Define &d : options.defines)
     for (const AutotuneSpace::Config &c : space.configs)
       for (const auto &[name, value] : c.values)
-        if (name == d.name) {
-          diags.error(d.value ? d.value->range : SMRange(),
-                      "-D " + d.name + ": '" + d.name + "' is set by @autotune's "
-                      "configurations of '" + fn.name + "'");
-          diags.note(value->range, "set here");
-          return nullptr;
-        }
+        if (name == d.name && override.empty())
+          override = "-D " + d.name;
+  if (!override.empty()) {
+    diags.note(call->range, override + " sets what @autotune tunes: this build of '" + fn.name +
+                                "' is the one configuration the command line gives, not tuned");
+    space.overridden = true;
+    return nullptr;
+  }
 
   // The @kernel decorator's warps and stages, the defaults of configurations without.
   const ast::Expr *kernelWarps = nullptr, *kernelStages = nullptr;

@@ -150,6 +150,7 @@ struct AutotuneSpace {
   const ast::Expr *key = nullptr;
   std::vector<const ast::Expr *> restore; // restore_value=, reset_to_zero=
   std::vector<int64_t> numWarps, numStages; // per configuration; 0 where not given
+  bool overridden = false; // the command line gives the configuration: not tuned
 };
 
 /// A grid expression being rebuilt as text (docs/ir.md's grid language).
