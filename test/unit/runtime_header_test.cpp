@@ -198,6 +198,48 @@ int main() {
       << out;
 }
 
+// A header built with --check-bounds: each variant's kernel is told its parameters, and its
+// launches pass the extents and the error record; a violation (the fake's FAKE_OOB=7,6,2:
+// a store through 'out' at out's extent) is reported from the launcher.
+TEST(HeaderWriter, BoundsCheckedHeaderReportsAViolation) {
+  tcc::KernelArtifact a = variant(1);
+  a.arch = "sm_90";
+  a.cubin = faketest::cudaElf(8, 0x6000004u | (90u << 8), "FAKE_OOB=7,6,2");
+  a.checkBounds = tcc::KernelBoundsCheck{{"x", "y", "out"}, 0};
+  a.source = "lang-examples/vector_add.tile";
+  tcc::HeaderOptions o;
+  o.cxxNamespace = "checked";
+  std::string err, h = generate({a}, o, &err);
+  ASSERT_FALSE(h.empty()) << err;
+  EXPECT_NE(h.find("kernel.setBoundsCheck(\"x:*f32,y:*f32,out:*f32,n:i32\", \"vector_add.tile\", "
+                   "40)"),
+            std::string::npos)
+      << h;
+  const char* main = R"(
+#include "kernel.h"
+#include "tcc/driver.h"
+#include <cstdio>
+int main() {
+  tcc::ensureContext();
+  CUdeviceptr x = 0, out = 0;
+  tcc::driver().cuMemAlloc(&x, 8192);
+  tcc::driver().cuMemAlloc(&out, 4096);
+  try {
+    checked::vector_add(nullptr, x, x, out, 2048);
+    std::puts("no error");
+  } catch (const tcc::Error& e) {
+    std::printf("caught: %s\n", e.what());
+  }
+  return 0;
+}
+)";
+  std::vector<std::string> out;
+  ASSERT_EQ(compileAndRunEach(h, main, {"TCC_LIBCUDA=" TCC_TEST_FAKE_CUDA}, &out), 0) << out[0];
+  EXPECT_EQ(out[0], "caught: tcc: kernel 'vector_add': running (--check-bounds): out-of-bounds "
+                    "store at vector_add.tile:12:5 by program (1, 0, 0): byte offset 4096 of "
+                    "'out' (4096 bytes valid; element 1024 of *f32)\n");
+}
+
 // A header with sm_90a, sm_90 and sm_80 variants (cubin and PTX each, and one PTX-only)
 // run on the fake driver (runtime_fake_cuda.cpp) as devices of several architectures: each
 // launch takes the first variant that runs there, from its cubin or through the JIT.
