@@ -20,7 +20,8 @@
 #   DIR/kinds/{sm80,ptx_only,multi_arch,two_kernels}/   artifact kinds: sm_80 cubin + PTX,
 #                                        PTX only, three architectures, two kernels in one cubin
 #   DIR/kinds/default/<example>/         each course example built with no flags at all
-#   DIR/check_bounds/{oob_copy,vector_add,matmul}/   tcc --check-bounds builds (check_bounds_test.cpp)
+#   DIR/check_bounds/{oob_copy,vector_add,matmul,matmul_f32}/   tcc --check-bounds builds
+#                                        (test/gpu/check_bounds_test.cpp)
 #   DIR/src/*.tile                       derived sources: matmul with bf16 and f32 operands
 #   DIR/compile_times.json               tcc's time to compile each example to a cubin, here
 #   DIR/MANIFEST.txt                     what made them, and what failed
@@ -435,17 +436,20 @@ if [ -x "$tcc" ]; then
 fi
 
 # Bounds-checked builds (test/gpu/check_bounds_test.cpp): tcc --check-bounds of the GPU test
-# kernel oob_copy (reads `shift` elements ahead) and of the course's vector add and matmul, each
-# with its default variant set (every variant checked; matmul's sm_90a ones too).
+# kernel oob_copy (reads `shift` elements ahead), of the course's vector add and matmul, and of
+# the f32 matmul (whose operand loads become cp.async copies), each with its default variant
+# set (every variant checked; the matmuls' sm_90a ones too).
 if [ -x "$tcc" ]; then
   cb=$art/check_bounds
-  rm -rf "$cb" && mkdir -p "$cb/oob_copy" "$cb/vector_add" "$cb/matmul"
+  rm -rf "$cb" && mkdir -p "$cb/oob_copy" "$cb/vector_add" "$cb/matmul" "$cb/matmul_f32"
   { "$tcc" "$root/test/gpu/kernels/oob_copy.tile" --check-bounds --emit=cubin \
       -o "$cb/oob_copy/oob_copy.cubin" &&
     "$tcc" "$root/lang-examples/vector_add.tile" --check-bounds --emit=cubin \
       -o "$cb/vector_add/vector_add.cubin" &&
     "$tcc" "$root/lang-examples/matmul.tile" --check-bounds --emit=cubin \
-      -o "$cb/matmul/matmul.cubin"; } >"$tmp/check_bounds.log" 2>&1 ||
+      -o "$cb/matmul/matmul.cubin" &&
+    "$tcc" "$art/src/matmul_f32.tile" --check-bounds --emit=cubin \
+      -o "$cb/matmul_f32/matmul_f32.cubin"; } >"$tmp/check_bounds.log" 2>&1 ||
     note "check_bounds: tcc FAILED: $(head -c 300 "$tmp/check_bounds.log" | tr '\n' ' ')"
 fi
 

@@ -239,4 +239,64 @@ TEST(CheckBounds, MatmulReadingPastAIsReported) {
     EXPECT_EQ(gputest::halfToFloat(c[size_t(m - 1) * n + j]), 0.0f) << "column " << j;
 }
 
+// matmul with f32 operands (tf32 mma.sync; DIR/src/matmul_f32.tile, derived by
+// build-artifacts.sh with one line above matmul.tile's): its operand loads become cp.async
+// copies in every variant of the checked build, so this checks that the copies keep the
+// checked masks. Small integers are exact in tf32.
+TEST(CheckBounds, AsynchronousCopiesAreCheckedToo) {
+  REQUIRE_ARTIFACT("matmul_f32");
+  tcc::Library lib(dirOf("matmul_f32"));
+  auto run = [&](int32_t m, int32_t n, int32_t k, int32_t aRows, std::vector<float>* c,
+                 std::vector<float>* expected, CUdeviceptr* aBase, size_t* aSize) {
+    std::vector<float> a(size_t(m) * k), b(size_t(k) * n);
+    for (size_t i = 0; i < a.size(); ++i)
+      a[i] = float(int(i * 7 % 5) - 2);
+    for (size_t i = 0; i < b.size(); ++i)
+      b[i] = float(int(i * 3 % 4) - 1);
+    expected->assign(size_t(m) * n, 0.0f);
+    for (int32_t i = 0; i < aRows; ++i)
+      for (int32_t j = 0; j < n; ++j) {
+        float acc = 0;
+        for (int32_t p = 0; p < k; ++p)
+          acc += a[size_t(i) * k + p] * b[size_t(p) * n + j];
+        (*expected)[size_t(i) * n + j] = acc;
+      }
+    tcc::bench::DeviceBuffer ba(4 * size_t(aRows) * k), bb(4 * b.size()), bc(4 * size_t(m) * n);
+    gputest::upload(ba.get(), a.data(), 4 * size_t(aRows) * k);
+    gputest::upload(bb.get(), b.data(), 4 * b.size());
+    *aBase = 0;
+    *aSize = 0;
+    tcc::driver().cuMemGetAddressRange(aBase, aSize, ba.get());
+    std::string e = errorOf([&] {
+      lib.kernel("matmul_f32").launch(nullptr, ba.get(), bb.get(), bc.get(), m, n, k, k,
+                                      int32_t(1), n, int32_t(1), n, int32_t(1));
+    });
+    c->resize(size_t(m) * n);
+    gputest::download(c->data(), bc.get(), 4 * c->size());
+    return e;
+  };
+  std::vector<float> c, expected;
+  CUdeviceptr base = 0;
+  size_t size = 0;
+  for (const std::tuple<int32_t, int32_t, int32_t>& shape :
+       {std::tuple{130, 70, 45}, std::tuple{128, 128, 64}}) {
+    const int32_t m = std::get<0>(shape), n = std::get<1>(shape), k = std::get<2>(shape);
+    ASSERT_EQ(run(m, n, k, m, &c, &expected, &base, &size), "(no error)") << m << "x" << n;
+    for (size_t i = 0; i < c.size(); ++i)
+      ASSERT_EQ(c[i], expected[i]) << m << "x" << n << "x" << k << ", element " << i;
+  }
+  // 128 x 64 x 64 (the aligned, unit-stride variant) with A one row short: row 127 is read
+  // by program 1 at byte offsets [4 * 127 * 64, 4 * 128 * 64) = [32512, 32768).
+  std::string e = run(128, 64, 64, 127, &c, &expected, &base, &size);
+  EXPECT_EQ(e.find("tcc: kernel 'matmul_f32': running (--check-bounds): out-of-bounds load at "
+                   "matmul_f32.tile:28:14 by program (1, 0, 0): byte offset 32"),
+            0u)
+      << e;
+  EXPECT_NE(e.find(" of 'a' (" + std::to_string(size) + " bytes valid; element 81"),
+            std::string::npos)
+      << e;
+  for (size_t i = 0; i < c.size(); ++i)
+    ASSERT_EQ(c[i], expected[i]) << "element " << i; // row 127: zeros (masked off)
+}
+
 } // namespace
