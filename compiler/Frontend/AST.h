@@ -201,6 +201,15 @@ public:
 class Stmt;
 using Block = std::vector<Stmt *>;
 
+/// A parameter annotation as written: `*f32` is {1, "f32"}, `tl.constexpr`
+/// is {0, "tl.constexpr"}. Sema gives it meaning.
+struct Annotation {
+  unsigned pointerDepth = 0;
+  std::string name; // dotted; empty when there is no annotation
+  llvm::SMRange range;
+  bool present() const { return !name.empty(); }
+};
+
 class Stmt {
 public:
   enum class Kind { Expr, Assign, AugAssign, Return, Pass, Break, Continue, If, For, While };
@@ -229,6 +238,9 @@ public:
       : Stmt(Kind::Assign, r), target(target), value(value) {}
   Expr *target;
   Expr *value;
+  /// `name: constexpr = value` (or `tl.constexpr`): the value must be known at compile
+  /// time. The annotation as written; empty for a plain assignment.
+  Annotation annotation;
   static bool classof(const Stmt *s) { return s->getKind() == Kind::Assign; }
 };
 
@@ -308,14 +320,6 @@ public:
 // Top level
 //===----------------------------------------------------------------------===//
 
-/// A parameter annotation as written: `*f32` is {1, "f32"}, `tl.constexpr`
-/// is {0, "tl.constexpr"}. Sema gives it meaning.
-struct Annotation {
-  unsigned pointerDepth = 0;
-  std::string name; // dotted; empty when there is no annotation
-  llvm::SMRange range;
-  bool present() const { return !name.empty(); }
-};
 
 struct Param {
   std::string name;

@@ -600,9 +600,28 @@ Stmt *Parser::parseSimpleStatement() {
     return module->make<AugAssignStmt>(rangeFrom(start), name, op, opTok.range(), value);
   }
   if (at(TokenKind::Colon)) {
-    errorAt(tok(), "annotated assignments are not supported; the types of variables are "
-                   "inferred");
-    return nullptr;
+    // `name: constexpr = value`: Sema checks the annotation and the value.
+    auto *name = dyn_cast<NameExpr>(lhs);
+    if (!name) {
+      errorAt(tok(), "only a variable name can be annotated: 'name: constexpr = value'");
+      return nullptr;
+    }
+    consume();
+    Annotation annotation;
+    if (!parseAnnotation(annotation))
+      return nullptr;
+    if (!at(TokenKind::Assign)) {
+      errorAt(tok(), "an annotated name needs a value here: '" + name->name + ": " +
+                         annotation.name + " = value'");
+      return nullptr;
+    }
+    consume();
+    Expr *value = parseExpr();
+    if (!value)
+      return nullptr;
+    auto *assign = module->make<AssignStmt>(rangeFrom(start), lhs, value);
+    assign->annotation = annotation;
+    return assign;
   }
   return module->make<ExprStmt>(rangeFrom(start), lhs);
 }

@@ -960,6 +960,26 @@ void Sema::statement(const ast::Stmt *s, const NameSet &liveAfter) {
 
 void Sema::assignStmt(const ast::AssignStmt *s) {
   Value v = expr(s->value);
+  if (s->annotation.present()) {
+    // `name: constexpr = value` (Triton's `tl.constexpr`): a compile-time value, like a
+    // constexpr parameter. Other annotations would claim a type the value may not have.
+    llvm::StringRef a = s->annotation.name;
+    bool isConstexpr = s->annotation.pointerDepth == 0 &&
+                       (a == "constexpr" || a == "tl.constexpr" || a == "triton.language.constexpr" ||
+                        a == "tcc.constexpr");
+    if (!isConstexpr) {
+      diags.error(s->annotation.range, "only 'constexpr' can annotate an assignment ('" +
+                                           std::string(s->annotation.pointerDepth, '*') +
+                                           a.str() + "' cannot); a variable's type is inferred "
+                                           "from its value");
+      v = Value::error();
+    } else if (v.isRuntime()) {
+      diags.error(s->value->range, "'" + cast<ast::NameExpr>(s->target)->name +
+                                       "' is annotated constexpr, but its value is only known "
+                                       "at run time: " + v.describe());
+      v = Value::error();
+    }
+  }
   if (auto *name = dyn_cast<ast::NameExpr>(s->target)) {
     assign(name->name, v, name->range);
     return;
