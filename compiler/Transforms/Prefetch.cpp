@@ -17,21 +17,22 @@
 // Beyond 16 elements a prefetched copy in registers costs occupancy more than the overlap
 // gains (measured on the H200, docs/lowering.md); such a load is staged through shared
 // memory instead, as Triton's pipeliner does: a ring of S = num_stages tiles, the copies
-// of iteration i + D (D = S - 1) started with cp.async during iteration i, so that D rows
-// are in flight while one is computed on:
+// of iteration i + S started with cp.async at the end of iteration i, into the slot it
+// read, so that S rows are in flight while one is computed on:
 //
 //   ring = local_alloc : !tile.smem<S x shape>
-//   copies of iterations 0 .. D-1 into slots 0 .. D-1, one commit group each
+//   copies of iterations 0 .. S-1 into slots 0 .. S-1, one commit group each
 //   for iv = lb to ub step s:
-//     async_wait {pending = D - 1}                       // iteration i's group landed
+//     async_wait {pending = S - 1}                       // iteration i's group landed
 //     x = local_load ring[i mod S]   (select(mask, x, other) where other is not zero)
-//     copies of iteration i + D into slot (i + D) mod S, masked off past the end; commit
 //     ... uses of the load read x ...
+//     copies of iteration i + S into slot i mod S, masked off past the end; commit
 //   async_wait {pending = 0}
 //
 // Each thread copies and reads back the elements it holds in the load's layout (a layout
 // without replicas, so no two threads write one element); tile-allocate-shared places the
-// ring and the barrier after the wait. S shrinks to what the target's shared memory holds
+// ring, the barrier after the wait and, where the body has none between the reads and the
+// copies, one before the copies. S shrinks to what the target's shared memory holds
 // beside the loop's scratch buffers; below 2 the load stays as it is. cp.async moves 4, 8
 // or 16 bytes: the load's vector width must be one of those (sm_80 and later).
 //
@@ -264,7 +265,13 @@ private:
     int64_t slots = std::min<int64_t>(stages, budget > 0 ? budget / bytesPerStage : 0);
     if (slots < 2)
       return; // not even two rows fit: leave the loads as they are
-    int64_t distance = slots - 1;
+    // The tile read back goes to registers at once, so its slot can take the copies of
+    // iteration i + S in the same iteration: all S slots are in flight. The copies go at
+    // the end of the body, where the reads of the slot are behind the barriers the
+    // iteration has anyway (a reduction's; tile-allocate-shared adds one where there is
+    // none). A dot's ring, read by the tensor cores while the next copies run, keeps one
+    // slot out instead (tile-pipeline).
+    int64_t distance = slots;
 
     OpBuilder b(loop);
     auto i32 = [&](OpBuilder &at, int64_t v) -> Value {
@@ -317,8 +324,6 @@ private:
     Value k = loop.getInductionVar();
     Value index = arith::DivSIOp::create(in, loc, arith::SubIOp::create(in, loc, k, lb), step);
     Value readSlot = arith::RemUIOp::create(in, loc, index, i32(in, slots));
-    Value writeSlot = arith::RemUIOp::create(
-        in, loc, arith::AddIOp::create(in, loc, index, i32(in, distance)), i32(in, slots));
     AsyncWaitOp::create(in, loc, int32_t(distance - 1));
     for (auto [i, ring] : llvm::enumerate(rings)) {
       LoadOp load = loads[i];
@@ -332,14 +337,12 @@ private:
                                         load.getOther());
       load.getResult().replaceAllUsesWith(value);
     }
-    // The copies of iteration i + D, after the last read back: into the slot read in
-    // iteration i - 1.
-    OpBuilder after(loads.back());
-    after.setInsertionPointAfter(loads.back());
+    // The copies of iteration i + S into the slot read in this iteration, at its end.
+    OpBuilder after(loop.getBody()->getTerminator());
     Value ahead = arith::AddIOp::create(after, loc, k,
                                         arith::MulIOp::create(after, loc, step, i32(after, distance)));
     Value valid = arith::CmpIOp::create(after, loc, arith::CmpIPredicate::slt, ahead, ub);
-    issueCopies(after, ahead, valid, writeSlot);
+    issueCopies(after, ahead, valid, readSlot);
     b.setInsertionPointAfter(loop);
     AsyncWaitOp::create(b, loc, 0);
 

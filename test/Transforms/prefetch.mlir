@@ -104,9 +104,11 @@ func.func @unmasked_or_one_stage(%out: !tile.ptr<f32>, %inp: !tile.ptr<f32>, %n:
 
 // A row of 8192 elements on 4 warps: 64 per thread, doubled by a prefetched copy in
 // registers (occupancy would pay more than the overlap gains); staged through a ring of 3
-// shared tiles instead, two iterations ahead: the copies of iterations 0 and 1 before
-// the loop, each in its group; in the body the wait for this iteration's group, the read
-// back, then the copies of iteration i + 2 into the slot read in iteration i - 1.
+// shared tiles instead, three iterations ahead: the copies of iterations 0, 1 and 2 before
+// the loop, each in its group; in the body the wait for this iteration's group and the
+// read back where the load was, and at the end the copies of iteration i + 3 into the slot
+// just read. Without a reduction in the body, tile-allocate-shared puts a barrier between
+// the reads and those copies.
 // CHECK:       #[[FLAT:.*]] = #tile.nvmma_shared<{swizzle = 0, order = [0]}>
 // CHECK-LABEL: func.func @wide_rows
 // CHECK-NOT:   iter_args
@@ -120,23 +122,31 @@ func.func @unmasked_or_one_stage(%out: !tile.ptr<f32>, %inp: !tile.ptr<f32>, %n:
 // CHECK:       %[[SLOT1:.*]] = tile.memdesc_index %[[RING]][%c1_i32
 // CHECK:       tile.async_copy %{{.*}}, %[[SLOT1]]
 // CHECK-NEXT:  tile.async_commit
+// CHECK:       %[[SLOT2:.*]] = tile.memdesc_index %[[RING]][%c2_i32
+// CHECK:       tile.async_copy %{{.*}}, %[[SLOT2]]
+// CHECK-NEXT:  tile.async_commit
 // CHECK:       scf.for %[[IV:.*]] = %[[LB]] to %arg2 step %[[STEP:.*]]  : i32 {
 // CHECK:         %[[I:.*]] = arith.divsi %{{.*}}, %[[STEP]] : i32
 // CHECK:         %[[READ:.*]] = arith.remui %[[I]], %c3_i32 : i32
-// CHECK:         %[[I2:.*]] = arith.addi %[[I]], %c2_i32 : i32
-// CHECK:         %[[WRITE:.*]] = arith.remui %[[I2]], %c3_i32{{.*}} : i32
-// CHECK:         tile.async_wait {pending = 1 : i32}
+// CHECK-NEXT:    tile.async_wait {pending = 2 : i32}
 // CHECK:         %[[RSLOT:.*]] = tile.memdesc_index %[[RING]][%[[READ]]]
 // CHECK:         %[[X:.*]] = tile.local_load %[[RSLOT]]
 // CHECK-NOT:     tile.load
+// CHECK:         tile.store %{{.*}}, %[[X]], mask
 // CHECK:         %[[AHEAD:.*]] = arith.addi %[[IV]], %{{.*}} : i32
 // CHECK:         arith.cmpi slt, %[[AHEAD]], %arg2 : i32
-// CHECK:         %[[WSLOT:.*]] = tile.memdesc_index %[[RING]][%[[WRITE]]]
+// CHECK:         %[[WSLOT:.*]] = tile.memdesc_index %[[RING]][%[[READ]]]
 // CHECK:         tile.async_copy %{{.*}}, %[[WSLOT]], mask
 // CHECK-NEXT:    tile.async_commit
-// CHECK:         tile.store %{{.*}}, %[[X]], mask
-// CHECK:       }
+// CHECK-NEXT:  }
 // CHECK-NEXT:  tile.async_wait {pending = 0 : i32}
+// SYNC-LABEL: func.func @wide_rows
+// SYNC:         tile.async_wait {pending = 2 : i32}
+// SYNC-NEXT:    %[[SLOT:.*]] = tile.memdesc_index
+// SYNC-NEXT:    tile.barrier
+// SYNC-NEXT:    tile.local_load %[[SLOT]]
+// SYNC:         tile.barrier
+// SYNC-NEXT:    tile.async_copy
 #v = #tile.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 func.func @wide_rows(%out: !tile.ptr<f32>, %inp: !tile.ptr<f32>, %n: i32)
     attributes {tile.kernel, tile.num_warps = 4 : i32} {
@@ -168,19 +178,19 @@ func.func @wide_rows(%out: !tile.ptr<f32>, %inp: !tile.ptr<f32>, %n: i32)
 // CHECK:       tile.local_alloc -> !tile.smem<3x16384xf32
 // CHECK:       tile.async_copy {{.*}} {vec = 4 : i32}
 // CHECK:       scf.for
-// CHECK:         tile.async_wait {pending = 1 : i32}
+// CHECK:         tile.async_wait {pending = 2 : i32}
 // CHECK:         %[[RAW:.*]] = tile.local_load
 // CHECK:         %[[X:.*]] = arith.select %[[MASK:.*]], %[[RAW]], %[[NEGINF:.*]] : tensor<16384xi1, #blocked>, tensor<16384xf32, #blocked>
 // CHECK:         tile.reduce max %[[X]], axis 0
-// tile-allocate-shared: one barrier per row, between the landed copies and the reads; the
-// next copies go to the slot read in the previous row, behind that barrier already.
-// (Copying into the slot just read, all three slots in flight as Triton does, needs a
-// second barrier before the copies: measured 1-2% slower on the H200, bench/RESULTS.md.)
+// tile-allocate-shared: one barrier between the landed copies and the reads; the copies
+// of iteration i + 3 into the slot just read come after the reductions, whose barriers
+// already order every thread's reads before them: no barrier of their own.
 // SYNC-LABEL: func.func @softmax_rows
-// SYNC:         tile.async_wait {pending = 1 : i32}
+// SYNC:         tile.async_wait {pending = 2 : i32}
 // SYNC-NEXT:    %[[SLOT:.*]] = tile.memdesc_index
 // SYNC-NEXT:    tile.barrier
 // SYNC-NEXT:    tile.local_load %[[SLOT]]
+// SYNC:         tile.reduce
 // SYNC-NOT:     tile.barrier
 // SYNC:         tile.async_copy
 // SYNC-NEXT:    tile.async_commit
