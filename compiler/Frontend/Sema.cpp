@@ -432,6 +432,24 @@ std::unique_ptr<typed::Program> Sema::run() {
     kernels = {*it};
   }
   if (kernels.empty() && !diags.hasErrors()) {
+    // A Triton file: its entry points carry @triton.jit, which marks helpers too.
+    const ast::FunctionDef *jitted = nullptr;
+    for (const ast::FunctionDef *fn : module.functions)
+      for (const ast::Expr *d : fn->decorators) {
+        const ast::Expr *callee = d;
+        if (auto *c = dyn_cast<ast::CallExpr>(d))
+          callee = c->callee;
+        std::string name = dottedName(callee);
+        if (!jitted && (name == "jit" || name == "triton.jit"))
+          jitted = fn;
+      }
+    if (jitted) {
+      diags.error(jitted->nameRange,
+                  "no kernel in this file: '" + jitted->name + "' is marked @triton.jit, which "
+                  "tcc reads as a helper; mark the entry point with @kernel(grid=(...), "
+                  "num_warps=...) as well (the launch grid moves there)");
+      return nullptr;
+    }
     diags.error("no kernel in this file: mark an entry point with @kernel(grid=(...), "
                 "num_warps=...)");
     return nullptr;

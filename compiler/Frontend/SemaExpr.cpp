@@ -187,25 +187,30 @@ Value Sema::lookup(const ast::NameExpr *e) {
   }
   diags.error(e->range, "undefined name '" + e->name + "'");
   // Suggest the closest known name.
+  // Suggest the closest known name, located at its definition (a builtin: at the use).
   std::string best;
+  SMRange bestRange;
   unsigned bestDistance = 3;
-  auto consider = [&](llvm::StringRef candidate) {
+  auto consider = [&](llvm::StringRef candidate, SMRange where) {
     unsigned d = llvm::StringRef(e->name).edit_distance(candidate, true, bestDistance);
     if (d < bestDistance) {
       bestDistance = d;
       best = candidate.str();
+      bestRange = where.isValid() ? where : e->range;
     }
   };
   for (const auto &entry : frame->env)
-    consider(entry.getKey());
+    consider(entry.getKey(), entry.getValue().defRange);
   for (const auto &entry : globals)
-    consider(entry.getKey());
+    consider(entry.getKey(), entry.getValue().defRange);
   for (const auto &entry : functions)
-    consider(entry.getKey());
+    consider(entry.getKey(), entry.getValue()->nameRange);
   for (const char *n : kBuiltinNames)
-    consider(n);
+    consider(n, e->range);
   if (!best.empty() && e->name.size() > 1)
-    diags.note("did you mean '" + best + "'?");
+    diags.note(bestRange, bestRange.Start == e->range.Start
+                              ? "did you mean '" + best + "'?"
+                              : "did you mean '" + best + "', defined here?");
   return Value::error();
 }
 
