@@ -147,6 +147,25 @@ private:
     return true;
   }
 
+  /// The ops computing the pointers and mask of `load` (and `other`, with `withOther`)
+  /// for induction variable `iv`, cloned in program order at `b`; the mapping from the
+  /// originals to the clones.
+  IRMapping cloneAddress(OpBuilder &b, LoadOp load, Value iv, bool withOther) {
+    llvm::SetVector<Operation *> ops;
+    sliceOf(load.getPtr(), ops);
+    if (load.getMask())
+      sliceOf(load.getMask(), ops);
+    if (withOther && load.getOther())
+      sliceOf(load.getOther(), ops);
+    SmallVector<Operation *> ordered = ops.takeVector();
+    llvm::sort(ordered, [](Operation *x, Operation *y) { return x->isBeforeInBlock(y); });
+    IRMapping mapping;
+    mapping.map(loop.getInductionVar(), iv);
+    for (Operation *op : ordered)
+      b.clone(*op, mapping);
+    return mapping;
+  }
+
   /// The ops computing a load's pointers, mask and `other` in the body.
   bool addressSlice(LoadOp load, llvm::SetVector<Operation *> &ops) {
     return sliceOf(load.getPtr(), ops) && (!load.getMask() || sliceOf(load.getMask(), ops)) &&
@@ -290,16 +309,7 @@ private:
       for (auto [index, ring] : llvm::enumerate(rings)) {
         LoadOp load = loads[index];
         SharedMemType tile = tiles[index];
-        llvm::SetVector<Operation *> ops;
-        sliceOf(load.getPtr(), ops);
-        if (load.getMask())
-          sliceOf(load.getMask(), ops);
-        SmallVector<Operation *> ordered = ops.takeVector();
-        llvm::sort(ordered, [](Operation *x, Operation *y) { return x->isBeforeInBlock(y); });
-        IRMapping mapping;
-        mapping.map(loop.getInductionVar(), iv);
-        for (Operation *op : ordered)
-          at.clone(*op, mapping);
+        IRMapping mapping = cloneAddress(at, load, iv, /*withOther=*/false);
         Value ptr = mapping.lookupOrDefault(load.getPtr());
         Value mask = SplatOp::create(at, loc, getI1SameShape(ptr.getType()), valid);
         if (Value original = load.getMask())
@@ -383,17 +393,7 @@ private:
 
   /// The load of iteration `iv` (valid when `valid`), its address ops cloned before `at`.
   Value issue(OpBuilder &b, LoadOp load, Value iv, Value valid) {
-    llvm::SetVector<Operation *> ops;
-    sliceOf(load.getPtr(), ops);
-    sliceOf(load.getMask(), ops);
-    if (load.getOther())
-      sliceOf(load.getOther(), ops);
-    SmallVector<Operation *> ordered = ops.takeVector();
-    llvm::sort(ordered, [](Operation *x, Operation *y) { return x->isBeforeInBlock(y); });
-    IRMapping mapping;
-    mapping.map(loop.getInductionVar(), iv);
-    for (Operation *op : ordered)
-      b.clone(*op, mapping);
+    IRMapping mapping = cloneAddress(b, load, iv, /*withOther=*/true);
     Location loc = load.getLoc();
     Value mask = mapping.lookupOrDefault(load.getMask());
     auto maskType = cast<RankedTensorType>(mask.getType());
