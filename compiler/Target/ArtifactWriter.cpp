@@ -1,5 +1,6 @@
 #include "ArtifactWriter.h"
 
+#include "tcc/atomic_file.h"
 #include "tcc/grid_expr.h"
 
 #include <algorithm>
@@ -96,27 +97,6 @@ std::string entryOf(const KernelArtifact& a) { return a.entry.empty() ? a.name :
 
 } // namespace
 
-bool writeFileAtomically(const std::string& path, const std::string& bytes, std::string* error) {
-  std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) {
-    *error = "cannot write '" + path + "': " + std::strerror(errno);
-    return false;
-  }
-  bool ok = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
-  ok = (std::fclose(f) == 0) && ok;
-  if (!ok) {
-    *error = "cannot write '" + path + "': " + std::strerror(errno);
-    std::remove(tmp.c_str());
-    return false;
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    *error = "cannot rename '" + tmp + "' to '" + path + "': " + std::strerror(errno);
-    std::remove(tmp.c_str());
-    return false;
-  }
-  return true;
-}
 
 namespace {
 

@@ -154,8 +154,7 @@ bool writeModuleArtifacts(const std::vector<KernelArtifact>& kernels, const std:
 // (".json"), or `ext` appended when it has none.
 std::string replaceExtension(const std::string& path, const std::string& ext);
 
-// Writes `bytes` to `path` through a temporary file and a rename.
-bool writeFileAtomically(const std::string& path, const std::string& bytes, std::string* error);
+// writeFileAtomically(path, bytes, error): runtime/include/tcc/atomic_file.h.
 
 // Helpers shared with HeaderWriter.
 namespace artifacts {

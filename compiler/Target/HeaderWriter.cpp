@@ -1,5 +1,7 @@
 #include "HeaderWriter.h"
 
+#include "tcc/atomic_file.h"
+
 #include "tcc/grid_expr.h"
 
 #include <algorithm>

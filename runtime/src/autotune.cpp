@@ -4,6 +4,7 @@
 // the kernel writes saved and restored around the trials.
 #include "kernel_internal.h"
 
+#include "tcc/atomic_file.h"
 #include "tcc/bench.h"
 #include "tcc/json.h"
 
@@ -197,32 +198,6 @@ bool sameKey(const json::Value& e, const std::string& device, int cc, int driver
          e.find("driver")->asInt() == driver && e.find("key")->asString() == key;
 }
 
-// Writes `text` to `path` atomically: a temporary file beside it, renamed over it.
-bool writeAtomically(const std::string& path, const std::string& text, std::string* why) {
-  static std::atomic<unsigned> counter{0};
-  std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." +
-                    std::to_string(counter.fetch_add(1));
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) {
-      *why = "cannot create " + tmp + ": " + std::strerror(errno);
-      return false;
-    }
-    out << text;
-    out.flush();
-    if (!out) {
-      *why = "cannot write " + tmp;
-      std::remove(tmp.c_str());
-      return false;
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    *why = "cannot rename " + tmp + " to " + path + ": " + std::strerror(errno);
-    std::remove(tmp.c_str());
-    return false;
-  }
-  return true;
-}
 
 // Adds (or replaces) `entry` in the cache file, merging what is there now: under an
 // exclusive lock on `<path>.lock`, so that writers in other processes do not lose each
@@ -266,7 +241,7 @@ void writeCache(std::set<std::string>& warned, const std::string& dir, const std
   root.set("space", space);
   root.set("entries", entries);
   std::string why;
-  if (!writeAtomically(path, json::write(root, 2) + "\n", &why))
+  if (!writeFileAtomically(path, json::write(root, 2) + "\n", &why))
     warnOnce(warned, "autotuning kernel '" + kernel + "': the choice is not saved: " + why);
   if (lock >= 0)
     ::close(lock); // releases the lock
