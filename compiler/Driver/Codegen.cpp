@@ -972,6 +972,17 @@ int Codegen::runArtifacts(ModuleOp module, ArrayRef<func::FuncOp> kernels,
           os << "PTX only (no ptxas figures), ";
         os << a.sharedBytes << " B shared, " << a.numWarps << " warps\n";
       }
+      // A configuration of a search space that spills is slower than one that does not:
+      // dropped (the driver says so), unless --max-spill-bytes allows it.
+      if (const typed::Autotune *space = driver.autotune(k);
+          space && options.autotuneConfig >= 0 && a.hasPtxasInfo && codegen.maxSpillBytes >= 0 &&
+          a.spillStores + a.spillLoads > codegen.maxSpillBytes) {
+        diags.error("it spills " + std::to_string(a.spillStores) + " B of stores and " +
+                    std::to_string(a.spillLoads) + " B of loads (" + a.arch + ", " +
+                    describeAssumptions(byName[k], job.assumptions[k]) +
+                    "), more than --max-spill-bytes " + std::to_string(codegen.maxSpillBytes));
+        return 1;
+      }
       if (!wantCubin)
         a.cubin.clear();
       if (!wantPtx)

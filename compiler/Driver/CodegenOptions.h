@@ -57,6 +57,9 @@ struct CodegenOptions {
   bool verbose = false;
   /// -j/--jobs: configurations of an @autotune space compiled at once (0: one per core).
   unsigned jobs = 0;
+  /// --max-spill-bytes: a configuration of an @autotune space whose variants spill more
+  /// (stores plus loads, as ptxas reports them) is dropped from the space. -1: no limit.
+  long long maxSpillBytes = 0;
   /// --time-passes: wall time of the front end, each MLIR pass, LLVM's optimisation
   /// pipeline, NVPTX code generation and ptxas, on stderr.
   bool timePasses = false;

@@ -76,6 +76,10 @@ int main(int argc, char **argv) {
                  "configurations of an @autotune kernel compiled at once (default: one per "
                  "core)")
       ->check(CLI::Range(1u, 1024u));
+  app.add_option("--max-spill-bytes", codegen.maxSpillBytes,
+                 "drop a configuration of an @autotune space whose code spills more than this "
+                 "(stores + loads, bytes; default 0; -1: no limit)")
+      ->check(CLI::Range(-1LL, 1LL << 40));
   app.add_option("--specialize", codegen.specialize,
                  "NAME=D|NAME=eq1[,...]: compile for argument NAME a multiple of D (a pointer: "
                  "D-byte aligned) or, with eq1, an integer equal to 1 (a unit stride), e.g. "
