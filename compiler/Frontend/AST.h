@@ -345,10 +345,18 @@ struct GlobalConstant {
   Expr *value;
 };
 
+/// A name an `import` or `from ... import` line would bind in Python; tcc ignores imports,
+/// so an undefined name that one of them binds is worth a note.
+struct ImportedName {
+  std::string name;
+  llvm::SMRange line; // the import statement
+};
+
 class Module {
 public:
   std::vector<FunctionDef *> functions;
   std::vector<GlobalConstant> constants;
+  std::vector<ImportedName> imports;
 
   template <typename T, typename... Args> T *make(Args &&...args) {
     auto node = std::make_unique<T>(std::forward<Args>(args)...);

@@ -206,9 +206,41 @@ void Parser::parseTopLevel() {
 // Imports are accepted so that Triton sources port unchanged, and ignored:
 // every builtin is always available, with or without a `tl.` prefix.
 void Parser::parseImport() {
+  // Ignored, but the names it would bind are kept for diagnostics: `import a.b [as c]`
+  // binds a (or c); `from m import x [as y], ...` binds x (or y).
+  SMLoc start = tok().loc;
+  std::vector<Token> line;
   while (!at(TokenKind::Newline) && !at(TokenKind::EndOfFile))
-    consume();
+    line.push_back(consume());
+  SMRange range = rangeFrom(start);
   consumeIf(TokenKind::Newline);
+  size_t i = 0;
+  bool from = !line.empty() && line[0].is(TokenKind::KwFrom);
+  if (from) {
+    while (i < line.size() && !line[i].is(TokenKind::KwImport))
+      ++i;
+  }
+  ++i; // past `import`
+  while (i < line.size()) {
+    if (line[i].is(TokenKind::LParen) || line[i].is(TokenKind::RParen) ||
+        line[i].is(TokenKind::Comma)) {
+      ++i;
+      continue;
+    }
+    if (!line[i].is(TokenKind::Identifier))
+      return; // `*` or something else: nothing to keep
+    std::string bound = line[i].text.str();
+    ++i;
+    while (!from && i + 1 < line.size() && line[i].is(TokenKind::Dot) &&
+           line[i + 1].is(TokenKind::Identifier))
+      i += 2; // import a.b.c binds a
+    if (i + 1 < line.size() && line[i].is(TokenKind::KwAs) &&
+        line[i + 1].is(TokenKind::Identifier)) {
+      bound = line[i + 1].text.str();
+      i += 2;
+    }
+    module->imports.push_back({bound, range});
+  }
 }
 
 void Parser::parseGlobalConstant() {

@@ -1203,8 +1203,24 @@ void Sema::forStmt(const ast::ForStmt *s, const NameSet &liveAfter) {
   }
   int64_t numStages = 0;
   for (const ast::KeywordArg &kw : call->kwargs) {
+    // Triton's scheduling hints that are flags: evaluated and checked, no effect in tcc
+    // (its pipeliner decides per loop; docs/language.md).
+    if (kw.name == "flatten" || kw.name == "warp_specialize" ||
+        kw.name == "disallow_acc_multi_buffer") {
+      Value v = expr(kw.value);
+      if (v.isError())
+        return;
+      if (v.kind != Value::Kind::Bool) {
+        diags.error(kw.value->range, "range() " + llvm::Twine(kw.name) +
+                                         " must be True or False, not " + v.describe());
+        return;
+      }
+      continue;
+    }
     if (kw.name != "num_stages" && kw.name != "loop_unroll_factor") {
-      diags.error(kw.nameRange, "range() has no keyword argument '" + kw.name + "'");
+      diags.error(kw.nameRange, "range() has no keyword argument '" + kw.name +
+                                    "' (it takes num_stages, loop_unroll_factor, flatten, "
+                                    "warp_specialize and disallow_acc_multi_buffer)");
       return;
     }
     Value v = expr(kw.value);

@@ -186,6 +186,13 @@ Value Sema::lookup(const ast::NameExpr *e) {
     return Value::error();
   }
   diags.error(e->range, "undefined name '" + e->name + "'");
+  for (const ast::ImportedName &imported : module.imports)
+    if (imported.name == e->name) {
+      diags.note(imported.line, "tcc ignores imports: '" + e->name + "' is bound by this line "
+                                "in Python only; tcc knows the tl.* builtins by name, and "
+                                "other modules are not available in a kernel");
+      return Value::error();
+    }
   // Suggest the closest known name.
   // Suggest the closest known name, located at its definition (a builtin: at the use).
   std::string best;
