@@ -750,9 +750,15 @@ Value Sema::builtinCall(Builtin b, llvm::StringRef name, const ast::CallExpr *ca
     Value cond = a[0];
     if (cond.isNumber())
       cond = Value::runtime(constant(cond, Type::scalar(ScalarKind::I1), r[0]));
+    // An integer condition is true where it is non-zero, as in Triton.
+    if (cond.isRuntime() && cond.type().element().isInteger() && !cond.type().element().isBool())
+      cond = binary(ast::BinaryOp::Ne, cond, Value::integer(0), r[0], r[0], r[0], r[0]);
+    if (cond.isError())
+      return Value::error();
     if (!cond.isRuntime() || !cond.type().element().isBool()) {
-      diags.error(r[0], "the condition of where() must be boolean (i1), not " + cond.describe() +
-                            "; compare first, e.g. 'x != 0'");
+      diags.error(r[0], "the condition of where() must be boolean (i1) or an integer (true "
+                        "where non-zero), not " + cond.describe() + "; compare first, e.g. "
+                        "'x != 0'");
       noteDefinition(cond);
       return Value::error();
     }
