@@ -1063,9 +1063,34 @@ Value Sema::attribute(const ast::AttributeExpr *e) {
       ns.str = "tl";
       return ns;
     }
+    if (base.str == "tl" && e->name == "math") {
+      Value ns = base;
+      ns.str = "tl.math";
+      return ns;
+    }
+    // tl.math.*: the math functions tcc has, under Triton's names.
+    static const char *const kMath[] = {"exp",  "exp2", "log",     "log2",    "sqrt",
+                                        "rsqrt", "abs", "sin",     "cos",     "sigmoid",
+                                        "maximum", "minimum", "floor", "ceil", "erf",
+                                        "tanh",  "fma",  "cdiv"};
+    auto mathNames = [&] {
+      std::string names;
+      for (const char *m : kMath)
+        if (!lookupBuiltin(m).isError())
+          names += (names.empty() ? "" : ", ") + std::string(m);
+      return names;
+    };
     Value b = lookupBuiltin(e->name);
+    if (base.str == "tl.math" && !llvm::is_contained(kMath, llvm::StringRef(e->name)))
+      b = Value::error();
     if (b.isError() || b.kind == Value::Kind::Namespace) {
-      if (isUnsupportedTritonName(e->name))
+      if (base.str == "tl.math")
+        diags.error(e->nameRange, "'tl.math." + e->name + "' is not supported by tcc; its math "
+                                  "functions are " + mathNames());
+      else if (llvm::StringRef(e->name).starts_with("float8"))
+        diags.error(e->nameRange, "'" + base.str + "." + e->name + "' (fp8) is not supported by "
+                                  "tcc yet; its floating-point types are f16, bf16, f32 and f64");
+      else if (isUnsupportedTritonName(e->name))
         diags.error(e->nameRange, "'" + base.str + "." + e->name + "' is not supported by tcc");
       else
         diags.error(e->nameRange, "'" + base.str + "' has no member '" + e->name + "'");
