@@ -1507,16 +1507,11 @@ Value Sema::callHelper(const ast::FunctionDef &fn, const ast::CallExpr *call) {
     if (!kind.valid)
       return Value::error();
     Value &v = *args[i];
-    if (kind.isConstexpr) {
-      if (v.isRuntime()) {
-        diags.error(argRanges[i], "argument '" + p.name + "' of '" + fn.name +
-                                      "' must be known at compile time (the parameter is "
-                                      "constexpr), but it is " + v.describe());
-        diags.note(p.nameRange, "'" + p.name + "' is declared constexpr here");
-        return Value::error();
-      }
+    // A helper's constexpr parameter takes runtime values too, as Triton's inlined helpers
+    // do (its fused-attention tutorial passes offset tiles to them); a use inside the helper
+    // that needs a compile-time value says so there.
+    if (kind.isConstexpr)
       continue;
-    }
     bool fits = v.isNumber() ? !kind.type.element().isPointer
                              : v.isRuntime() && !v.type().isTile() &&
                                    v.type().element().isPointer ==
