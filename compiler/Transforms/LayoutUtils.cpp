@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -17,6 +18,28 @@
 using namespace mlir;
 
 namespace tcc {
+
+bool isZeroOrAbsent(Value v) {
+  if (!v)
+    return true;
+  Attribute attr;
+  if (matchPattern(v, m_Constant(&attr))) {
+    if (auto dense = dyn_cast<DenseElementsAttr>(attr))
+      return dense.isSplat() && (dense.getElementType().isIntOrIndex()
+                                     ? dense.getSplatValue<APInt>().isZero()
+                                     : dense.getSplatValue<APFloat>().isPosZero());
+  }
+  if (auto splat = v.getDefiningOp<mlir::tile::SplatOp>())
+    return isZeroOrAbsent(splat.getSrc());
+  if (auto constant = v.getDefiningOp<arith::ConstantOp>()) {
+    if (auto f = dyn_cast<FloatAttr>(constant.getValue()))
+      return f.getValue().isPosZero();
+    if (auto i = dyn_cast<IntegerAttr>(constant.getValue()))
+      return i.getValue().isZero();
+  }
+  return false;
+}
+
 
 unsigned getNumWarps(Operation *op) {
   auto func = dyn_cast<func::FuncOp>(op);

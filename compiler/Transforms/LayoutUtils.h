@@ -25,6 +25,10 @@ namespace tcc {
 
 constexpr unsigned kWarpSize = 32;
 
+/// True for a null value (a load without `other`) and for a zero constant or splat of
+/// one: what cp.async's zero-fill gives masked-off elements.
+bool isZeroOrAbsent(mlir::Value v);
+
 /// `tile.num_warps` of the function enclosing `op` (or `op` itself), else 4.
 unsigned getNumWarps(mlir::Operation *op);
 

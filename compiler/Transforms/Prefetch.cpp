@@ -342,7 +342,7 @@ private:
       Value slot = MemDescIndexOp::create(at, load.getLoc(), tile, ring, readSlot);
       Value value = LocalLoadOp::create(at, load.getLoc(), load.getType(), slot);
       // Masked-off elements were zero-filled.
-      if (load.getMask() && load.getOther() && !isZeroSplat(load.getOther()))
+      if (load.getMask() && !tcc::isZeroOrAbsent(load.getOther()))
         value = arith::SelectOp::create(at, load.getLoc(), load.getMask(), value,
                                         load.getOther());
       load.getResult().replaceAllUsesWith(value);
@@ -369,23 +369,7 @@ private:
         op->erase();
   }
 
-  /// A splat (constant or tile.splat) of zero.
-  static bool isZeroSplat(Value v) {
-    Attribute attr;
-    if (matchPattern(v, m_Constant(&attr))) {
-      if (auto dense = dyn_cast<DenseElementsAttr>(attr))
-        return dense.isSplat() && (dense.getElementType().isIntOrIndex()
-                                       ? dense.getSplatValue<APInt>().isZero()
-                                       : dense.getSplatValue<APFloat>().isPosZero());
-      if (auto f = dyn_cast<FloatAttr>(attr))
-        return f.getValue().isPosZero();
-      if (auto i = dyn_cast<IntegerAttr>(attr))
-        return i.getValue().isZero();
-    }
-    if (auto splat = v.getDefiningOp<SplatOp>())
-      return isZeroSplat(splat.getSrc());
-    return false;
-  }
+
 
   //===--------------------------------------------------------------------===//
   // In registers

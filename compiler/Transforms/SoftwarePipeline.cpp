@@ -51,26 +51,6 @@ struct Stream {
   LocalAllocOp ring;
 };
 
-bool isZero(Value v) {
-  if (!v)
-    return true;
-  Attribute attr;
-  if (matchPattern(v, m_Constant(&attr))) {
-    if (auto dense = dyn_cast<DenseElementsAttr>(attr))
-      return dense.isSplat() && (dense.getElementType().isIntOrIndex()
-                                     ? dense.getSplatValue<APInt>().isZero()
-                                     : dense.getSplatValue<APFloat>().isPosZero());
-  }
-  if (auto splat = v.getDefiningOp<SplatOp>())
-    return isZero(splat.getSrc());
-  if (auto constant = v.getDefiningOp<arith::ConstantOp>()) {
-    if (auto f = dyn_cast<FloatAttr>(constant.getValue()))
-      return f.getValue().isPosZero();
-    if (auto i = dyn_cast<IntegerAttr>(constant.getValue()))
-      return i.getValue().isZero();
-  }
-  return false;
-}
 
 class Pipeliner {
 public:
@@ -152,7 +132,7 @@ private:
       if (!alloc || !alloc.getSrc())
         continue;
       auto load = alloc.getSrc().getDefiningOp<LoadOp>();
-      if (!load || load->getBlock() != loop.getBody() || !load->hasOneUse() || !isZero(load.getOther()))
+      if (!load || load->getBlock() != loop.getBody() || !load->hasOneUse() || !tcc::isZeroOrAbsent(load.getOther()))
         continue;
       auto vec = load->getAttrOfType<IntegerAttr>("tile.vec");
       auto type = cast<RankedTensorType>(load.getType());
