@@ -23,6 +23,8 @@ class LLVMTypeConverter;
 
 namespace tcc {
 
+class AxisInfoAnalysis;
+
 using mlir::tile::Distribution;
 
 /// Tiles to the scalars one thread holds, tile pointers to `!llvm.ptr<1>`.
@@ -61,8 +63,11 @@ int64_t dotScratchBytes(mlir::Operation *op);
 /// Stage 1 (tiles to per-thread scalars).
 void populateKernelLoweringPatterns(TileTypeConverter &converter,
                                     mlir::RewritePatternSet &patterns);
+/// `axisInfo` (of the IR being lowered; may be null) lets an integer or boolean op whose
+/// result is constant over groups of a thread's registers be computed once per group.
 void populateElementwiseLoweringPatterns(TileTypeConverter &converter,
-                                         mlir::RewritePatternSet &patterns);
+                                         mlir::RewritePatternSet &patterns,
+                                         const AxisInfoAnalysis *axisInfo);
 void populateShapeLoweringPatterns(TileTypeConverter &converter,
                                    mlir::RewritePatternSet &patterns);
 void populateGridLoweringPatterns(TileTypeConverter &converter,

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/Analysis/AxisInfo.h"
 #include "compiler/Conversion/LoweringPatterns.h"
 #include "compiler/Conversion/NVVMBuilders.h"
 #include "compiler/Conversion/Passes.h"
@@ -177,8 +178,9 @@ struct ConvertTileToNVVM : impl::ConvertTileToNVVMBase<ConvertTileToNVVM> {
                              /*alignment=*/1024, /*addrSpace=*/3);
     }
 
-    // Stage 1: tiles to per-thread scalars.
+    // Stage 1: tiles to per-thread scalars, with AxisInfo of the tile IR as it is now.
     {
+      AxisInfoAnalysis axisInfo(module);
       TileTypeConverter converter(ctx);
       RewritePatternSet patterns(ctx);
       ConversionTarget target(*ctx);
@@ -187,7 +189,7 @@ struct ConvertTileToNVVM : impl::ConvertTileToNVVMBase<ConvertTileToNVVM> {
       target.addIllegalOp<func::FuncOp, func::ReturnOp>();
       target.markUnknownOpDynamicallyLegal([&](Operation *op) { return converter.isLegal(op); });
       populateKernelLoweringPatterns(converter, patterns);
-      populateElementwiseLoweringPatterns(converter, patterns);
+      populateElementwiseLoweringPatterns(converter, patterns, &axisInfo);
       populateShapeLoweringPatterns(converter, patterns);
       populateGridLoweringPatterns(converter, patterns);
       populatePointerLoweringPatterns(converter, patterns);
