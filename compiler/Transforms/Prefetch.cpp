@@ -329,11 +329,30 @@ private:
       issueCopies(b, iv, valid, i32(b, j));
     }
 
+    // The slot of this iteration, carried through the loop (0, 1, .., S-1, 0, ..): a
+    // compare and a select per iteration where (iv - lb) / step mod S would divide.
+    IRRewriter rewriter(loop.getContext());
+    auto grown = loop.replaceWithAdditionalYields(
+        rewriter, ValueRange{i32(b, 0)}, /*replaceInitOperandUsesInLoop=*/false,
+        [](OpBuilder &, Location, ArrayRef<BlockArgument> newArgs) -> SmallVector<Value> {
+          return {newArgs.back()};
+        });
+    if (failed(grown))
+      return;
+    loop = cast<scf::ForOp>(grown->getOperation());
+    Value readSlot = loop.getRegionIterArgs().back();
+    {
+      auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+      OpBuilder at(yield);
+      Value next = arith::AddIOp::create(at, loc, readSlot, i32(at, 1));
+      Value wraps = arith::CmpIOp::create(at, loc, arith::CmpIPredicate::eq, next, i32(at, slots));
+      yield->setOperand(yield.getNumOperands() - 1,
+                        arith::SelectOp::create(at, loc, wraps, i32(at, 0), next));
+    }
+
     // In the body: the wait before the first of the loads, each read back where it was.
     OpBuilder in(loads.front());
     Value k = loop.getInductionVar();
-    Value index = arith::DivSIOp::create(in, loc, arith::SubIOp::create(in, loc, k, lb), step);
-    Value readSlot = arith::RemUIOp::create(in, loc, index, i32(in, slots));
     AsyncWaitOp::create(in, loc, int32_t(distance - 1));
     for (auto [i, ring] : llvm::enumerate(rings)) {
       LoadOp load = loads[i];

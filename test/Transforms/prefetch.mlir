@@ -111,7 +111,6 @@ func.func @unmasked_or_one_stage(%out: !tile.ptr<f32>, %inp: !tile.ptr<f32>, %n:
 // the reads and those copies.
 // CHECK:       #[[FLAT:.*]] = #tile.nvmma_shared<{swizzle = 0, order = [0]}>
 // CHECK-LABEL: func.func @wide_rows
-// CHECK-NOT:   iter_args
 // CHECK:       %[[RING:.*]] = tile.local_alloc -> !tile.smem<3x8192xf32, #[[FLAT]]>
 // CHECK:       %[[OK0:.*]] = arith.cmpi slt, %[[LB:.*]], %arg2 : i32
 // CHECK:       %[[VALID0:.*]] = tile.splat %[[OK0]] : i1 -> tensor<8192xi1, #blocked>
@@ -125,19 +124,24 @@ func.func @unmasked_or_one_stage(%out: !tile.ptr<f32>, %inp: !tile.ptr<f32>, %n:
 // CHECK:       %[[SLOT2:.*]] = tile.memdesc_index %[[RING]][%c2_i32
 // CHECK:       tile.async_copy %{{.*}}, %[[SLOT2]]
 // CHECK-NEXT:  tile.async_commit
-// CHECK:       scf.for %[[IV:.*]] = %[[LB]] to %arg2 step %[[STEP:.*]]  : i32 {
-// CHECK:         %[[I:.*]] = arith.divsi %{{.*}}, %[[STEP]] : i32
-// CHECK:         %[[READ:.*]] = arith.remui %[[I]], %c3_i32 : i32
-// CHECK-NEXT:    tile.async_wait {pending = 2 : i32}
+// The slot read is carried: 0, 1, 2, 0, ...
+// CHECK:       %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:  %{{.*}} = scf.for %[[IV:.*]] = %[[LB]] to %arg2 step %[[STEP:.*]] iter_args(%[[READ:.*]] = %[[ZERO]]) -> (i32)  : i32 {
+// CHECK-NOT:     arith.divsi
+// CHECK:         tile.async_wait {pending = 2 : i32}
 // CHECK:         %[[RSLOT:.*]] = tile.memdesc_index %[[RING]][%[[READ]]]
 // CHECK:         %[[X:.*]] = tile.local_load %[[RSLOT]]
 // CHECK-NOT:     tile.load
 // CHECK:         tile.store %{{.*}}, %[[X]], mask
+// CHECK:         %[[NEXT:.*]] = arith.addi %[[READ]], %c1_i32{{.*}} : i32
+// CHECK:         %[[WRAPS:.*]] = arith.cmpi eq, %[[NEXT]], %c3_i32{{.*}} : i32
+// CHECK:         %[[SLOTNEXT:.*]] = arith.select %[[WRAPS]], %c0_i32{{.*}}, %[[NEXT]] : i32
 // CHECK:         %[[AHEAD:.*]] = arith.addi %[[IV]], %{{.*}} : i32
 // CHECK:         arith.cmpi slt, %[[AHEAD]], %arg2 : i32
 // CHECK:         %[[WSLOT:.*]] = tile.memdesc_index %[[RING]][%[[READ]]]
 // CHECK:         tile.async_copy %{{.*}}, %[[WSLOT]], mask
 // CHECK-NEXT:    tile.async_commit
+// CHECK-NEXT:    scf.yield %[[SLOTNEXT]] : i32
 // CHECK-NEXT:  }
 // CHECK-NEXT:  tile.async_wait {pending = 0 : i32}
 // SYNC-LABEL: func.func @wide_rows
