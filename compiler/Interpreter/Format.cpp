@@ -2,6 +2,8 @@
 
 #include "compiler/Interpreter/Format.h"
 
+#include <algorithm>
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -92,21 +94,17 @@ struct TilePrinter {
 
 std::string formatTile(DType dtype, const std::vector<int64_t> &shape, const void *data,
                        int64_t limit, const std::function<std::string(const PtrVal &)> &pointer) {
-  // An empty tile may have huge extents besides its zero ((10^10, 0)): it is elided too, and
-  // its element count and strides are not multiplied out (nothing is read).
+  // An empty tile prints as NumPy prints one, "[]", whatever its other extents: nested
+  // brackets for (10^10, 10, ..., 0) would be exponential in its rank even elided.
+  if (std::find(shape.begin(), shape.end(), 0) != shape.end())
+    return "[]";
   int64_t numel = 1;
-  bool empty = false;
   for (int64_t d : shape)
-    if (d == 0)
-      empty = true;
-    else if (__builtin_mul_overflow(numel, d, &numel))
+    if (__builtin_mul_overflow(numel, d, &numel))
       numel = INT64_MAX;
-  if (empty)
-    numel = 0;
-  TilePrinter p{dtype, shape, static_cast<const unsigned char *>(data),
-                limit > 0 && (numel > limit || empty), pointer,
-                std::vector<int64_t>(shape.size(), empty ? 0 : 1)};
-  for (size_t d = shape.size(); !empty && d-- > 1;)
+  TilePrinter p{dtype, shape, static_cast<const unsigned char *>(data), limit > 0 && numel > limit,
+                pointer, std::vector<int64_t>(shape.size(), 1)};
+  for (size_t d = shape.size(); d-- > 1;)
     p.strides[d - 1] = p.strides[d] * shape[d];
   std::string out;
   p.print(0, 0, out);

@@ -46,9 +46,14 @@ Buffer makeBuffer(std::string name, DType dtype, std::vector<int64_t> shape, boo
   b.name = std::move(name);
   b.dtype = dtype;
   b.shape = std::move(shape);
+  // checkShape has bounded the product; a zero extent anywhere makes it 0 however large
+  // the extents before it (whose product alone may not fit in 64 bits).
   int64_t n = 1;
-  for (int64_t d : b.shape)
-    n *= d;
+  if (std::find(b.shape.begin(), b.shape.end(), 0) != b.shape.end())
+    n = 0;
+  else
+    for (int64_t d : b.shape)
+      n *= d;
   b.bytes.assign(size_t(n) * dtypeSize(dtype), initialised ? 0 : 0xff);
   b.init.assign(size_t(n), initialised ? 1 : 0);
   return b;
