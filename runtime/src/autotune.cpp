@@ -1,7 +1,9 @@
-// Autotuned kernels (docs/autotuning.md): one tcc::Kernel over the configurations of an
-// autotune space, choosing one per key (bucketed key arguments + device + driver) from
-// memory, the disk cache, or by benchmarking with the arguments of the launch, the memory
-// the kernel writes saved and restored around the trials.
+// Autotuning (docs/autotuning.md): the tuner (tuner.h) that chooses a configuration per key
+// (bucketed key arguments + device + driver) from memory, the disk cache, a tuning table, or
+// by benchmarking with the arguments of the launch, the memory the kernel writes saved and
+// restored around the trials; and tcc::Kernel over the configurations of an autotune space
+// a Library loaded, which feeds it (generated headers feed it through EmbeddedTuning,
+// embedded.cpp).
 #include "kernel_internal.h"
 
 #include "tcc/atomic_file.h"
@@ -37,9 +39,7 @@ int64_t autotuneBucket(int64_t v) {
   return p;
 }
 
-void Kernel::Tuning::makeKey(const Arg* args, detail::TuneKey* key) const {
-  key->resize(info.keyParams.size());
-  int64_t* out = key->data();
+void Kernel::Tuning::keyValues(const Arg* args, int64_t* out) const {
   for (size_t i = 0; i < info.keyParams.size(); ++i) {
     const Arg& a = args[info.keyParams[i]];
     int64_t v = 0; // not an integer: the launch's argument check reports it
@@ -49,7 +49,7 @@ void Kernel::Tuning::makeKey(const Arg* args, detail::TuneKey* key) const {
       v = a.asUnsigned() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())
               ? std::numeric_limits<int64_t>::max()
               : static_cast<int64_t>(a.asUnsigned());
-    out[i] = autotuneBucket(v);
+    out[i] = v;
   }
 }
 
@@ -59,6 +59,8 @@ namespace fs = std::filesystem;
 
 const char* const kCacheFormat = "tcc-autotune-cache";
 const int kCacheVersion = 1;
+const char* const kTableFormat = "tcc-tuning-table";
+const int kTableVersion = 1;
 
 bool envIs(const char* name, const char* value) {
   const char* e = std::getenv(name);
@@ -84,13 +86,6 @@ std::string cacheDir() {
   return "";
 }
 
-std::string keyString(const AutotuneInfo& info, const detail::TuneKey& key) {
-  std::string s;
-  for (size_t i = 0; i < key.size(); ++i)
-    s += (i ? ", " : "") + info.key[i] + "=" + std::to_string(key.data()[i]);
-  return s;
-}
-
 std::string fmtMs(double ms) {
   char b[32];
   std::snprintf(b, sizeof b, "%.4f", ms);
@@ -98,14 +93,17 @@ std::string fmtMs(double ms) {
 }
 
 const KernelMetadata& general(const Kernel& k) { return k.variants().back(); }
-int indexOf(const Kernel& k) { return general(k).autotune->index; }
 
-void warnOnce(std::set<std::string>& warned, const std::string& msg);
+void warnOnce(std::set<std::string>& warned, const std::string& msg) {
+  if (warned.insert(msg).second)
+    std::fprintf(stderr, "tcc: warning: %s\n", msg.c_str());
+}
 
-// ---- The disk cache -------------------------------------------------------------------
+// ---- The disk cache and tuning tables -------------------------------------------------
 
-// One entry's shape (docs/autotuning.md); false with the reason otherwise.
-bool entryShape(const json::Value& e, std::string* why) {
+// One entry's shape (docs/autotuning.md): a cache entry has a "driver", a table's has not;
+// false with the reason otherwise.
+bool entryShape(const json::Value& e, bool cache, std::string* why) {
   if (!e.isObject()) {
     *why = "an entry is not an object";
     return false;
@@ -118,6 +116,8 @@ bool entryShape(const json::Value& e, std::string* why) {
     }
   }
   for (const char* s : {"cc", "driver", "index"}) {
+    if (!cache && std::strcmp(s, "driver") == 0)
+      continue;
     const json::Value* v = e.find(s);
     if (!v || !v->isInt()) {
       *why = std::string("an entry's \"") + s + "\" is missing or not an integer";
@@ -135,10 +135,18 @@ bool entryShape(const json::Value& e, std::string* why) {
         return false;
       }
   }
+  if (!cache)
+    for (const auto& kv : e.members())
+      if (kv.first != "device" && kv.first != "cc" && kv.first != "key" && kv.first != "index" &&
+          kv.first != "config" && kv.first != "medians_ms") {
+        *why = "an entry has the field \"" + kv.first + "\", which tables do not have" +
+               (kv.first == "driver" ? " (a table applies across driver versions)" : "");
+        return false;
+      }
   return true;
 }
 
-struct CacheFile {
+struct EntryFile {
   bool exists = false;
   std::string problem;              // why the file as a whole is not used (empty: it is)
   std::vector<json::Value> entries; // the well-formed entries
@@ -146,35 +154,37 @@ struct CacheFile {
   std::string malformedWhy;
 };
 
-CacheFile readCache(const std::string& path, const std::string& kernel, const std::string& space) {
-  CacheFile c;
-  std::error_code ec;
-  if (!fs::exists(path, ec))
-    return c;
+// A cache file's or a table's text, checked against its format, the kernel and the space.
+EntryFile readEntries(const std::string& text, const std::string& origin, bool cache,
+                      const std::string& kernel, const std::string& space) {
+  EntryFile c;
   c.exists = true;
+  const char* format = cache ? kCacheFormat : kTableFormat;
+  const int version = cache ? kCacheVersion : kTableVersion;
   json::Value root;
   try {
-    root = json::parse(readFile(path, "autotuning cache", kMaxMetadataBytes), path);
+    root = json::parse(text, origin);
   } catch (const Error& e) {
     c.problem = std::string("not valid JSON (") + e.what() + ")";
     return c;
   }
   const json::Value* f = root.isObject() ? root.find("format") : nullptr;
-  if (!f || !f->isString() || f->asString() != kCacheFormat) {
-    c.problem = std::string("not a \"") + kCacheFormat + "\" file";
+  if (!f || !f->isString() || f->asString() != format) {
+    c.problem = std::string("not a \"") + format + "\" file";
     return c;
   }
   const json::Value* v = root.find("version");
-  if (!v || !v->isInt() || v->asInt() != kCacheVersion) {
-    c.problem = "of a version this runtime does not read (it reads " +
-                std::to_string(kCacheVersion) + ")";
+  if (!v || !v->isInt() || v->asInt() != version) {
+    c.problem = "of a version this runtime does not read (it reads " + std::to_string(version) +
+                ")";
     return c;
   }
   const json::Value* k = root.find("kernel");
   const json::Value* s = root.find("space");
   if (!k || !k->isString() || k->asString() != kernel || !s || !s->isString() ||
       s->asString() != space) {
-    c.problem = "not the cache of kernel '" + kernel + "' in space " + space;
+    c.problem = std::string(cache ? "not the cache" : "not the table") + " of kernel '" + kernel +
+                "' in space " + space;
     return c;
   }
   const json::Value* entries = root.find("entries");
@@ -184,7 +194,7 @@ CacheFile readCache(const std::string& path, const std::string& kernel, const st
   }
   for (const json::Value& e : entries->items()) {
     std::string why;
-    if (entryShape(e, &why))
+    if (entryShape(e, cache, &why))
       c.entries.push_back(e);
     else if (c.malformed++ == 0)
       c.malformedWhy = why;
@@ -192,12 +202,27 @@ CacheFile readCache(const std::string& path, const std::string& kernel, const st
   return c;
 }
 
+EntryFile readCache(const std::string& path, const std::string& kernel, const std::string& space) {
+  std::error_code ec;
+  if (!fs::exists(path, ec))
+    return EntryFile();
+  std::string text;
+  try {
+    text = readFile(path, "autotuning cache", kMaxMetadataBytes);
+  } catch (const Error& e) {
+    EntryFile c;
+    c.exists = true;
+    c.problem = std::string("unreadable (") + e.what() + ")";
+    return c;
+  }
+  return readEntries(text, path, true, kernel, space);
+}
+
 bool sameKey(const json::Value& e, const std::string& device, int cc, int driver,
              const std::string& key) {
   return e.find("device")->asString() == device && e.find("cc")->asInt() == cc &&
          e.find("driver")->asInt() == driver && e.find("key")->asString() == key;
 }
-
 
 // Adds (or replaces) `entry` in the cache file, merging what is there now: under an
 // exclusive lock on `<path>.lock`, so that writers in other processes do not lose each
@@ -215,7 +240,7 @@ void writeCache(std::set<std::string>& warned, const std::string& dir, const std
   if (lock >= 0)
     while (::flock(lock, LOCK_EX) != 0 && errno == EINTR) {
     }
-  CacheFile now = readCache(path, kernel, space); // problems were reported when it was read
+  EntryFile now = readCache(path, kernel, space); // problems were reported when it was read
   json::Value entries = json::Value::array();
   bool replaced = false;
   const std::string device = entry.find("device")->asString();
@@ -247,21 +272,14 @@ void writeCache(std::set<std::string>& warned, const std::string& dir, const std
     ::close(lock); // releases the lock
 }
 
-} // namespace
-
-namespace {
-
-void warnOnce(std::set<std::string>& warned, const std::string& msg) {
-  if (warned.insert(msg).second)
-    std::fprintf(stderr, "tcc: warning: %s\n", msg.c_str());
-}
-
-std::string sourceName(TuningReport::Source s) {
-  switch (s) {
+std::string sourceName(const TuningReport& r) {
+  switch (r.source) {
   case TuningReport::Source::Benchmark:
     return "by benchmark";
   case TuningReport::Source::DiskCache:
     return "from the disk cache";
+  case TuningReport::Source::TuningTable:
+    return "from the tuning table (" + r.origin + ")";
   case TuningReport::Source::Disabled:
     return "TCC_AUTOTUNE=off: the first configuration";
   case TuningReport::Source::EmptyGrid:
@@ -276,7 +294,7 @@ void printChoice(const TuningReport& r) {
                                     : r.device + " (sm_" + std::to_string(r.computeCapability) +
                                           ", driver " + std::to_string(r.driverVersion) + ")") +
                   ": chose configuration " + std::to_string(r.chosenIndex) + " (" +
-                  r.chosenConfig + ") " + sourceName(r.source) + " in " + fmtMs(r.elapsedMs) +
+                  r.chosenConfig + ") " + sourceName(r) + " in " + fmtMs(r.elapsedMs) +
                   " ms\n";
   for (const TuningTrial& t : r.trials) {
     s += "  [" + std::to_string(t.index) + "] " + t.config + ": ";
@@ -303,6 +321,408 @@ double budgetMs() {
 
 } // namespace
 
+// ---- The tuner --------------------------------------------------------------------------
+
+namespace detail {
+
+Tuner::Tuner(std::string kernel, std::string space, std::vector<std::string> key,
+             std::vector<Config> configs, std::vector<std::string> saved)
+    : kernel_(std::move(kernel)), space_(std::move(space)), key_(std::move(key)),
+      configs_(std::move(configs)), saved_(std::move(saved)) {}
+
+void Tuner::setTable(std::string text, std::string origin) {
+  std::lock_guard<std::mutex> l(tuneMutex_);
+  tableText_ = std::move(text);
+  tableOrigin_ = std::move(origin);
+  hasTable_ = true;
+  tableRead_ = false;
+  table_.clear();
+}
+
+void Tuner::makeKey(const int64_t* values, TuneKey* key) const {
+  key->resize(key_.size());
+  int64_t* out = key->data();
+  for (size_t i = 0; i < key_.size(); ++i)
+    out[i] = autotuneBucket(values[i]);
+}
+
+std::string Tuner::keyString(const TuneKey& key) const {
+  std::string s;
+  for (size_t i = 0; i < key.size(); ++i)
+    s += (i ? ", " : "") + key_[i] + "=" + std::to_string(key.data()[i]);
+  return s;
+}
+
+size_t Tuner::position(int64_t index) const {
+  for (size_t i = 0; i < configs_.size(); ++i)
+    if (configs_[i].index == index)
+      return i;
+  return kUnknown;
+}
+
+size_t Tuner::known(const int64_t* keyValues) const {
+  TuneKey key;
+  makeKey(keyValues, &key);
+  std::shared_lock<std::shared_mutex> l(mapMutex_);
+  auto it = choices_.find(key);
+  return it == choices_.end() ? kUnknown : it->second;
+}
+
+void Tuner::readDevice() {
+  if (deviceRead_)
+    return;
+  deviceRead_ = true;
+  if (!driverAvailable())
+    return;
+  try {
+    CUdevice dev = currentDevice();
+    char buf[256] = {0};
+    check(driver().cuDeviceGetName(buf, sizeof buf - 1, dev), "querying the device name",
+          kernel_);
+    deviceName_ = buf;
+    computeCapability_ = deviceComputeCapability();
+    driverVersion_ = driverVersion();
+    deviceKnown_ = true;
+  } catch (const Error&) {
+    deviceKnown_ = false;
+  }
+}
+
+size_t Tuner::fromCache(const std::string& path, const std::string& key, TuningReport& rep) {
+  EntryFile c = readCache(path, kernel_, space_);
+  if (!c.problem.empty())
+    warnOnce(warned_, "ignoring the autotuning cache " + path + ": " + c.problem);
+  else if (c.malformed)
+    warnOnce(warned_, "ignoring " + std::to_string(c.malformed) + " malformed entr" +
+                          (c.malformed == 1 ? "y" : "ies") + " of the autotuning cache " + path +
+                          " (" + c.malformedWhy + ")");
+  const json::Value* hit = nullptr;
+  for (const json::Value& e : c.entries)
+    if (sameKey(e, deviceName_, computeCapability_, driverVersion_, key))
+      hit = &e;
+  if (!hit)
+    return kUnknown;
+  int64_t index = hit->find("index")->asInt();
+  const std::string& config = hit->find("config")->asString();
+  size_t at = position(index);
+  if (at == kUnknown) {
+    warnOnce(warned_, "ignoring the entry for key [" + key + "] of the autotuning cache " + path +
+                          ": it names configuration " + std::to_string(index) + " (" + config +
+                          "), which is not loaded");
+    return kUnknown;
+  }
+  if (configs_[at].config != config) {
+    warnOnce(warned_, "ignoring the entry for key [" + key + "] of the autotuning cache " + path +
+                          ": configuration " + std::to_string(index) + " is \"" + config +
+                          "\" there but \"" + configs_[at].config + "\" here");
+    return kUnknown;
+  }
+  rep.source = TuningReport::Source::DiskCache;
+  rep.origin = path;
+  const json::Value* medians = hit->find("medians_ms");
+  for (const Config& k : configs_) {
+    TuningTrial tr;
+    tr.index = k.index;
+    tr.config = k.config;
+    if (const json::Value* m = medians ? medians->find(std::to_string(tr.index)) : nullptr) {
+      tr.ok = true;
+      tr.medianMs = m->asDouble();
+    }
+    rep.trials.push_back(tr);
+  }
+  return at;
+}
+
+size_t Tuner::fromTable(const std::string& key, TuningReport& rep) {
+  if (!hasTable_)
+    return kUnknown;
+  const std::string& origin = tableOrigin_;
+  if (!tableRead_) {
+    tableRead_ = true;
+    EntryFile t = readEntries(tableText_, origin, false, kernel_, space_);
+    tableText_.clear();
+    if (!t.problem.empty()) {
+      warnOnce(warned_, "ignoring the tuning table " + origin + ": " + t.problem);
+      hasTable_ = false;
+      return kUnknown;
+    }
+    if (t.malformed)
+      warnOnce(warned_, "ignoring " + std::to_string(t.malformed) + " malformed entr" +
+                            (t.malformed == 1 ? "y" : "ies") + " of the tuning table " + origin +
+                            " (" + t.malformedWhy + ")");
+    for (const json::Value& e : t.entries) {
+      TableEntry te;
+      te.device = e.find("device")->asString();
+      te.key = e.find("key")->asString();
+      te.config = e.find("config")->asString();
+      te.cc = static_cast<int>(e.find("cc")->asInt());
+      te.index = e.find("index")->asInt();
+      if (const json::Value* m = e.find("medians_ms"))
+        for (const auto& kv : m->members()) {
+          char* end = nullptr;
+          long i = std::strtol(kv.first.c_str(), &end, 10);
+          if (end && *end == 0 && !kv.first.empty())
+            te.medians.emplace_back(static_cast<int>(i), kv.second.asDouble());
+        }
+      table_.push_back(std::move(te));
+    }
+  }
+  // This device's entry for the key, else the first of a device of the same compute
+  // capability.
+  const TableEntry* hit = nullptr;
+  for (const TableEntry& e : table_)
+    if (!hit && e.key == key && e.device == deviceName_)
+      hit = &e;
+  for (const TableEntry& e : table_)
+    if (!hit && e.key == key && e.cc == computeCapability_)
+      hit = &e;
+  if (!hit)
+    return kUnknown;
+  size_t at = position(hit->index);
+  if (at == kUnknown) {
+    warnOnce(warned_, "ignoring the entry for key [" + key + "] of the tuning table " + origin +
+                          ": it names configuration " + std::to_string(hit->index) + " (" +
+                          hit->config + "), which is not loaded");
+    return kUnknown;
+  }
+  if (configs_[at].config != hit->config) {
+    warnOnce(warned_, "ignoring the entry for key [" + key + "] of the tuning table " + origin +
+                          ": configuration " + std::to_string(hit->index) + " is \"" +
+                          hit->config + "\" there but \"" + configs_[at].config + "\" here");
+    return kUnknown;
+  }
+  rep.source = TuningReport::Source::TuningTable;
+  rep.origin = origin + (hit->device == deviceName_ ? "" : ", an entry for " + hit->device);
+  for (const Config& k : configs_) {
+    TuningTrial tr;
+    tr.index = k.index;
+    tr.config = k.config;
+    for (const auto& m : hit->medians)
+      if (m.first == k.index) {
+        tr.ok = true;
+        tr.medianMs = m.second;
+      }
+    rep.trials.push_back(tr);
+  }
+  return at;
+}
+
+size_t Tuner::choose(CUstream stream, const int64_t* keyValues, TuneTarget& target,
+                     bool benchmark) {
+  TuneKey key;
+  makeKey(keyValues, &key);
+  {
+    std::shared_lock<std::shared_mutex> l(mapMutex_);
+    auto it = choices_.find(key);
+    if (it != choices_.end())
+      return it->second;
+  }
+  // Not known in memory: one choice at a time; another thread may have made this one while
+  // this one waited.
+  std::lock_guard<std::mutex> tuneLock(tuneMutex_);
+  {
+    std::shared_lock<std::shared_mutex> l(mapMutex_);
+    auto it = choices_.find(key);
+    if (it != choices_.end())
+      return it->second;
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  readDevice();
+
+  TuningReport rep;
+  rep.kernel = kernel_;
+  rep.space = space_;
+  rep.key = keyString(key);
+  rep.device = deviceName_;
+  rep.computeCapability = computeCapability_;
+  rep.driverVersion = driverVersion_;
+  size_t chosen = kUnknown;
+  std::string dir = cacheDir();
+  std::string path = dir.empty() ? "" : dir + "/autotune/" + kernel_ + "-" + space_ + ".json";
+
+  if (autotuneOff()) {
+    chosen = 0;
+    rep.source = TuningReport::Source::Disabled;
+  }
+  if (chosen == kUnknown && deviceKnown_ && !path.empty())
+    chosen = fromCache(path, rep.key, rep);
+  if (chosen == kUnknown && deviceKnown_)
+    chosen = fromTable(rep.key, rep);
+
+  if (chosen == kUnknown && !benchmark)
+    return 0; // plan(): nothing known and nothing measured; the first configuration
+
+  if (chosen == kUnknown) {
+    if (!deviceKnown_) {
+      std::string why;
+      driverAvailable(&why);
+      throw Error("autotuning", "benchmarking the configurations needs a GPU (" +
+                                    (why.empty() ? "no device answered" : why) + ")",
+                  kernel_);
+    }
+    // Nothing launches for these arguments (every grid is empty): nothing to measure.
+    bool allEmpty = true;
+    for (size_t i = 0; i < configs_.size() && allEmpty; ++i)
+      allEmpty = target.launchesNothing(i);
+    if (allEmpty) {
+      chosen = 0;
+      rep.source = TuningReport::Source::EmptyGrid;
+    }
+  }
+  if (chosen == kUnknown)
+    chosen = this->benchmark(stream, target, dir, path, rep);
+
+  rep.chosenIndex = configs_[chosen].index;
+  rep.chosenConfig = configs_[chosen].config;
+  rep.elapsedMs =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  {
+    std::unique_lock<std::shared_mutex> l(mapMutex_);
+    choices_.emplace(std::move(key), chosen);
+  }
+  if (verbose())
+    printChoice(rep);
+  {
+    std::lock_guard<std::mutex> l(reportMutex_);
+    reports_.push_back(std::move(rep));
+  }
+  return chosen;
+}
+
+size_t Tuner::benchmark(CUstream stream, TuneTarget& target, const std::string& dir,
+                        const std::string& path, TuningReport& rep) {
+  const Driver* d = &driver();
+  rep.source = TuningReport::Source::Benchmark;
+  // Save the whole allocation of every pointer the kernel may write.
+  struct Saved {
+    std::string param;
+    CUdeviceptr base = 0;
+    size_t size = 0;
+    bench::DeviceBuffer copy;
+  };
+  std::vector<Saved> saved;
+  for (size_t p = 0; p < saved_.size(); ++p) {
+    const std::string& pname = saved_[p];
+    CUdeviceptr addr = target.savedPointer(p);
+    if (addr == 0)
+      continue;
+    Saved s;
+    s.param = pname;
+    check(d->cuMemGetAddressRange(&s.base, &s.size, addr),
+          "autotuning: finding the allocation of argument '" + pname +
+              "' to save it before the trials (it must be device memory of this context)",
+          kernel_);
+    bool dup = false;
+    for (const Saved& o : saved)
+      dup = dup || o.base == s.base;
+    if (dup || s.size == 0)
+      continue;
+    s.copy = bench::DeviceBuffer(s.size);
+    check(d->cuMemcpyDtoDAsync(s.copy.get(), s.base, s.size, stream),
+          "autotuning: saving argument '" + pname + "' (" + std::to_string(s.size) + " bytes)",
+          kernel_);
+    saved.push_back(std::move(s));
+  }
+  auto restore = [&] {
+    for (const Saved& s : saved)
+      check(d->cuMemcpyDtoDAsync(s.base, s.copy.get(), s.size, stream),
+            "autotuning: restoring argument '" + s.param + "' (" + std::to_string(s.size) +
+                " bytes)",
+            kernel_);
+  };
+  // Whatever happens, the memory is left as the launch was given it.
+  struct Guard {
+    std::function<void()> fn;
+    bool done = false;
+    ~Guard() {
+      if (!done)
+        try {
+          fn();
+        } catch (...) {
+        }
+    }
+  } guard{[&] {
+    restore();
+    check(d->cuStreamSynchronize(stream), "autotuning: restoring the arguments", kernel_);
+  }};
+
+  bench::Options opts;
+  opts.warmupMs = 5;
+  opts.budgetMs = budgetMs();
+  opts.minReps = 5;
+  opts.maxReps = 1000;
+  opts.flushL2 = true;
+  opts.stream = stream;
+  for (size_t i = 0; i < configs_.size(); ++i) {
+    TuningTrial tr;
+    tr.index = configs_[i].index;
+    tr.config = configs_[i].config;
+    restore();
+    try {
+      target.launch(i, stream); // warm-up: loads the module, first-launch costs
+      check(d->cuStreamSynchronize(stream), "running the warm-up launch", kernel_);
+      bench::Result r = bench::run([&](CUstream s) { target.launch(i, s); }, opts);
+      tr.ok = true;
+      tr.medianMs = r.median;
+      tr.p20Ms = r.p20;
+      tr.p80Ms = r.p80;
+      tr.reps = r.reps;
+    } catch (const Error& e) {
+      tr.error = e.what();
+      warnOnce(warned_, "autotuning kernel '" + kernel_ + "': skipping configuration " +
+                            std::to_string(tr.index) + " (" + tr.config + "): " + e.what());
+    }
+    rep.trials.push_back(tr);
+  }
+  guard.done = true;
+  guard.fn(); // restore after the last trial (errors propagate)
+
+  size_t chosen = kUnknown;
+  for (size_t i = 0; i < rep.trials.size(); ++i)
+    if (rep.trials[i].ok &&
+        (chosen == kUnknown || rep.trials[i].medianMs < rep.trials[chosen].medianMs))
+      chosen = i;
+  if (chosen == kUnknown) {
+    std::string list;
+    for (const TuningTrial& tr : rep.trials)
+      list += "\n  [" + std::to_string(tr.index) + "] " + tr.config + ": " + tr.error;
+    throw Error("autotuning (key [" + rep.key + "])", "every configuration failed to launch:" + list,
+                kernel_);
+  }
+  if (!path.empty()) {
+    json::Value entry = json::Value::object();
+    entry.set("device", deviceName_);
+    entry.set("cc", computeCapability_);
+    entry.set("driver", driverVersion_);
+    entry.set("key", rep.key);
+    entry.set("index", configs_[chosen].index);
+    entry.set("config", configs_[chosen].config);
+    json::Value medians = json::Value::object();
+    for (const TuningTrial& tr : rep.trials)
+      if (tr.ok)
+        medians.set(std::to_string(tr.index), tr.medianMs);
+    entry.set("medians_ms", medians);
+    writeCache(warned_, dir + "/autotune", path, kernel_, space_, entry);
+  }
+  return chosen;
+}
+
+std::optional<TuningReport> Tuner::lastTuning() const {
+  std::lock_guard<std::mutex> l(reportMutex_);
+  if (reports_.empty())
+    return std::nullopt;
+  return reports_.back();
+}
+
+std::vector<TuningReport> Tuner::tunings() const {
+  std::lock_guard<std::mutex> l(reportMutex_);
+  return reports_;
+}
+
+} // namespace detail
+
+// ---- tcc::Kernel over a Library's configurations ----------------------------------------
+
 Kernel::Kernel(std::string name, std::vector<Kernel*> configs) : name_(std::move(name)) {
   tuning_ = std::make_unique<Tuning>();
   tuning_->configs = std::move(configs);
@@ -314,6 +734,19 @@ Kernel::Kernel(std::string name, std::vector<Kernel*> configs) : name_(std::move
     if (std::find(info.restoreParams.begin(), info.restoreParams.end(), p) ==
         info.restoreParams.end())
       tuning_->savedParams.push_back(p);
+  std::vector<detail::Tuner::Config> cs;
+  for (Kernel* k : tuning_->configs)
+    cs.push_back({general(*k).autotune->index, general(*k).configString()});
+  std::vector<std::string> saved;
+  for (size_t p : tuning_->savedParams)
+    saved.push_back(metas_.front().params[p].name);
+  tuning_->tuner = std::make_unique<detail::Tuner>(name_, info.space, info.key, std::move(cs),
+                                                   std::move(saved));
+}
+
+void Kernel::setTuningTable(std::string text, std::string origin) {
+  if (tuning_)
+    tuning_->tuner->setTable(std::move(text), std::move(origin));
 }
 
 size_t Kernel::numConfigurations() const { return tuning_ ? tuning_->configs.size() : 1; }
@@ -348,17 +781,13 @@ const KernelMetadata& Kernel::chosenArgs(CUstream stream, const Arg* args, size_
 std::optional<TuningReport> Kernel::lastTuning() const {
   if (!tuning_)
     return std::nullopt;
-  std::lock_guard<std::mutex> l(tuning_->reportMutex);
-  if (tuning_->reports.empty())
-    return std::nullopt;
-  return tuning_->reports.back();
+  return tuning_->tuner->lastTuning();
 }
 
 std::vector<TuningReport> Kernel::tunings() const {
   if (!tuning_)
     return {};
-  std::lock_guard<std::mutex> l(tuning_->reportMutex);
-  return tuning_->reports;
+  return tuning_->tuner->tunings();
 }
 
 size_t Kernel::chooseConfiguration(CUstream stream, const Arg* args, size_t count,
@@ -368,271 +797,45 @@ size_t Kernel::chooseConfiguration(CUstream stream, const Arg* args, size_t coun
     Marshalled m;
     t.configs.front()->marshal(args, count, &m); // throws: the argument count
   }
-  detail::TuneKey key;
-  t.makeKey(args, &key);
-  {
-    std::shared_lock<std::shared_mutex> l(t.mapMutex);
-    auto it = t.choices.find(key);
-    if (it != t.choices.end())
-      return it->second;
+  int64_t keyInline[detail::TuneKey::kInline];
+  std::vector<int64_t> keyHeap;
+  int64_t* key = keyInline;
+  if (t.info.keyParams.size() > detail::TuneKey::kInline) {
+    keyHeap.resize(t.info.keyParams.size());
+    key = keyHeap.data();
   }
-
-  // Not known in memory: one choice at a time; another thread may have made this one while
-  // this one waited.
-  std::lock_guard<std::mutex> tuneLock(t.tuneMutex);
-  {
-    std::shared_lock<std::shared_mutex> l(t.mapMutex);
-    auto it = t.choices.find(key);
-    if (it != t.choices.end())
-      return it->second;
-  }
+  t.keyValues(args, key);
+  size_t at = t.tuner->known(key);
+  if (at != detail::Tuner::kUnknown)
+    return at;
   {
     Marshalled m;
     t.configs.front()->marshal(args, count, &m); // nothing is measured with wrong arguments
   }
-  const auto t0 = std::chrono::steady_clock::now();
-  const Driver* d = nullptr;
-  if (!t.deviceRead) {
-    t.deviceRead = true;
-    if (driverAvailable()) {
+  // The configurations of this Library, launched with these arguments.
+  class Target : public detail::TuneTarget {
+  public:
+    Target(const Tuning& t, const Arg* args, size_t count) : t_(t), args_(args), count_(count) {}
+    void launch(size_t config, CUstream stream) override {
+      t_.configs[config]->launchArgs(stream, args_, count_);
+    }
+    bool launchesNothing(size_t config) override {
       try {
-        CUdevice dev = currentDevice();
-        char buf[256] = {0};
-        check(driver().cuDeviceGetName(buf, sizeof buf - 1, dev), "querying the device name",
-              name_);
-        t.deviceName = buf;
-        t.computeCapability = deviceComputeCapability();
-        t.driverVersion = driverVersion();
-        t.deviceKnown = true;
+        return t_.configs[config]->planArgs(args_, count_).empty();
       } catch (const Error&) {
-        t.deviceKnown = false;
+        return false;
       }
     }
-  }
-  if (t.deviceKnown)
-    d = &driver();
-
-  TuningReport rep;
-  rep.kernel = name_;
-  rep.space = t.info.space;
-  rep.key = keyString(t.info, key);
-  rep.device = t.deviceName;
-  rep.computeCapability = t.computeCapability;
-  rep.driverVersion = t.driverVersion;
-  const size_t none = t.configs.size();
-  size_t chosen = none;
-  std::string dir = cacheDir();
-  std::string path = dir.empty() ? "" : dir + "/autotune/" + name_ + "-" + t.info.space + ".json";
-
-  if (autotuneOff()) {
-    chosen = 0;
-    rep.source = TuningReport::Source::Disabled;
-  }
-
-  // The disk cache.
-  if (chosen == none && t.deviceKnown && !path.empty()) {
-    CacheFile c = readCache(path, name_, t.info.space);
-    if (!c.problem.empty())
-      warnOnce(t.warned, "ignoring the autotuning cache " + path + ": " + c.problem);
-    else if (c.malformed)
-      warnOnce(t.warned, "ignoring " + std::to_string(c.malformed) + " malformed entr" +
-                      (c.malformed == 1 ? "y" : "ies") + " of the autotuning cache " + path +
-                      " (" + c.malformedWhy + ")");
-    const json::Value* hit = nullptr;
-    for (const json::Value& e : c.entries)
-      if (sameKey(e, t.deviceName, t.computeCapability, t.driverVersion, rep.key))
-        hit = &e;
-    if (hit) {
-      int64_t index = hit->find("index")->asInt();
-      const std::string& config = hit->find("config")->asString();
-      size_t at = none;
-      for (size_t i = 0; i < t.configs.size(); ++i)
-        if (indexOf(*t.configs[i]) == index)
-          at = i;
-      if (at == none)
-        warnOnce(t.warned, "ignoring the entry for key [" + rep.key + "] of the autotuning cache " +
-                        path + ": it names configuration " + std::to_string(index) + " (" +
-                        config + "), which is not loaded");
-      else if (general(*t.configs[at]).configString() != config)
-        warnOnce(t.warned, "ignoring the entry for key [" + rep.key + "] of the autotuning cache " +
-                        path + ": configuration " + std::to_string(index) + " is \"" + config +
-                        "\" there but \"" + general(*t.configs[at]).configString() +
-                        "\" here");
-      else {
-        chosen = at;
-        rep.source = TuningReport::Source::DiskCache;
-        const json::Value* medians = hit->find("medians_ms");
-        for (Kernel* k : t.configs) {
-          TuningTrial tr;
-          tr.index = indexOf(*k);
-          tr.config = general(*k).configString();
-          if (const json::Value* m = medians ? medians->find(std::to_string(tr.index)) : nullptr) {
-            tr.ok = true;
-            tr.medianMs = m->asDouble();
-          }
-          rep.trials.push_back(tr);
-        }
-      }
+    CUdeviceptr savedPointer(size_t i) override {
+      return static_cast<CUdeviceptr>(args_[t_.savedParams[i]].asUnsigned());
     }
-  }
 
-  // (An embedded tuning table, written into the artifact by offline tuning, is consulted
-  // here once artifacts carry one.)
-
-  if (chosen == none && !benchmark)
-    return 0; // plan(): nothing known and nothing measured; the first configuration
-
-  if (chosen == none) {
-    if (!d) {
-      std::string why;
-      driverAvailable(&why);
-      throw Error("autotuning", "benchmarking the configurations needs a GPU (" +
-                                    (why.empty() ? "no device answered" : why) + ")",
-                  name_);
-    }
-    // Nothing launches for these arguments (every grid is empty): nothing to measure.
-    bool allEmpty = true;
-    for (Kernel* k : t.configs) {
-      try {
-        allEmpty = allEmpty && k->planArgs(args, count).empty();
-      } catch (const Error&) {
-        allEmpty = false;
-      }
-    }
-    if (allEmpty) {
-      chosen = 0;
-      rep.source = TuningReport::Source::EmptyGrid;
-    }
-  }
-
-  if (chosen == none) {
-    rep.source = TuningReport::Source::Benchmark;
-    // Save the whole allocation of every pointer the kernel may write.
-    struct Saved {
-      std::string param;
-      CUdeviceptr base = 0;
-      size_t size = 0;
-      bench::DeviceBuffer copy;
-    };
-    std::vector<Saved> saved;
-    for (size_t p : t.savedParams) {
-      const std::string& pname = metas_.front().params[p].name;
-      CUdeviceptr addr = static_cast<CUdeviceptr>(args[p].asUnsigned());
-      if (addr == 0)
-        continue;
-      Saved s;
-      s.param = pname;
-      check(d->cuMemGetAddressRange(&s.base, &s.size, addr),
-            "autotuning: finding the allocation of argument '" + pname +
-                "' to save it before the trials (it must be device memory of this context)",
-            name_);
-      bool dup = false;
-      for (const Saved& o : saved)
-        dup = dup || o.base == s.base;
-      if (dup || s.size == 0)
-        continue;
-      s.copy = bench::DeviceBuffer(s.size);
-      check(d->cuMemcpyDtoDAsync(s.copy.get(), s.base, s.size, stream),
-            "autotuning: saving argument '" + pname + "' (" + std::to_string(s.size) + " bytes)",
-            name_);
-      saved.push_back(std::move(s));
-    }
-    auto restore = [&] {
-      for (const Saved& s : saved)
-        check(d->cuMemcpyDtoDAsync(s.base, s.copy.get(), s.size, stream),
-              "autotuning: restoring argument '" + s.param + "' (" + std::to_string(s.size) +
-                  " bytes)",
-              name_);
-    };
-    // Whatever happens, the memory is left as the launch was given it.
-    struct Guard {
-      std::function<void()> fn;
-      bool done = false;
-      ~Guard() {
-        if (!done)
-          try {
-            fn();
-          } catch (...) {
-          }
-      }
-    } guard{[&] {
-      restore();
-      check(d->cuStreamSynchronize(stream), "autotuning: restoring the arguments", name_);
-    }};
-
-    bench::Options opts;
-    opts.warmupMs = 5;
-    opts.budgetMs = budgetMs();
-    opts.minReps = 5;
-    opts.maxReps = 1000;
-    opts.flushL2 = true;
-    opts.stream = stream;
-    for (Kernel* k : t.configs) {
-      TuningTrial tr;
-      tr.index = indexOf(*k);
-      tr.config = general(*k).configString();
-      restore();
-      try {
-        k->launchArgs(stream, args, count); // warm-up: loads the module, first-launch costs
-        check(d->cuStreamSynchronize(stream), "running the warm-up launch", name_);
-        bench::Result r = bench::run([&](CUstream s) { k->launchArgs(s, args, count); }, opts);
-        tr.ok = true;
-        tr.medianMs = r.median;
-        tr.p20Ms = r.p20;
-        tr.p80Ms = r.p80;
-        tr.reps = r.reps;
-      } catch (const Error& e) {
-        tr.error = e.what();
-        warnOnce(t.warned, "autotuning kernel '" + name_ + "': skipping configuration " +
-                        std::to_string(tr.index) + " (" + tr.config + "): " + e.what());
-      }
-      rep.trials.push_back(tr);
-    }
-    guard.done = true;
-    guard.fn(); // restore after the last trial (errors propagate)
-
-    for (size_t i = 0; i < rep.trials.size(); ++i)
-      if (rep.trials[i].ok && (chosen == none || rep.trials[i].medianMs < rep.trials[chosen].medianMs))
-        chosen = i;
-    if (chosen == none) {
-      std::string list;
-      for (const TuningTrial& tr : rep.trials)
-        list += "\n  [" + std::to_string(tr.index) + "] " + tr.config + ": " + tr.error;
-      throw Error("autotuning (key [" + rep.key + "])",
-                  "every configuration failed to launch:" + list, name_);
-    }
-    if (!path.empty()) {
-      json::Value entry = json::Value::object();
-      entry.set("device", t.deviceName);
-      entry.set("cc", t.computeCapability);
-      entry.set("driver", t.driverVersion);
-      entry.set("key", rep.key);
-      entry.set("index", indexOf(*t.configs[chosen]));
-      entry.set("config", general(*t.configs[chosen]).configString());
-      json::Value medians = json::Value::object();
-      for (const TuningTrial& tr : rep.trials)
-        if (tr.ok)
-          medians.set(std::to_string(tr.index), tr.medianMs);
-      entry.set("medians_ms", medians);
-      writeCache(t.warned, dir + "/autotune", path, name_, t.info.space, entry);
-    }
-  }
-
-  rep.chosenIndex = indexOf(*t.configs[chosen]);
-  rep.chosenConfig = general(*t.configs[chosen]).configString();
-  rep.elapsedMs =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  {
-    std::unique_lock<std::shared_mutex> l(t.mapMutex);
-    t.choices.emplace(std::move(key), chosen);
-  }
-  if (verbose())
-    printChoice(rep);
-  {
-    std::lock_guard<std::mutex> l(t.reportMutex);
-    t.reports.push_back(std::move(rep));
-  }
-  return chosen;
+  private:
+    const Tuning& t_;
+    const Arg* args_;
+    size_t count_;
+  } target(t, args, count);
+  return t.tuner->choose(stream, key, target, benchmark);
 }
 
 } // namespace tcc

@@ -1,6 +1,7 @@
 #include "tcc/embedded.h"
 
 #include "internal.h"
+#include "tuner.h"
 #include "tcc/cubin.h"
 #include "tcc/grid_expr.h"
 
@@ -191,6 +192,63 @@ int64_t EmbeddedKernel::occupancy() {
         "computing the occupancy", name_);
   return n < 1 ? 1 : n;
 }
+
+namespace {
+// The header's configurations as the tuner sees them.
+class EmbeddedTarget : public detail::TuneTarget {
+public:
+  EmbeddedTarget(EmbeddedTuning::Target& t, const CUdeviceptr* saved, size_t savedCount)
+      : t_(t), saved_(saved), savedCount_(savedCount) {}
+  void launch(size_t config, CUstream stream) override { t_.launch(config, stream); }
+  bool launchesNothing(size_t config) override {
+    try {
+      return t_.launchesNothing(config);
+    } catch (const Error&) {
+      return false;
+    }
+  }
+  CUdeviceptr savedPointer(size_t i) override { return i < savedCount_ ? saved_[i] : 0; }
+
+private:
+  EmbeddedTuning::Target& t_;
+  const CUdeviceptr* saved_;
+  size_t savedCount_;
+};
+} // namespace
+
+EmbeddedTuning::EmbeddedTuning(const char* kernel, const char* space, const char* const* key,
+                               size_t keyCount, const Config* configs, size_t count,
+                               const char* const* saved, size_t savedCount, const char* table,
+                               size_t tableSize)
+    : name_(kernel), count_(count), savedCount_(savedCount) {
+  if (count == 0)
+    throw Error("setting up autotuning", "no configurations to choose from", kernel);
+  std::vector<std::string> keys(key, key + keyCount);
+  std::vector<detail::Tuner::Config> cs;
+  for (size_t i = 0; i < count; ++i)
+    cs.push_back({configs[i].index, configs[i].config});
+  std::vector<std::string> savedNames(saved, saved + savedCount);
+  tuner_ = std::make_unique<detail::Tuner>(kernel, space, std::move(keys), std::move(cs),
+                                           std::move(savedNames));
+  if (table && tableSize)
+    tuner_->setTable(std::string(table, tableSize),
+                     std::string("the tuning table embedded for ") + kernel);
+}
+
+EmbeddedTuning::~EmbeddedTuning() = default;
+
+size_t EmbeddedTuning::known(const int64_t* key) const {
+  size_t at = tuner_->known(key);
+  return at == detail::Tuner::kUnknown ? kUnknown : at;
+}
+
+size_t EmbeddedTuning::choose(CUstream stream, const int64_t* key, const CUdeviceptr* saved,
+                              Target& target) {
+  EmbeddedTarget t(target, saved, savedCount_);
+  return tuner_->choose(stream, key, t, true);
+}
+
+std::vector<TuningReport> EmbeddedTuning::tunings() const { return tuner_->tunings(); }
 
 void GridCalc::fail(const char* what) const {
   throw Error("computing the grid", std::string("grid expression '") + expr_ + "' " + what,

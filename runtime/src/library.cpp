@@ -4,12 +4,15 @@
 #include "tcc/metadata.h"
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 
 namespace tcc {
 namespace {
 
 namespace fs = std::filesystem;
+
+const char* const kTableSuffix = ".tuning.json";
 
 bool sameConfig(const KernelMetadata& a, const KernelMetadata& b) {
   if (a.numWarps != b.numWarps || a.numStages != b.numStages ||
@@ -68,6 +71,11 @@ void Library::add(const std::string& path, bool archSpecific) {
     throw Error("loading kernels from '" + path + "'", "no such file or folder");
   if (!fs::is_directory(st)) {
     KernelMetadata m = loadMetadataFile(path);
+    if (m.autotune) {
+      fs::path table = fs::path(path).parent_path() / (m.name + kTableSuffix);
+      if (fs::is_regular_file(table, ec))
+        addTable(m.name, table.string());
+    }
     if (archSpecific || !m.archSpecific)
       add(std::move(m));
     return;
@@ -81,6 +89,13 @@ void Library::add(const std::string& path, bool archSpecific) {
   std::sort(files.begin(), files.end());
   size_t added = 0;
   for (const std::string& f : files) {
+    // A tuning table: read now, checked by the kernel's tuner (a bad one is a warning there).
+    if (f.size() > std::strlen(kTableSuffix) &&
+        f.compare(f.size() - std::strlen(kTableSuffix), std::string::npos, kTableSuffix) == 0) {
+      std::string base = fs::path(f).filename().string();
+      addTable(base.substr(0, base.size() - std::strlen(kTableSuffix)), f);
+      continue;
+    }
     // Other JSON files may share the folder; a .json that is not JSON at all is an error (a
     // truncated metadata file must not vanish into "no such configuration" later).
     std::string text = readFile(f, "JSON", kMaxMetadataBytes);
@@ -103,6 +118,15 @@ void Library::add(const std::string& path, bool archSpecific) {
   if (added == 0)
     throw Error("loading kernels from '" + path + "'",
                 "the folder holds no kernel metadata (*.json with \"format\": \"tcc-kernel\")");
+}
+
+void Library::addTable(const std::string& name, const std::string& path) {
+  if (tuned_.count(name))
+    throw Error("adding the tuning table " + path,
+                "autotuned kernel '" + name +
+                    "' is already in use; add its table before the first launch",
+                name);
+  tables_[name] = {path, readFile(path, "tuning table", kMaxMetadataBytes)};
 }
 
 void Library::add(KernelMetadata m, std::string image, std::string ptx) {
@@ -241,6 +265,8 @@ Kernel* Library::buildTuned(const std::string& name, const std::vector<Entry*>& 
   for (Entry* e : byIndex)
     configs.push_back(&build(*e));
   std::unique_ptr<Kernel> k(new Kernel(name, std::move(configs)));
+  if (auto table = tables_.find(name); table != tables_.end())
+    k->setTuningTable(table->second.second, table->second.first);
   Kernel* r = k.get();
   tuned_.emplace(name, std::move(k));
   return r;

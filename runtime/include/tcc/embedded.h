@@ -1,6 +1,7 @@
 // Support for the headers `tcc --emit=header` generates: a kernel whose cubin and/or PTX is
-// compiled into the program, loaded on first use in each CUDA context, and the checked
-// arithmetic the generated grid computations call. Needs no CUDA toolkit header.
+// compiled into the program, loaded on first use in each CUDA context, the tuner of an
+// autotuned kernel's embedded configurations, and the checked arithmetic the generated grid
+// computations call. Needs no CUDA toolkit header.
 #pragma once
 
 #include "tcc/error.h"
@@ -11,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 namespace tcc {
 
@@ -81,6 +83,79 @@ private:
   std::atomic<int> rank_{-1};             // loadRank on the device: -1 not asked yet
   int rankOnCurrentDevice();
   PerContext* loadIn(CUcontext ctx);
+};
+
+struct TuningReport; // tcc/runtime.h
+namespace detail {
+class Tuner;
+} // namespace detail
+
+// An autotuned kernel of a generated header (docs/autotuning.md): the header embeds every
+// configuration kept (each an EmbeddedKernel per variant, with a launcher of its own) and
+// this chooses among them per key with the tuner a tcc::Library's autotuned kernel uses:
+// the key bucketed, the choice looked up in memory, then in the disk cache, then in the
+// tuning table embedded with it, else made by benchmarking the configurations with the
+// launch's arguments (the memory the kernel writes saved and restored around the trials)
+// and remembered in memory and in the disk cache. Thread-safe.
+class EmbeddedTuning {
+public:
+  struct Config {
+    int index;          // the configuration's autotune index
+    const char* config; // its description, as KernelMetadata::configString() writes it
+  };
+  static constexpr size_t kUnknown = static_cast<size_t>(-1);
+  // All pointers must outlive the object (the generated header passes literals and static
+  // arrays). `key`: the key parameters' names; `configs`: by index; `saved`: the pointer
+  // parameters restored around trials; `table`/`tableSize`: the tuning table's JSON text (or
+  // nullptr/0), checked at the first choice (one that is not valid for this kernel is
+  // ignored with one warning).
+  EmbeddedTuning(const char* kernel, const char* space, const char* const* key, size_t keyCount,
+                 const Config* configs, size_t count, const char* const* saved,
+                 size_t savedCount, const char* table = nullptr, size_t tableSize = 0);
+  ~EmbeddedTuning();
+  EmbeddedTuning(const EmbeddedTuning&) = delete;
+  EmbeddedTuning& operator=(const EmbeddedTuning&) = delete;
+
+  // What the tuner launches: configuration `config` (a position in `configs`) with the
+  // launch's arguments, and whether it would launch nothing (an empty grid).
+  class Target {
+  public:
+    virtual ~Target() = default;
+    virtual void launch(size_t config, CUstream stream) = 0;
+    virtual bool launchesNothing(size_t config) = 0;
+  };
+
+  // The position of the configuration chosen for these key values (the arguments' values,
+  // not bucketed; one per key parameter), or kUnknown: one hash lookup.
+  size_t known(const int64_t* key) const;
+  // The position of the configuration for these key values, choosing it now if needed
+  // (benchmarking through `target` on `stream`); `saved`: the addresses passed for the
+  // saved parameters.
+  size_t choose(CUstream stream, const int64_t* key, const CUdeviceptr* saved, Target& target);
+  template <typename Launch, typename Empty>
+  size_t choose(CUstream stream, const int64_t* key, const CUdeviceptr* saved, Launch&& launch,
+                Empty&& empty) {
+    struct Lambdas final : Target {
+      Lambdas(Launch& l, Empty& e) : l_(l), e_(e) {}
+      void launch(size_t config, CUstream s) override { l_(config, s); }
+      bool launchesNothing(size_t config) override { return e_(config); }
+      Launch& l_;
+      Empty& e_;
+    } target(launch, empty);
+    return choose(stream, key, saved, target);
+  }
+
+  const char* name() const { return name_; }
+  size_t numConfigurations() const { return count_; }
+  // Every choice made so far, in order (as tcc::Kernel::tunings(); include <tcc/runtime.h>
+  // to use them).
+  std::vector<TuningReport> tunings() const;
+
+private:
+  const char* name_;
+  size_t count_;
+  size_t savedCount_;
+  std::unique_ptr<detail::Tuner> tuner_;
 };
 
 // Checked int64 arithmetic for one grid expression of one kernel; throws tcc::Error naming

@@ -102,11 +102,11 @@ struct TuningTrial {
   int index = 0;          // the configuration's autotune index
   std::string config;     // its configString(): "BLOCK=1024, num_warps=4"
   bool ok = false;        // measured; false: it failed to launch (`error` says why), or the
-                          // disk cache recorded no median for it
+                          // disk cache or tuning table recorded no median for it
   std::string error;
   double medianMs = 0;    // median time of one launch
-  double p20Ms = 0, p80Ms = 0; // spread (0 when the choice came from the disk cache)
-  int reps = 0;           // timed repetitions (0 from the disk cache)
+  double p20Ms = 0, p80Ms = 0; // spread (0 when the choice came from the disk cache or a table)
+  int reps = 0;           // timed repetitions (0 from the disk cache or a table)
 };
 
 // How an autotuned kernel chose its configuration for one key.
@@ -114,6 +114,8 @@ struct TuningReport {
   enum class Source {
     Benchmark, // measured here, now (and written to the disk cache)
     DiskCache, // read from $TCC_CACHE_DIR/autotune/<kernel>-<space>.json
+    TuningTable, // a tuning table's entry (embedded in a header, or <kernel>.tuning.json
+                 // beside a Library's cubins): nothing measured, nothing written
     Disabled,  // TCC_AUTOTUNE=off: the first configuration, nothing measured
     EmptyGrid, // every configuration's grid is empty for these arguments (n = 0): nothing
                // launches, nothing is measured or saved; the first configuration
@@ -125,9 +127,12 @@ struct TuningReport {
   int computeCapability = 0;  // 90
   int driverVersion = 0;      // 13000
   Source source = Source::Benchmark;
+  std::string origin;         // DiskCache: the cache file; TuningTable: the table (its file,
+                              // or the header it is embedded in)
   int chosenIndex = 0;        // the chosen configuration's autotune index
   std::string chosenConfig;   // and its configString()
-  std::vector<TuningTrial> trials; // every configuration, by index (Benchmark, DiskCache)
+  std::vector<TuningTrial> trials; // every configuration, by index (Benchmark, DiskCache,
+                                   // TuningTable)
   double elapsedMs = 0;       // wall time the choice took (benchmarking included)
 };
 
@@ -270,6 +275,8 @@ private:
          std::vector<std::string> ptxs);
   // An autotuned kernel over `configs` (configurations of one space, in index order).
   Kernel(std::string name, std::vector<Kernel*> configs);
+  // An autotuned kernel's tuning table (docs/autotuning.md): its text and where it is from.
+  void setTuningTable(std::string text, std::string origin);
 
   // The autotuned path of launchArgs / planArgs / chosenArgs: the configuration (its
   // position in Tuning::configs) for these arguments, from memory, the disk cache, or (if
@@ -317,7 +324,9 @@ public:
 
   // A metadata file, or a folder whose *.json files of format tcc-kernel are all added (not
   // recursively). The cubins are read when a kernel is first used. Throws if the path holds
-  // no kernel metadata or a file is malformed.
+  // no kernel metadata or a file is malformed. A tuning table `<kernel>.tuning.json` in the
+  // folder (or beside the metadata file) is the autotuned kernel's (docs/autotuning.md:
+  // consulted before benchmarking; one that is not valid for it is ignored with a warning).
   void add(const std::string& path);
   // The same, skipping architecture-specific variants (sm_90a) when `archSpecific` is
   // false: their portable counterparts (sm_90) then run everywhere, e.g. to compare the two.
@@ -361,6 +370,9 @@ private:
   std::vector<std::string> origins_;
   // name -> the autotuned kernel over its configurations, built on first lookup
   std::map<std::string, std::unique_ptr<Kernel>> tuned_;
+  // name -> its tuning table found beside the metadata (<name>.tuning.json): path, text
+  std::map<std::string, std::pair<std::string, std::string>> tables_;
+  void addTable(const std::string& name, const std::string& path);
   Kernel& build(Entry& e);
   // The autotuned kernel over `found` (every configuration of `name`), or nullptr with the
   // reason in *why when they are not the configurations of one autotune space.
