@@ -154,6 +154,27 @@ private:
         expr(c.next, depth + 2, "yield ");
       return;
     }
+    case Stmt::Kind::While: {
+      auto *w = cast<WhileStmt>(s);
+      os << "while" << loc(s->range) << "\n";
+      for (size_t i = 0; i < w->carried.size(); ++i) {
+        const LoopCarried &c = w->carried[i];
+        indent(depth + 1);
+        os << "carried " << c.arg->name << ", " << w->bodyArgs[i]->name << " -> "
+           << c.result->name << " : " << c.arg->type.str() << "\n";
+        expr(c.init, depth + 2, "init ");
+      }
+      indent(depth + 1);
+      os << "before\n";
+      block(w->condBody, depth + 2);
+      expr(w->cond, depth + 2, "cond ");
+      indent(depth + 1);
+      os << "body\n";
+      block(w->body, depth + 2);
+      for (const LoopCarried &c : w->carried)
+        expr(c.next, depth + 2, "yield ");
+      return;
+    }
     case Stmt::Kind::If: {
       auto *i = cast<IfStmt>(s);
       os << "if" << loc(s->range) << "\n";

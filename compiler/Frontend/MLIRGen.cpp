@@ -187,6 +187,9 @@ private:
     case typed::Stmt::Kind::For:
       forStmt(cast<typed::ForStmt>(s));
       return;
+    case typed::Stmt::Kind::While:
+      whileStmt(cast<typed::WhileStmt>(s));
+      return;
     case typed::Stmt::Kind::If:
       ifStmt(cast<typed::IfStmt>(s));
       return;
@@ -222,6 +225,36 @@ private:
       forOp->setAttr("tile.num_stages", b.getI32IntegerAttr(int32_t(f->numStages)));
     for (size_t i = 0; i < f->carried.size(); ++i)
       values[f->carried[i].result] = forOp.getResult(i);
+  }
+
+  void whileStmt(const typed::WhileStmt *w) {
+    mlir::Location l = loc(w->range);
+    llvm::SmallVector<Value> inits;
+    llvm::SmallVector<mlir::Type> types;
+    for (const typed::LoopCarried &c : w->carried) {
+      inits.push_back(expr(c.init));
+      types.push_back(inits.back().getType());
+    }
+    auto whileOp = mlir::scf::WhileOp::create(
+        b, l, types, inits,
+        [&](mlir::OpBuilder &, mlir::Location, mlir::ValueRange args) {
+          for (size_t i = 0; i < w->carried.size(); ++i)
+            values[w->carried[i].arg] = args[i];
+          block(w->condBody);
+          Value cond = expr(w->cond);
+          mlir::scf::ConditionOp::create(b, l, cond, args);
+        },
+        [&](mlir::OpBuilder &, mlir::Location, mlir::ValueRange args) {
+          for (size_t i = 0; i < w->bodyArgs.size(); ++i)
+            values[w->bodyArgs[i]] = args[i];
+          block(w->body);
+          llvm::SmallVector<Value> next;
+          for (const typed::LoopCarried &c : w->carried)
+            next.push_back(expr(c.next));
+          mlir::scf::YieldOp::create(b, l, next);
+        });
+    for (size_t i = 0; i < w->carried.size(); ++i)
+      values[w->carried[i].result] = whileOp.getResult(i);
   }
 
   void ifStmt(const typed::IfStmt *s) {

@@ -958,7 +958,8 @@ void Sema::statement(const ast::Stmt *s, const NameSet &liveAfter) {
   case ast::Stmt::Kind::Pass:
     return;
   case ast::Stmt::Kind::Break:
-    diags.error(s->range, "'break' is not supported: loops always run their whole range");
+    diags.error(s->range, "'break' is not supported: a 'for' loop runs its whole range and a "
+                          "'while' loop ends only through its condition");
     return;
   case ast::Stmt::Kind::Continue:
     diags.error(s->range,
@@ -971,7 +972,7 @@ void Sema::statement(const ast::Stmt *s, const NameSet &liveAfter) {
     forStmt(cast<ast::ForStmt>(s), liveAfter);
     return;
   case ast::Stmt::Kind::While:
-    diags.error(s->range, "while loops are not supported; use 'for i in range(...)'");
+    whileStmt(cast<ast::WhileStmt>(s), liveAfter);
     return;
   }
 }
@@ -1058,6 +1059,25 @@ static bool sameConstant(const Value &a, const Value &b) {
   }
 }
 
+typed::Expr *Sema::runtimeCondition(const Value &c, SMRange range, llvm::StringRef what) {
+  const Type &ct = c.type();
+  if (ct.isTile()) {
+    diags.error(range, "the condition of " + what + " must be a scalar, not " + ct.str() +
+                           "; use where(condition, a, b) to choose element by element");
+    noteDefinition(c);
+    return nullptr;
+  }
+  if (ct.element().isPointer) {
+    diags.error(range, "the condition of " + what + " cannot be a pointer");
+    return nullptr;
+  }
+  if (ct.element().isBool())
+    return c.expr;
+  Value zero = Value::integer(0);
+  return make<typed::CompareExpr>(Type::scalar(ScalarKind::I1), range, typed::CompareOp::Ne,
+                                  c.expr, constant(zero, ct, range));
+}
+
 void Sema::ifStmt(const ast::IfStmt *s, const NameSet &liveAfter) {
   Value c = expr(s->cond);
   if (c.isError()) {
@@ -1071,24 +1091,9 @@ void Sema::ifStmt(const ast::IfStmt *s, const NameSet &liveAfter) {
     statements(taken ? s->thenBody : s->elseBody, liveAfter);
     return;
   }
-  const Type &ct = c.type();
-  if (ct.isTile()) {
-    diags.error(s->cond->range, "the condition of an 'if' must be a scalar, not " + ct.str() +
-                                    "; use where(condition, a, b) to choose element by element");
-    noteDefinition(c);
+  typed::Expr *cond = runtimeCondition(c, s->cond->range, "an 'if'");
+  if (!cond)
     return;
-  }
-  if (ct.element().isPointer) {
-    diags.error(s->cond->range, "the condition of an 'if' cannot be a pointer");
-    return;
-  }
-  typed::Expr *cond = c.expr;
-  if (!ct.element().isBool()) {
-    Value zero = Value::integer(0);
-    cond = make<typed::CompareExpr>(Type::scalar(ScalarKind::I1), s->cond->range,
-                                    typed::CompareOp::Ne, c.expr,
-                                    constant(zero, ct, s->cond->range));
-  }
 
   auto *node = make<typed::IfStmt>(s->range, cond);
   llvm::StringMap<Binding> saved = frame->env;
@@ -1307,28 +1312,10 @@ void Sema::forStmt(const ast::ForStmt *s, const NameSet &liveAfter) {
     live.insert(n.getKey());
 
   llvm::StringMap<Binding> saved = frame->env;
-  std::vector<std::string> carriedNames;
-  for (const std::string &name : assigned) {
-    if (name == s->target->name || !live.count(name))
-      continue;
-    auto it = frame->env.find(name);
-    if (it == frame->env.end() || it->second.value.isError())
-      continue;
-    const Value &init = it->second.value;
-    if (!carriable(init)) {
-      diags.error(s->range, "'" + name + "' is " + init.describe() +
-                                " and cannot change from one iteration of this loop to the next");
-      diags.note(it->second.defRange, "'" + name + "' is defined here");
-      continue;
-    }
-    typed::Expr *initExpr = init.isRuntime() ? init.expr : toRuntime(init, it->second.defRange);
-    typed::Variable *arg = newVariable(name, initExpr->type, it->second.defRange);
-    typed::Variable *result = newVariable(name, initExpr->type, s->range);
-    node->carried.push_back({arg, initExpr, nullptr, result});
-    carriedNames.push_back(name);
-    Binding &b = frame->env[name];
-    b.value = Value::runtime(make<typed::VarRefExpr>(arg, it->second.defRange));
-    b.version = ++versionCounter;
+  std::vector<CarriedName> carried = loopCarried(assigned, live, s->target->name, s->range);
+  for (const CarriedName &c : carried) {
+    typed::Variable *arg = bindLoopArgument(c, c.init->type);
+    node->carried.push_back({arg, c.init, nullptr, newVariable(c.name, c.init->type, s->range)});
   }
   assign(s->target->name,
          Value::runtime(make<typed::VarRefExpr>(node->inductionVar, s->target->range)),
@@ -1339,56 +1326,162 @@ void Sema::forStmt(const ast::ForStmt *s, const NameSet &liveAfter) {
   ++frame->runtimeControlDepth;
   statements(s->body, live);
   --frame->runtimeControlDepth;
-
-  for (size_t i = 0; i < node->carried.size(); ++i) {
-    typed::LoopCarried &c = node->carried[i];
-    const Binding &b = frame->env[carriedNames[i]];
-    const Value &v = b.value;
-    c.next = make<typed::VarRefExpr>(c.arg, s->range);
-    if (v.isError())
-      continue;
-    if (v.isRuntime() && v.type() == c.arg->type) {
-      c.next = v.expr;
-      continue;
-    }
-    if (v.isNumber()) {
-      if (typed::Expr *e = coerce(v, c.arg->type, b.defRange))
-        c.next = e;
-      continue;
-    }
-    diags.error(b.defRange, "'" + carriedNames[i] + "' must keep its type in the loop: it is " +
-                                c.arg->type.str() + " before the loop but " + v.describe() +
-                                " here");
-    const Binding &before = saved[carriedNames[i]];
-    if (before.value.isRuntime())
-      diags.note(before.defRange, "'" + carriedNames[i] + "' gets its type here");
-    else
-      diags.note(before.defRange, "'" + carriedNames[i] + "' is initialised with " +
-                                      before.value.describe() + ", which makes it " +
-                                      c.arg->type.str() + "; initialise it with the type it "
-                                      "has in the loop");
-  }
+  for (size_t i = 0; i < node->carried.size(); ++i)
+    node->carried[i].next = loopNext(carried[i].name, node->carried[i].arg, saved, s->range);
   block = outer;
 
+  std::vector<typed::Variable *> results;
+  for (const typed::LoopCarried &c : node->carried)
+    results.push_back(c.result);
+  endLoop(assigned, std::move(saved), carried, results, s->range);
+  if (!frame->env.count(s->target->name))
+    frame->lost[s->target->name] = {s->target->range,
+                                    "loop variables exist only inside their loop"};
+  emit(node);
+}
+
+std::vector<Sema::CarriedName> Sema::loopCarried(const std::vector<std::string> &assigned,
+                                                 const NameSet &live, llvm::StringRef skip,
+                                                 SMRange loopRange) {
+  std::vector<CarriedName> out;
+  for (const std::string &name : assigned) {
+    if (name == skip || !live.count(name))
+      continue;
+    auto it = frame->env.find(name);
+    if (it == frame->env.end() || it->second.value.isError())
+      continue;
+    const Value &init = it->second.value;
+    if (!carriable(init)) {
+      diags.error(loopRange, "'" + name + "' is " + init.describe() +
+                                 " and cannot change from one iteration of this loop to the next");
+      diags.note(it->second.defRange, "'" + name + "' is defined here");
+      continue;
+    }
+    typed::Expr *initExpr = init.isRuntime() ? init.expr : toRuntime(init, it->second.defRange);
+    out.push_back({name, initExpr, it->second.defRange});
+  }
+  return out;
+}
+
+typed::Variable *Sema::bindLoopArgument(const CarriedName &c, const Type &type) {
+  typed::Variable *arg = newVariable(c.name, type, c.defRange);
+  Binding &b = frame->env[c.name];
+  b.value = Value::runtime(make<typed::VarRefExpr>(arg, c.defRange));
+  b.version = ++versionCounter;
+  return arg;
+}
+
+typed::Expr *Sema::loopNext(const std::string &name, typed::Variable *arg,
+                            const llvm::StringMap<Binding> &saved, SMRange loopRange) {
+  const Binding &b = frame->env[name];
+  const Value &v = b.value;
+  typed::Expr *keep = make<typed::VarRefExpr>(arg, loopRange);
+  if (v.isError())
+    return keep;
+  if (v.isRuntime() && v.type() == arg->type)
+    return v.expr;
+  if (v.isNumber()) {
+    typed::Expr *e = coerce(v, arg->type, b.defRange);
+    return e ? e : keep;
+  }
+  diags.error(b.defRange, "'" + name + "' must keep its type in the loop: it is " +
+                              arg->type.str() + " before the loop but " + v.describe() +
+                              " here");
+  const Binding &before = saved.lookup(name);
+  if (before.value.isRuntime())
+    diags.note(before.defRange, "'" + name + "' gets its type here");
+  else
+    diags.note(before.defRange, "'" + name + "' is initialised with " +
+                                    before.value.describe() + ", which makes it " +
+                                    arg->type.str() + "; initialise it with the type it "
+                                    "has in the loop");
+  return keep;
+}
+
+void Sema::endLoop(const std::vector<std::string> &assigned, llvm::StringMap<Binding> saved,
+                   const std::vector<CarriedName> &carried,
+                   const std::vector<typed::Variable *> &results, SMRange loopRange) {
   // After the loop: the carried names hold the loop's results; names first
-  // assigned in the body (and the loop variable) are gone.
-  unsigned line = diags.lineAndColumn(s->range.Start).first;
+  // assigned in the body are gone.
+  unsigned line = diags.lineAndColumn(loopRange.Start).first;
   for (const std::string &name : assigned)
     if (!saved.count(name)) {
       auto it = frame->env.find(name);
-      frame->lost[name] = {it != frame->env.end() ? it->second.defRange : s->range,
+      frame->lost[name] = {it != frame->env.end() ? it->second.defRange : loopRange,
                            "it is only defined inside the loop at line " +
                                std::to_string(line)};
     }
   frame->env = std::move(saved);
-  for (size_t i = 0; i < node->carried.size(); ++i) {
-    Binding &b = frame->env[carriedNames[i]];
-    b.value = Value::runtime(make<typed::VarRefExpr>(node->carried[i].result, s->range));
+  for (size_t i = 0; i < carried.size(); ++i) {
+    Binding &b = frame->env[carried[i].name];
+    b.value = Value::runtime(make<typed::VarRefExpr>(results[i], loopRange));
     b.version = ++versionCounter;
   }
-  if (!frame->env.count(s->target->name))
-    frame->lost[s->target->name] = {s->target->range,
-                                    "loop variables exist only inside their loop"};
+}
+
+// `while cond: body`: the condition is evaluated before every iteration with the carried
+// values of the previous one (scf.while). Carried: the names assigned in the body, defined
+// before the loop, and read by the condition, by the body before it reassigns them, or
+// after the loop. tcc has no `break`, so a condition known at compile time to hold would
+// never end: an error; one known to fail makes a loop that tests it once.
+void Sema::whileStmt(const ast::WhileStmt *s, const NameSet &liveAfter) {
+  std::vector<std::string> assigned;
+  NameSet seen;
+  collectAssigned(s->body, assigned, seen);
+  NameSet live;
+  liveIn(s->body, live);
+  collectReads(s->cond, live);
+  for (const auto &n : liveAfter)
+    live.insert(n.getKey());
+
+  llvm::StringMap<Binding> saved = frame->env;
+  std::vector<CarriedName> carried = loopCarried(assigned, live, "", s->range);
+  auto *node = make<typed::WhileStmt>(s->range);
+  for (const CarriedName &c : carried) {
+    typed::Variable *arg = bindLoopArgument(c, c.init->type);
+    node->carried.push_back({arg, c.init, nullptr, newVariable(c.name, c.init->type, s->range)});
+  }
+
+  typed::Block *outer = block;
+  block = &node->condBody;
+  ++frame->runtimeControlDepth;
+  Value c = expr(s->cond);
+  if (!c.isError()) {
+    if (c.isRuntime()) {
+      node->cond = runtimeCondition(c, s->cond->range, "a 'while'");
+    } else {
+      bool holds = false;
+      if (truthy(c, holds, s->cond->range, "the condition of 'while'")) {
+        if (holds)
+          diags.error(s->cond->range,
+                      "the condition of this 'while' is always true (it does not depend on "
+                      "anything the loop changes), and tcc has no 'break': the loop would "
+                      "never end");
+        else
+          node->cond = constant(Value::boolean(false), Type::scalar(ScalarKind::I1),
+                                s->cond->range);
+      }
+    }
+  }
+  // The body sees the values for which the condition held.
+  for (size_t i = 0; i < carried.size(); ++i)
+    node->bodyArgs.push_back(bindLoopArgument(carried[i], carried[i].init->type));
+  block = &node->body;
+  statements(s->body, live); // also for its errors when the condition has one
+  --frame->runtimeControlDepth;
+  for (size_t i = 0; i < node->carried.size(); ++i)
+    node->carried[i].next = loopNext(carried[i].name, node->bodyArgs[i], saved, s->range);
+  block = outer;
+
+  std::vector<typed::Variable *> results;
+  for (const typed::LoopCarried &lc : node->carried)
+    results.push_back(lc.result);
+  endLoop(assigned, std::move(saved), carried, results, s->range);
+  if (!node->cond) {
+    for (const CarriedName &cn : carried)
+      assign(cn.name, Value::error(), s->range);
+    return;
+  }
   emit(node);
 }
 

@@ -192,6 +192,31 @@ public:
   void assignStmt(const ast::AssignStmt *s);
   void ifStmt(const ast::IfStmt *s, const NameSet &liveAfter);
   void forStmt(const ast::ForStmt *s, const NameSet &liveAfter);
+  void whileStmt(const ast::WhileStmt *s, const NameSet &liveAfter);
+  /// A runtime loop's carried values: the names `assigned` in its body (but `skip`) that
+  /// are defined before it and `live` at its head, each with its value before the loop.
+  struct CarriedName {
+    std::string name;
+    typed::Expr *init;
+    llvm::SMRange defRange;
+  };
+  std::vector<CarriedName> loopCarried(const std::vector<std::string> &assigned,
+                                       const NameSet &live, llvm::StringRef skip,
+                                       llvm::SMRange loopRange);
+  /// Binds `name` to a new variable of `type` (a loop's block argument) and returns it.
+  typed::Variable *bindLoopArgument(const CarriedName &c, const Type &type);
+  /// The value of carried `name` at the end of the body, of `arg`'s type (an error
+  /// otherwise, with notes from `saved`, the names before the loop).
+  typed::Expr *loopNext(const std::string &name, typed::Variable *arg,
+                        const llvm::StringMap<Binding> &saved, llvm::SMRange loopRange);
+  /// After a runtime loop: the names first assigned in it are lost, the others are as
+  /// in `saved` but the carried ones, which hold `results`.
+  void endLoop(const std::vector<std::string> &assigned, llvm::StringMap<Binding> saved,
+               const std::vector<CarriedName> &carried,
+               const std::vector<typed::Variable *> &results, llvm::SMRange loopRange);
+  /// A runtime condition of an `if` or `while` as an i1 scalar; null (after an error) for
+  /// a tile or a pointer.
+  typed::Expr *runtimeCondition(const Value &c, llvm::SMRange range, llvm::StringRef what);
   void staticFor(const ast::ForStmt *s, const ast::CallExpr *range, const NameSet &liveAfter);
   void returnStmt(const ast::ReturnStmt *s);
   bool earlyReturn(const ast::Stmt *s, const ast::Block &stmts, size_t i, const NameSet &liveOut);

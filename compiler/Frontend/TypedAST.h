@@ -282,7 +282,7 @@ using Block = std::vector<Stmt *>;
 
 class Stmt {
 public:
-  enum class Kind { Let, Store, Print, For, If, Inline };
+  enum class Kind { Let, Store, Print, For, While, If, Inline };
   Kind getKind() const { return kind; }
   llvm::SMRange range;
   virtual ~Stmt() = default;
@@ -338,6 +338,22 @@ public:
   std::vector<LoopCarried> carried;
   Block body;
   static bool classof(const Stmt *s) { return s->getKind() == Kind::For; }
+};
+
+/// `while cond: body` with a runtime condition (scf.while). Each carried value enters the
+/// condition as `arg` (`init` the first time, `next` after each iteration), the body as
+/// `bodyArg[i]` (the same value, once the condition held) and leaves as `result` (the
+/// value when the condition failed). `condBody` holds what evaluating `cond` needs
+/// (inlined helpers, named loads); it runs before every test.
+class WhileStmt : public Stmt {
+public:
+  WhileStmt(llvm::SMRange r) : Stmt(Kind::While, r) {}
+  std::vector<LoopCarried> carried;
+  std::vector<Variable *> bodyArgs;
+  Block condBody;
+  Expr *cond = nullptr; // i1 scalar
+  Block body;
+  static bool classof(const Stmt *s) { return s->getKind() == Kind::While; }
 };
 
 /// A value an `if` with a runtime condition defines in both branches.
