@@ -5,6 +5,8 @@
 #include "tcc/grid_expr.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 namespace tcc {
@@ -185,15 +187,16 @@ std::string signature(const KernelArtifact& k, const std::string& fn) {
   return s + ")";
 }
 
-// The images, the EmbeddedKernel objects and the launcher of one kernel.
+// The images, the EmbeddedKernel objects and the launcher `fn` of one kernel (of one
+// configuration), the first two in namespace `detailNs`; with `emptyCheck`, also
+// `bool <fn>_launches_nothing(params...)`: whether its grid is empty for these arguments.
 void emitKernel(const std::vector<const KernelArtifact*>& variants, const std::string& fn,
-                std::string* out) {
+                const std::string& detailNs, bool emptyCheck, std::string* out) {
   std::string& h = *out;
   const KernelArtifact& first = *variants.front();
   bool severalArchs = false;
   for (const KernelArtifact* v : variants)
     severalArchs = severalArchs || v->arch != first.arch;
-  std::string detailNs = "tcc_embedded_" + first.name;
   h += "namespace " + detailNs + " {\n\n";
   for (size_t i = 0; i < variants.size(); ++i) {
     const KernelArtifact& v = *variants[i];
@@ -354,37 +357,260 @@ void emitKernel(const std::vector<const KernelArtifact*>& variants, const std::s
       h += indent + "return;\n" + pad + "}\n";
   }
   h += "}\n\n";
+  if (!emptyCheck)
+    return;
+  // The general variant's grid (the last): the one every argument can take.
+  const KernelArtifact& v = *variants.back();
+  h += "inline bool " + fn + "_launches_nothing(";
+  for (size_t i = 0; i < first.params.size(); ++i)
+    h += (i ? ", " : "") + cxxScalarType(first.params[i].type) + " " + cxxName(first.params[i].name);
+  h += ") {\n";
+  for (const KernelParam& p : first.params)
+    h += "  (void)" + cxxName(p.name) + ";\n";
+  h += "  ::tcc::EmbeddedKernel& tcc_kernel = " + detailNs + "::variant" +
+       std::to_string(variants.size() - 1) + "();\n  (void)tcc_kernel;\n";
+  std::string g[3];
+  for (int d = 0; d < 3; ++d) {
+    grid::Expr e;
+    std::string err;
+    grid::parse(v.grid[d], &e, &err); // validated above
+    std::string calc = "tcc_g" + std::to_string(d);
+    g[d] = grid::toCxx(e, calc + ".", nameToCxx(v));
+    if (g[d].find(calc + ".") != std::string::npos)
+      h += "  ::tcc::GridCalc " + calc + "(tcc_kernel, " + cString(v.grid[d]) + ");\n";
+  }
+  h += "  return (" + g[0] + ") == 0 ||\n         (" + g[1] + ") == 0 ||\n         (" + g[2] +
+       ") == 0;\n}\n\n";
 }
 
-} // namespace
+// A C string literal for any text: quotes, backslashes and bytes outside printable ASCII
+// escaped (octal, three digits, so that no following character extends an escape).
+std::string cText(const std::string& s) {
+  std::string r = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      r += '\\';
+      r += static_cast<char>(c);
+    } else if (c == '\n') {
+      r += "\\n";
+    } else if (c < 0x20 || c >= 0x7f || c == '?') { // '?': no trigraphs
+      char b[8];
+      std::snprintf(b, sizeof b, "\\%03o", c);
+      r += b;
+    } else {
+      r += static_cast<char>(c);
+    }
+  }
+  return r + "\"";
+}
 
-bool generateHeader(const std::vector<std::vector<KernelArtifact>>& kernels,
-                    const HeaderOptions& options, std::string* header, std::string* error) {
-  if (kernels.empty()) {
-    *error = "no kernels to put in a header";
+// One launcher of a header: a kernel's configurations (one for a kernel that is not
+// autotuned), each with its variants in the order they are tried.
+struct Entry {
+  std::vector<std::vector<const KernelArtifact*>> configs;
+  std::string fn;
+  std::string table; // an autotuned kernel's tuning table (JSON), or empty
+};
+
+std::string paramList(const KernelArtifact& k) {
+  std::string s;
+  for (const KernelParam& p : k.params)
+    s += ", " + cxxScalarType(p.type) + " " + cxxName(p.name);
+  return s;
+}
+
+std::string argList(const KernelArtifact& k) {
+  std::string s;
+  for (const KernelParam& p : k.params)
+    s += ", " + cxxName(p.name);
+  return s;
+}
+
+// An autotuned kernel: every configuration's variants and launcher in a namespace of its
+// own, a dispatch over them, the tuner (tcc::EmbeddedTuning) and the launcher that asks it.
+void emitTuned(const Entry& entry, std::string* out) {
+  std::string& h = *out;
+  const KernelArtifact& first = *entry.configs.front().back();
+  const KernelAutotune& at = *first.autotune;
+  std::string detailNs = "tcc_embedded_" + first.name;
+  std::string params = paramList(first), args = argList(first);
+  h += "namespace " + detailNs + " {\n\n";
+  for (size_t c = 0; c < entry.configs.size(); ++c) {
+    const KernelArtifact& g = *entry.configs[c].back();
+    std::string ns = "c" + std::to_string(c);
+    h += "// configuration " + std::to_string(g.autotune->index) + ": " +
+         configurationString(g) + "\n";
+    h += "namespace " + ns + " {\n\n";
+    emitKernel(entry.configs[c], "launch", "images", /*emptyCheck=*/true, &h);
+    h += "} // namespace " + ns + "\n\n";
+  }
+  auto dispatch = [&](const std::string& signature, const std::string& call,
+                      const std::string& fallback) {
+    h += signature + " {\n  switch (tcc_config) {\n";
+    for (size_t c = 0; c < entry.configs.size(); ++c)
+      h += "  case " + std::to_string(c) + ":\n    " +
+           call.substr(0, call.find('@')) + "c" + std::to_string(c) +
+           call.substr(call.find('@') + 1) + "\n";
+    h += "  default:\n    " + fallback + "\n  }\n}\n\n";
+  };
+  dispatch("inline void launch(size_t tcc_config, CUstream tcc_stream" + params + ")",
+           "@::launch(tcc_stream" + args + ");\n    return;",
+           "throw ::tcc::Error(\"launching\", \"no configuration \" + std::to_string(tcc_config), " +
+               cString(first.name) + ");");
+  dispatch("inline bool launches_nothing(size_t tcc_config" + params + ")",
+           "return @::launch_launches_nothing(" + (args.empty() ? "" : args.substr(2)) + ");",
+           "return false;");
+  std::string table = "nullptr, 0";
+  if (!entry.table.empty()) {
+    h += "// The tuning table (tcc --tuning): its entries for this device and a key choose the\n"
+         "// configuration without benchmarking; the runtime checks it again at the first "
+         "choice.\n";
+    h += "inline const char tuning_table[] =\n";
+    size_t at = 0;
+    while (at < entry.table.size()) {
+      size_t nl = entry.table.find('\n', at);
+      size_t end = nl == std::string::npos ? entry.table.size() : nl + 1;
+      h += "    " + cText(entry.table.substr(at, end - at)) + "\n";
+      at = end;
+    }
+    h += "    ;\n";
+    table = "tuning_table, sizeof(tuning_table) - 1";
+  }
+  // What the trials save and restore: restore, then what writes adds.
+  std::vector<std::string> saved = at.restore;
+  for (const std::string& w : at.writes)
+    if (std::find(saved.begin(), saved.end(), w) == saved.end())
+      saved.push_back(w);
+  h += "inline ::tcc::EmbeddedTuning& tuning() {\n";
+  std::string key = "nullptr, 0", savedArg = "nullptr, 0";
+  if (!at.key.empty()) {
+    h += "  static const char* const tcc_key[] = {";
+    for (size_t i = 0; i < at.key.size(); ++i)
+      h += (i ? ", " : "") + cString(at.key[i]);
+    h += "};\n";
+    key = "tcc_key, " + std::to_string(at.key.size());
+  }
+  h += "  static const ::tcc::EmbeddedTuning::Config tcc_configs[] = {\n";
+  for (size_t c = 0; c < entry.configs.size(); ++c) {
+    const KernelArtifact& g = *entry.configs[c].back();
+    h += "      {" + std::to_string(g.autotune->index) + ", " + cText(configurationString(g)) +
+         "},\n";
+  }
+  h += "  };\n";
+  if (!saved.empty()) {
+    h += "  static const char* const tcc_saved[] = {";
+    for (size_t i = 0; i < saved.size(); ++i)
+      h += (i ? ", " : "") + cString(saved[i]);
+    h += "};\n";
+    savedArg = "tcc_saved, " + std::to_string(saved.size());
+  }
+  h += "  static ::tcc::EmbeddedTuning tcc_tuning(" + cString(first.name) + ", " +
+       cString(at.space) + ", " + key + ", tcc_configs, " +
+       std::to_string(entry.configs.size()) + ", " + savedArg + ", " + table + ");\n";
+  h += "  return tcc_tuning;\n}\n\n";
+  h += "} // namespace " + detailNs + "\n\n";
+
+  // The launcher: the key, the choice (one lookup once made), the chosen configuration.
+  h += "inline void " + entry.fn + "(CUstream tcc_stream" + params + ") {\n";
+  std::string keyArg = "nullptr";
+  if (!at.key.empty()) {
+    h += "  const int64_t tcc_key[] = {";
+    for (size_t i = 0; i < at.key.size(); ++i)
+      h += (i ? ", " : "") + std::string("static_cast<int64_t>(") + cxxName(at.key[i]) + ")";
+    h += "};\n";
+    keyArg = "tcc_key";
+  }
+  h += "  ::tcc::EmbeddedTuning& tcc_tuning = " + detailNs + "::tuning();\n";
+  h += "  size_t tcc_config = tcc_tuning.known(" + keyArg + ");\n";
+  h += "  if (tcc_config == ::tcc::EmbeddedTuning::kUnknown) {\n";
+  std::string savedPtrs = "nullptr";
+  if (!saved.empty()) {
+    h += "    const CUdeviceptr tcc_saved[] = {";
+    for (size_t i = 0; i < saved.size(); ++i)
+      h += (i ? ", " : "") + cxxName(saved[i]);
+    h += "};\n";
+    savedPtrs = "tcc_saved";
+  }
+  h += "    tcc_config = tcc_tuning.choose(\n"
+       "        tcc_stream, " + keyArg + ", " + savedPtrs + ",\n"
+       "        [&](size_t tcc_c, CUstream tcc_s) { " + detailNs + "::launch(tcc_c, tcc_s" + args +
+       "); },\n"
+       "        [&](size_t tcc_c) { return " + detailNs + "::launches_nothing(tcc_c" + args +
+       "); });\n  }\n";
+  h += "  " + detailNs + "::launch(tcc_config, tcc_stream" + args + ");\n}\n\n";
+}
+
+// Checks the configurations of one autotuned kernel: one space, the same parameters and
+// lists, distinct indices; sorted by index.
+bool orderConfigurations(const std::vector<std::vector<KernelArtifact>>& in, Entry* entry,
+                         std::string* error) {
+  if (in.empty()) {
+    *error = "no configurations to put in a header";
     return false;
   }
-  if (!options.functionName.empty() && kernels.size() != 1) {
+  for (const std::vector<KernelArtifact>& variants : in) {
+    std::vector<const KernelArtifact*> ordered;
+    if (!orderVariants(variants, &ordered, error))
+      return false;
+    entry->configs.push_back(std::move(ordered));
+  }
+  const KernelArtifact& ref = *entry->configs.front().back();
+  for (const auto& config : entry->configs)
+    for (const KernelArtifact* v : config) {
+      if (!v->autotune) {
+        *error = "kernel '" + ref.name + "': a configuration of an autotuned kernel has no "
+                 "autotune metadata";
+        return false;
+      }
+      const KernelAutotune &a = *v->autotune, &b = *ref.autotune;
+      bool same = v->name == ref.name && v->params.size() == ref.params.size() &&
+                  a.space == b.space && a.count == b.count && a.key == b.key &&
+                  a.writes == b.writes && a.restore == b.restore;
+      for (size_t i = 0; same && i < v->params.size(); ++i)
+        same = v->params[i].name == ref.params[i].name && v->params[i].type == ref.params[i].type;
+      if (!same) {
+        *error = "kernel '" + ref.name + "': the configurations are not of one autotune space "
+                 "(name, parameters, space, count, key, writes and restore must agree)";
+        return false;
+      }
+      if (a.index != config.back()->autotune->index) {
+        *error = "kernel '" + ref.name + "': the variants of one configuration have different "
+                 "autotune indices";
+        return false;
+      }
+    }
+  std::stable_sort(entry->configs.begin(), entry->configs.end(),
+                   [](const auto& x, const auto& y) {
+                     return x.back()->autotune->index < y.back()->autotune->index;
+                   });
+  for (size_t c = 1; c < entry->configs.size(); ++c)
+    if (entry->configs[c].back()->autotune->index == entry->configs[c - 1].back()->autotune->index) {
+      *error = "kernel '" + ref.name + "': two configurations have autotune index " +
+               std::to_string(entry->configs[c].back()->autotune->index);
+      return false;
+    }
+  return true;
+}
+
+bool emitHeader(std::vector<Entry>& entries, const HeaderOptions& options, std::string* header,
+                std::string* error) {
+  if (!options.functionName.empty() && entries.size() != 1) {
     *error = "a function name can be chosen only for a header with one kernel";
     return false;
   }
-  std::vector<std::vector<const KernelArtifact*>> ordered(kernels.size());
-  std::vector<std::string> functions;
-  for (size_t k = 0; k < kernels.size(); ++k) {
-    if (!orderVariants(kernels[k], &ordered[k], error))
-      return false;
-    std::string fn = options.functionName.empty() ? cxxName(kernels[k].front().name)
-                                                  : options.functionName;
+  for (size_t k = 0; k < entries.size(); ++k) {
+    const KernelArtifact& first = *entries[k].configs.front().front();
+    std::string fn = options.functionName.empty() ? cxxName(first.name) : options.functionName;
     if (cxxName(fn) != fn || fn.find(':') != std::string::npos || !checkNamespace(fn)) {
       *error = "'" + fn + "' is not a usable C++ function name";
       return false;
     }
-    for (const std::string& other : functions)
-      if (other == fn) {
+    for (size_t j = 0; j < k; ++j)
+      if (entries[j].fn == fn) {
         *error = "two kernels named '" + fn + "' in one header";
         return false;
       }
-    functions.push_back(fn);
+    entries[k].fn = fn;
   }
   if (!checkNamespace(options.cxxNamespace)) {
     *error = "'" + options.cxxNamespace + "' is not a usable C++ namespace";
@@ -401,10 +627,23 @@ bool generateHeader(const std::vector<std::vector<KernelArtifact>>& kernels,
   if (!options.provenance.empty())
     h += " from " + options.provenance;
   h += ": ";
-  for (size_t k = 0; k < kernels.size(); ++k)
-    h += (k ? ", " : "") + std::string("kernel ") + kernels[k].front().name + " (" +
-         std::to_string(ordered[k].size()) + " variant" + (ordered[k].size() == 1 ? "" : "s") +
-         ")";
+  for (size_t k = 0; k < entries.size(); ++k) {
+    const Entry& e = entries[k];
+    h += (k ? ", " : "") + std::string("kernel ") + e.configs.front().front()->name + " (";
+    if (e.configs.size() > 1) {
+      size_t variants = 0;
+      for (const auto& c : e.configs)
+        variants += c.size();
+      h += "autotuned over " + std::to_string(e.configs.size()) + " configurations, " +
+           std::to_string(variants) + " variants";
+      if (!e.table.empty())
+        h += ", with a tuning table";
+    } else {
+      h += std::to_string(e.configs.front().size()) + " variant" +
+           (e.configs.front().size() == 1 ? "" : "s");
+    }
+    h += ")";
+  }
   h += ". Do not edit.\n";
   if (!options.configuration.empty())
     h += "// Configuration: " + options.configuration + "\n";
@@ -414,13 +653,27 @@ bool generateHeader(const std::vector<std::vector<KernelArtifact>>& kernels,
                                 "the global namespace: choose one with --namespace)"
                               : "") +
          "\n";
-  for (size_t k = 0; k < kernels.size(); ++k) {
-    const KernelArtifact& first = *ordered[k].front();
-    h += "//\n// " + signature(first, prefix + functions[k]) + ";\n";
+  for (const Entry& e : entries) {
+    const KernelArtifact& first = *e.configs.front().front();
+    h += "//\n// " + signature(first, prefix + e.fn) + ";\n";
+    if (e.configs.size() > 1) {
+      const KernelAutotune& at = *first.autotune;
+      h += "//   autotuned (space " + at.space + ", key [";
+      for (size_t i = 0; i < at.key.size(); ++i)
+        h += (i ? ", " : "") + at.key[i];
+      h += "]): the first launch of each key chooses a configuration from the disk cache, the\n"
+           "//   tuning table or by benchmarking (docs/autotuning.md); grid = (" +
+           first.grid[0] + ", " + first.grid[1] + ", " + first.grid[2] + ")\n";
+      for (const auto& c : e.configs)
+        h += "//   configuration " + std::to_string(c.back()->autotune->index) + ": " +
+             configurationString(*c.back()) + " (" + std::to_string(c.size()) + " variant" +
+             (c.size() == 1 ? "" : "s") + ")\n";
+      continue;
+    }
     h += "//   grid = (" + first.grid[0] + ", " + first.grid[1] + ", " + first.grid[2] +
          "), num_warps = " + std::to_string(first.numWarps) + ", arch =";
     std::vector<std::string> archs;
-    for (const KernelArtifact* v : ordered[k])
+    for (const KernelArtifact* v : e.configs.front())
       if (std::find(archs.begin(), archs.end(), v->arch) == archs.end())
         archs.push_back(v->arch);
     for (size_t a = 0; a < archs.size(); ++a)
@@ -434,21 +687,92 @@ bool generateHeader(const std::vector<std::vector<KernelArtifact>>& kernels,
     }
   }
   h += "// Needs the tcc runtime (<tcc/embedded.h>, link tccrt). Errors throw tcc::Error.\n";
-  h += "#pragma once\n\n#include <cstdint>\n#include <tcc/embedded.h>\n\n";
+  h += "#pragma once\n\n#include <cstddef>\n#include <cstdint>\n";
+  bool tuned = false;
+  for (const Entry& e : entries)
+    tuned = tuned || e.configs.size() > 1;
+  if (tuned)
+    h += "#include <string>\n";
+  h += "#include <tcc/embedded.h>\n\n";
   if (!options.cxxNamespace.empty())
     h += "namespace " + options.cxxNamespace + " {\n\n";
-  for (size_t k = 0; k < kernels.size(); ++k)
-    emitKernel(ordered[k], functions[k], &h);
+  for (const Entry& e : entries) {
+    if (e.configs.size() > 1)
+      emitTuned(e, &h);
+    else
+      emitKernel(e.configs.front(), e.fn, "tcc_embedded_" + e.configs.front().front()->name,
+                 /*emptyCheck=*/false, &h);
+  }
   if (!options.cxxNamespace.empty())
     h += "} // namespace " + options.cxxNamespace + "\n";
   if (options.globalUsing) {
     h += "\n// One configuration per translation unit may be called unqualified; a unit that\n"
          "// includes two configurations of a kernel gets an ambiguity error, never the wrong one.\n";
-    for (const std::string& fn : functions)
-      h += "using " + prefix + fn + ";\n";
+    for (const Entry& e : entries)
+      h += "using " + prefix + e.fn + ";\n";
   }
   *header = std::move(h);
   return true;
+}
+
+} // namespace
+
+std::string configurationString(const KernelArtifact& a) {
+  std::string s;
+  for (const KernelConstexpr& c : a.constexprs) {
+    std::string value;
+    if (c.kind == KernelConstexpr::Kind::String ||
+        (c.kind == KernelConstexpr::Kind::Float && !std::isfinite(c.floatValue))) {
+      // As the runtime prints a string (a non-finite number is stored as one).
+      std::string text = c.kind == KernelConstexpr::Kind::String ? c.text : c.display();
+      value = "\"";
+      for (char ch : text) {
+        if (ch == '"' || ch == '\\')
+          value += '\\';
+        value += ch;
+      }
+      value += "\"";
+    } else {
+      value = c.display();
+    }
+    s += c.name + "=" + value + ", ";
+  }
+  s += "num_warps=" + std::to_string(a.numWarps);
+  if (a.numStages != 0)
+    s += ", num_stages=" + std::to_string(a.numStages);
+  return s;
+}
+
+bool generateHeader(const std::vector<std::vector<KernelArtifact>>& kernels,
+                    const HeaderOptions& options, std::string* header, std::string* error) {
+  if (kernels.empty()) {
+    *error = "no kernels to put in a header";
+    return false;
+  }
+  std::vector<Entry> entries(kernels.size());
+  for (size_t k = 0; k < kernels.size(); ++k) {
+    entries[k].configs.emplace_back();
+    if (!orderVariants(kernels[k], &entries[k].configs.back(), error))
+      return false;
+  }
+  return emitHeader(entries, options, header, error);
+}
+
+bool generateTunedHeader(const std::vector<std::vector<KernelArtifact>>& configurations,
+                         const std::string& tuningTable, const HeaderOptions& options,
+                         std::string* header, std::string* error) {
+  std::vector<Entry> entries(1);
+  if (configurations.size() == 1) {
+    // One configuration kept: a plain launcher (nothing to choose, no table to consult).
+    entries[0].configs.emplace_back();
+    if (!orderVariants(configurations.front(), &entries[0].configs.back(), error))
+      return false;
+    return emitHeader(entries, options, header, error);
+  }
+  if (!orderConfigurations(configurations, &entries[0], error))
+    return false;
+  entries[0].table = tuningTable;
+  return emitHeader(entries, options, header, error);
 }
 
 bool generateHeader(const std::vector<KernelArtifact>& variants, const HeaderOptions& options,

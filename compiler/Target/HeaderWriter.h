@@ -48,6 +48,21 @@ bool generateHeader(const std::vector<KernelArtifact>& variants, const HeaderOpt
 bool generateHeader(const std::vector<std::vector<KernelArtifact>>& kernels,
                     const HeaderOptions& options, std::string* header, std::string* error);
 
+// The header of an autotuned kernel (docs/autotuning.md): configurations[i] holds the
+// variants of one configuration kept, every variant carrying the `autotune` metadata of one
+// space. Each configuration gets its variants and a launcher of its own; the kernel's
+// launcher asks a tcc::EmbeddedTuning (the runtime's tuner, as tcc::Library's autotuned
+// kernels) which one to run for the key arguments. `tuningTable`: a tuning table's JSON text
+// (already checked) embedded for the tuner, or empty. One configuration: a plain launcher.
+bool generateTunedHeader(const std::vector<std::vector<KernelArtifact>>& configurations,
+                         const std::string& tuningTable, const HeaderOptions& options,
+                         std::string* header, std::string* error);
+
+// How the runtime describes a configuration (KernelMetadata::configString(), the "config"
+// of the disk cache and of tuning tables), from one of its variants:
+// "BLOCK=1024, num_warps=4, num_stages=3".
+std::string configurationString(const KernelArtifact& artifact);
+
 // generateHeader, then write to `path` (via a temporary file and a rename).
 bool writeHeader(const std::vector<KernelArtifact>& variants, const HeaderOptions& options,
                  const std::string& path, std::string* error);

@@ -2,6 +2,9 @@
 // links against tccrt and computes grids with checked arithmetic, without a GPU.
 #include "HeaderWriter.h"
 
+#include "tcc/metadata.h"
+#include "tcc/runtime.h"
+
 #include <gtest/gtest.h>
 
 #include "fake_elf.h"
@@ -300,6 +303,260 @@ int main() {
                         "tcc fake GPU 0 (sm_75)"),
             std::string::npos)
       << out[4];
+}
+
+// ---- Autotuned kernels in a header (docs/autotuning.md) ------------------------------
+
+// Configuration `index` of kernel inc(out: *i32, n: i32) (the fake's FAKE_INC adds 1 to
+// out[0..n)), one launch taking `ms` on the fake's clock.
+std::vector<tcc::KernelArtifact> incConfig(int index, int block, int warps, double ms) {
+  tcc::KernelArtifact a;
+  a.name = "inc";
+  a.params = {{"out", "*i32"}, {"n", "i32"}};
+  a.constexprs = {{"BLOCK", block}};
+  a.numWarps = warps;
+  a.numStages = 2;
+  a.grid = {"cdiv(n, BLOCK)", "1", "1"};
+  a.arch = "sm_90";
+  a.cubin = faketest::cudaElf(8, 0x6000004u | (90u << 8),
+                              "FAKE_INC FAKE_MS=" + std::to_string(ms));
+  a.autotune = tcc::KernelAutotune{"0123456789abcdef", index, 4, {"n"}, {"out"}, {"out"}};
+  tcc::KernelArtifact aligned = a;
+  aligned.params[0].divisibility = aligned.params[1].divisibility = 16;
+  aligned.cubin += " aligned";
+  return {a, aligned};
+}
+
+// Configuration 2 (BLOCK 1024, 4 warps) is the fastest; 1 was pruned; 3 is the slowest.
+std::vector<std::vector<tcc::KernelArtifact>> incSpace() {
+  return {incConfig(3, 2048, 8, 2.0), incConfig(0, 256, 1, 1.0), incConfig(2, 1024, 4, 0.25)};
+}
+
+std::string incTable(const std::string& entries, const std::string& space = "0123456789abcdef") {
+  return "{\"format\": \"tcc-tuning-table\", \"version\": 1, \"kernel\": \"inc\", \"space\": \"" +
+         space + "\", \"entries\": [" + entries + "]}\n";
+}
+
+// Launches inc with n = 1000 twice, printing the launches each took, the last launch and how
+// the choice was made.
+const char* kTunedMain = R"(
+#include "kernel.h"
+#include "tcc/driver.h"
+#include "tcc/runtime.h"
+#include <cstdio>
+#include <cstdlib>
+#include <dlfcn.h>
+#include <string>
+int main() {
+  void* fake = dlopen(std::getenv("TCC_LIBCUDA"), RTLD_NOW);
+  auto takeLog = reinterpret_cast<const char* (*)()>(dlsym(fake, "tcc_fake_take_log"));
+  auto launches = reinterpret_cast<long (*)()>(dlsym(fake, "tcc_fake_launch_count"));
+  try {
+    tcc::ensureContext();
+    CUdeviceptr out = 0;
+    tcc::driver().cuMemAlloc(&out, 4096);
+    tcc::driver().cuMemsetD8(out, 0, 4096);
+    takeLog();
+    for (int i = 0; i < 2; ++i) {
+      long before = launches();
+      tuned::inc(nullptr, out, 1000);
+      std::string log = takeLog();
+      std::string last = log.substr(log.rfind("launch inc"));
+      std::printf("launches %ld; %s", launches() - before, last.c_str());
+    }
+    int host[1000];
+    tcc::driver().cuMemcpyDtoH(host, out, sizeof host);
+    std::printf("out[0] %d out[999] %d\n", host[0], host[999]);
+    for (const tcc::TuningReport& r : tuned::tcc_embedded_inc::tuning().tunings())
+      std::printf("key [%s] chose %d (%s) source %d origin %s\n", r.key.c_str(), r.chosenIndex,
+                  r.chosenConfig.c_str(), static_cast<int>(r.source), r.origin.c_str());
+  } catch (const tcc::Error& e) {
+    std::printf("caught: %s\n", e.what());
+  }
+  return 0;
+}
+)";
+
+std::string tunedHeader(const std::string& table) {
+  tcc::HeaderOptions o;
+  o.cxxNamespace = "tuned";
+  std::string err, h;
+  EXPECT_TRUE(tcc::generateTunedHeader(incSpace(), table, o, &h, &err)) << err;
+  return h;
+}
+
+// Runs kTunedMain against `header` on the fake driver with an empty disk cache of its own.
+std::string runTuned(const std::string& header, const std::string& env = "") {
+  char tmpl[] = "/tmp/tcc-header-cache-XXXXXX";
+  std::string cache = ::mkdtemp(tmpl);
+  std::vector<std::string> out;
+  int status = compileAndRunEach(header, kTunedMain,
+                                 {"TCC_LIBCUDA=" TCC_TEST_FAKE_CUDA " TCC_CACHE_DIR=" + cache +
+                                  " " + env},
+                                 &out);
+  std::error_code ec;
+  std::filesystem::remove_all(cache, ec);
+  EXPECT_EQ(status, 0) << out[0];
+  return out[0];
+}
+
+long launchesOf(const std::string& out, int which) {
+  size_t at = 0;
+  for (int i = 0; i <= which; ++i) {
+    at = out.find("launches ", at);
+    if (at == std::string::npos)
+      return -1;
+    at += 9;
+  }
+  return std::atol(out.c_str() + at);
+}
+
+TEST(HeaderWriter, AutotunedHeaderEmbedsEveryConfigurationAndTunesLikeALibrary) {
+  std::string h = tunedHeader("");
+  // Every configuration in index order, each with its variants, the tuner, and the
+  // launcher asking it.
+  size_t c0 = h.find("// configuration 0: BLOCK=256, num_warps=1, num_stages=2\n");
+  size_t c2 = h.find("// configuration 2: BLOCK=1024, num_warps=4, num_stages=2\n");
+  size_t c3 = h.find("// configuration 3: BLOCK=2048, num_warps=8, num_stages=2\n");
+  ASSERT_NE(c0, std::string::npos) << h;
+  ASSERT_NE(c2, std::string::npos) << h;
+  ASSERT_NE(c3, std::string::npos) << h;
+  EXPECT_LT(c0, c2);
+  EXPECT_LT(c2, c3);
+  EXPECT_NE(h.find("kernel inc (autotuned over 3 configurations, 6 variants)"), std::string::npos)
+      << h;
+  EXPECT_NE(h.find("static ::tcc::EmbeddedTuning tcc_tuning(\"inc\", \"0123456789abcdef\", "
+                   "tcc_key, 1, tcc_configs, 3, tcc_saved, 1, nullptr, 0);"),
+            std::string::npos)
+      << h;
+  EXPECT_NE(h.find("{2, \"BLOCK=1024, num_warps=4, num_stages=2\"},"), std::string::npos) << h;
+  EXPECT_EQ(h.find("tuning_table"), std::string::npos) << h;
+
+  // No table: the first launch benchmarks (restoring out), the second is one launch with the
+  // fastest configuration (4 warps: 128 threads); out saw the two real launches only.
+  std::string out = runTuned(h);
+  EXPECT_GT(launchesOf(out, 0), 30) << out;
+  EXPECT_EQ(launchesOf(out, 1), 1) << out;
+  EXPECT_NE(out.find("launch inc from cubin sm_90 grid 1x1x1 block 128\nlaunches 1; launch inc "
+                     "from cubin sm_90 grid 1x1x1 block 128\n"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("out[0] 2 out[999] 2\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("key [n=1024] chose 2 (BLOCK=1024, num_warps=4, num_stages=2) source 0"),
+            std::string::npos)
+      << out;
+}
+
+TEST(HeaderWriter, ATuningTableInTheHeaderWinsOverTuning) {
+  // The table says configuration 3 (8 warps) for this device and key: no benchmarking.
+  std::string table = incTable(
+      "{\"device\": \"tcc fake GPU 0\", \"cc\": 90, \"key\": \"n=1024\", \"index\": 3, "
+      "\"config\": \"BLOCK=2048, num_warps=8, num_stages=2\", \"medians_ms\": {\"3\": 0.1}}");
+  std::string h = tunedHeader(table);
+  EXPECT_NE(h.find("inline const char tuning_table[] ="), std::string::npos) << h;
+  EXPECT_NE(h.find("tcc_saved, 1, tuning_table, sizeof(tuning_table) - 1);"), std::string::npos)
+      << h;
+  std::string out = runTuned(h);
+  EXPECT_EQ(launchesOf(out, 0), 1) << out;
+  EXPECT_EQ(launchesOf(out, 1), 1) << out;
+  EXPECT_NE(out.find("launches 1; launch inc from cubin sm_90 grid 1x1x1 block 256\n"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("out[0] 2 out[999] 2\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("chose 3 (BLOCK=2048, num_warps=8, num_stages=2) source " +
+                     std::to_string(static_cast<int>(tcc::TuningReport::Source::TuningTable)) +
+                     " origin the tuning table embedded for inc\n"),
+            std::string::npos)
+      << out;
+  // Another device of the same compute capability takes it too (after none of its own).
+  std::string sameCc = tunedHeader(incTable(
+      "{\"device\": \"NVIDIA H200\", \"cc\": 90, \"key\": \"n=1024\", \"index\": 0, "
+      "\"config\": \"BLOCK=256, num_warps=1, num_stages=2\"}"));
+  out = runTuned(sameCc);
+  EXPECT_EQ(launchesOf(out, 0), 1) << out;
+  EXPECT_NE(out.find("grid 4x1x1 block 32\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("origin the tuning table embedded for inc, an entry for NVIDIA H200"),
+            std::string::npos)
+      << out;
+}
+
+TEST(HeaderWriter, ATuningTableForAnotherDeviceOrKeyIsNotUsed) {
+  std::string h = tunedHeader(incTable(
+      "{\"device\": \"NVIDIA A100\", \"cc\": 80, \"key\": \"n=1024\", \"index\": 3, "
+      "\"config\": \"BLOCK=2048, num_warps=8, num_stages=2\"}, "
+      "{\"device\": \"tcc fake GPU 0\", \"cc\": 90, \"key\": \"n=2048\", \"index\": 3, "
+      "\"config\": \"BLOCK=2048, num_warps=8, num_stages=2\"}"));
+  std::string out = runTuned(h);
+  EXPECT_GT(launchesOf(out, 0), 30) << out; // benchmarked
+  EXPECT_NE(out.find("chose 2 (BLOCK=1024, num_warps=4, num_stages=2) source 0"),
+            std::string::npos)
+      << out;
+  EXPECT_EQ(out.find("warning"), std::string::npos) << out;
+}
+
+TEST(HeaderWriter, ACorruptTuningTableIsIgnoredWithOneWarning) {
+  struct Case {
+    std::string table, warning;
+  };
+  const std::vector<Case> cases = {
+      {"{\"format\": \"tcc-tuning-table\", \"vers", "not valid JSON"},
+      {incTable("", "fedcba9876543210"), "not the table of kernel 'inc' in space 0123456789abcdef"},
+      {incTable("{\"device\": \"tcc fake GPU 0\", \"cc\": 90, \"key\": \"n=1024\", \"index\": 1, "
+                "\"config\": \"BLOCK=512, num_warps=2, num_stages=2\"}"),
+       "it names configuration 1 (BLOCK=512, num_warps=2, num_stages=2), which is not loaded"},
+      {incTable("{\"device\": \"tcc fake GPU 0\", \"cc\": 90, \"driver\": 13000, \"key\": "
+                "\"n=1024\", \"index\": 3, \"config\": \"BLOCK=2048, num_warps=8, num_stages=2\"}"),
+       "1 malformed entry of the tuning table the tuning table embedded for inc (an entry has "
+       "the field \"driver\""},
+  };
+  for (const Case& c : cases) {
+    std::string out = runTuned(tunedHeader(c.table));
+    EXPECT_GT(launchesOf(out, 0), 30) << out; // benchmarked: the table was not trusted
+    EXPECT_EQ(launchesOf(out, 1), 1) << out;
+    size_t first = out.find("tcc: warning: ");
+    EXPECT_NE(first, std::string::npos) << out;
+    EXPECT_EQ(out.find("tcc: warning: ", first + 1), std::string::npos) << out;
+    EXPECT_NE(out.find(c.warning), std::string::npos) << out;
+    EXPECT_NE(out.find("out[0] 2 out[999] 2\n"), std::string::npos) << out;
+  }
+}
+
+TEST(HeaderWriter, AutotunedHeaderChecksItsConfigurations) {
+  std::string err, h;
+  auto space = incSpace();
+  space[1][0].autotune->space = "fedcba9876543210";
+  EXPECT_FALSE(tcc::generateTunedHeader(space, "", {}, &h, &err));
+  EXPECT_NE(err.find("not of one autotune space"), std::string::npos) << err;
+  space = incSpace();
+  space[1][0].autotune->index = space[1][1].autotune->index = 3;
+  EXPECT_FALSE(tcc::generateTunedHeader(space, "", {}, &h, &err));
+  EXPECT_NE(err.find("two configurations have autotune index 3"), std::string::npos) << err;
+  space = incSpace();
+  space[2][1].autotune.reset();
+  EXPECT_FALSE(tcc::generateTunedHeader(space, "", {}, &h, &err));
+  EXPECT_NE(err.find("has no autotune metadata"), std::string::npos) << err;
+  // One configuration kept: a plain launcher.
+  ASSERT_TRUE(tcc::generateTunedHeader({incConfig(2, 1024, 4, 1)}, "", {}, &h, &err)) << err;
+  EXPECT_EQ(h.find("EmbeddedTuning"), std::string::npos) << h;
+  EXPECT_NE(h.find("inline void inc(CUstream tcc_stream, CUdeviceptr out, int32_t n)"),
+            std::string::npos)
+      << h;
+}
+
+// The compiler's description of a configuration is the runtime's (the "config" of the disk
+// cache and of tuning tables compare them as text).
+TEST(HeaderWriter, ConfigurationStringIsTheRuntimes) {
+  tcc::KernelArtifact a = variant(1);
+  a.constexprs = {{"BLOCK", 1024}, tcc::KernelConstexpr::boolean("EVEN", true),
+                  tcc::KernelConstexpr::number("EPS", 1e-5),
+                  tcc::KernelConstexpr::string("ACT", "re\"lu")};
+  a.numWarps = 8;
+  a.numStages = 4;
+  tcc::KernelMetadata m = tcc::parseMetadata(tcc::artifactMetadataJson(a, "k.cubin"), "k.json", "");
+  EXPECT_EQ(tcc::configurationString(a), m.configString());
+  EXPECT_EQ(tcc::configurationString(a),
+            "BLOCK=1024, EVEN=True, EPS=1e-05, ACT=\"re\\\"lu\", num_warps=8, "
+            "num_stages=4");
 }
 
 } // namespace
