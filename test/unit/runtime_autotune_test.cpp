@@ -654,4 +654,169 @@ TEST_F(Autotune, RestoreNeedsDeviceMemory) {
   EXPECT_NE(e.find("expects 2 arguments"), std::string::npos) << e;
 }
 
+// ---- Tuning tables beside a Library's cubins (<kernel>.tuning.json) ---------------------
+
+// A folder holding the default space's metadata and cubins, and `table` as inc.tuning.json
+// (none if empty).
+class SpaceFolder {
+public:
+  explicit SpaceFolder(const std::string& table) {
+    char tmpl[] = "/tmp/tcc-autotune-folder-XXXXXX";
+    path_ = ::mkdtemp(tmpl);
+    for (const Config& c : defaultConfigs()) {
+      std::string stem = path_ + "/inc.c" + std::to_string(c.index);
+      writeText(stem + ".json", configJson(c, CacheDir::kSpace, "[\"n\"]"));
+      writeText(stem + ".cubin", cubinFor(c));
+    }
+    if (!table.empty())
+      writeText(path_ + "/inc.tuning.json", table);
+  }
+  ~SpaceFolder() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  const std::string& path() const { return path_; }
+  std::string table() const { return path_ + "/inc.tuning.json"; }
+
+private:
+  std::string path_;
+};
+
+std::string tableText(const std::string& entries, const std::string& kernel = "inc") {
+  return "{\"format\": \"tcc-tuning-table\", \"version\": 1, \"kernel\": \"" + kernel +
+         "\", \"space\": \"" + std::string(CacheDir::kSpace) + "\", \"entries\": [" + entries +
+         "]}";
+}
+
+const char* const kSlowestEntry =
+    "{\"device\": \"tcc fake GPU 0\", \"cc\": 90, \"key\": \"n=1024\", \"index\": 3, "
+    "\"config\": \"BLOCK=2048, num_warps=8, num_stages=2\", \"medians_ms\": {\"3\": 0.5}}";
+
+TEST_F(Autotune, ATuningTableBesideTheCubinsWinsOverTuning) {
+  CacheDir cache;
+  SpaceFolder folder(tableText(kSlowestEntry));
+  tcc::Library lib(folder.path());
+  tcc::Kernel& k = lib.kernel("inc");
+  ASSERT_TRUE(k.isTuned());
+  Buffer out(1000);
+  long before = launches();
+  fake().takeLog();
+  k.launch(nullptr, out.get(), int32_t(1000));
+  EXPECT_EQ(launches() - before, 1); // the real launch only: nothing benchmarked
+  std::string log = fake().takeLog();
+  EXPECT_NE(log.find("launch inc from cubin sm_90 grid 1x1x1 block 256"), std::string::npos) << log;
+  ASSERT_TRUE(k.lastTuning().has_value());
+  EXPECT_EQ(k.lastTuning()->source, tcc::TuningReport::Source::TuningTable);
+  EXPECT_EQ(k.lastTuning()->origin, folder.table());
+  EXPECT_EQ(k.lastTuning()->chosenIndex, 3);
+  ASSERT_EQ(k.lastTuning()->trials.size(), 3u);
+  EXPECT_TRUE(k.lastTuning()->trials[2].ok);
+  EXPECT_NEAR(k.lastTuning()->trials[2].medianMs, 0.5, 1e-9);
+  EXPECT_FALSE(k.lastTuning()->trials[0].ok);
+  // A table's choice is not written to the disk cache; plan() sees it too.
+  EXPECT_FALSE(fs::exists(cache.file()));
+  EXPECT_EQ(k.plan(out.get(), int32_t(600)).variant->autotune->index, 3);
+  EXPECT_EQ(out.read()[999], 1000);
+  // A key the table lacks is tuned.
+  before = launches();
+  k.launch(nullptr, out.get(), int32_t(64));
+  EXPECT_GT(launches() - before, 10);
+  EXPECT_EQ(k.lastTuning()->source, tcc::TuningReport::Source::Benchmark);
+  // The disk cache comes first: a choice measured on this machine is kept.
+  writeText(cache.file(),
+            "{\"format\": \"tcc-autotune-cache\", \"version\": 1, \"kernel\": \"inc\", \"space\": "
+            "\"" + std::string(CacheDir::kSpace) + "\", \"entries\": [{\"device\": \"tcc fake GPU "
+            "0\", \"cc\": 90, \"driver\": 13000, \"key\": \"n=1024\", \"index\": 0, \"config\": "
+            "\"BLOCK=256, num_warps=1, num_stages=2\"}]}");
+  tcc::Library again(folder.path());
+  before = launches();
+  again.launch("inc", nullptr, out.get(), int32_t(1000));
+  EXPECT_EQ(launches() - before, 1);
+  EXPECT_EQ(again.kernel("inc").lastTuning()->source, tcc::TuningReport::Source::DiskCache);
+  EXPECT_EQ(again.kernel("inc").lastTuning()->chosenIndex, 0);
+  // A single metadata file finds the table beside it too.
+  CacheDir other;
+  tcc::Library one(folder.path() + "/inc.c2.json");
+  one.add(folder.path() + "/inc.c3.json");
+  before = launches();
+  one.launch("inc", nullptr, out.get(), int32_t(1000));
+  EXPECT_EQ(launches() - before, 1);
+  EXPECT_EQ(one.kernel("inc").lastTuning()->source, tcc::TuningReport::Source::TuningTable);
+}
+
+TEST_F(Autotune, ATuningTableOfAnotherDeviceIsNotUsed) {
+  CacheDir cache;
+  // Another GPU of another compute capability, and this GPU for another key.
+  SpaceFolder folder(tableText(
+      "{\"device\": \"NVIDIA A100-SXM4-80GB\", \"cc\": 80, \"key\": \"n=1024\", \"index\": 3, "
+      "\"config\": \"BLOCK=2048, num_warps=8, num_stages=2\"}, "
+      "{\"device\": \"tcc fake GPU 0\", \"cc\": 90, \"key\": \"n=2048\", \"index\": 3, "
+      "\"config\": \"BLOCK=2048, num_warps=8, num_stages=2\"}"));
+  tcc::Library lib(folder.path());
+  Buffer out(1000);
+  ::testing::internal::CaptureStderr();
+  long before = launches();
+  lib.launch("inc", nullptr, out.get(), int32_t(1000));
+  std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_GT(launches() - before, 10);
+  EXPECT_EQ(lib.kernel("inc").lastTuning()->source, tcc::TuningReport::Source::Benchmark);
+  EXPECT_EQ(lib.kernel("inc").lastTuning()->chosenIndex, 2);
+  EXPECT_EQ(err, "");
+  // Another GPU of the same compute capability: its entry is taken.
+  CacheDir other;
+  SpaceFolder sameCc(tableText(
+      "{\"device\": \"NVIDIA H100 80GB HBM3\", \"cc\": 90, \"key\": \"n=1024\", \"index\": 0, "
+      "\"config\": \"BLOCK=256, num_warps=1, num_stages=2\"}"));
+  tcc::Library lib2(sameCc.path());
+  before = launches();
+  lib2.launch("inc", nullptr, out.get(), int32_t(1000));
+  EXPECT_EQ(launches() - before, 1);
+  EXPECT_EQ(lib2.kernel("inc").lastTuning()->source, tcc::TuningReport::Source::TuningTable);
+  EXPECT_EQ(lib2.kernel("inc").lastTuning()->chosenIndex, 0);
+  EXPECT_EQ(lib2.kernel("inc").lastTuning()->origin,
+            sameCc.table() + ", an entry for NVIDIA H100 80GB HBM3");
+}
+
+TEST_F(Autotune, ACorruptTuningTableIsIgnoredWithOneWarning) {
+  struct Case {
+    std::string text, warning;
+  };
+  const std::vector<Case> cases = {
+      {"{\"format\": \"tcc-tuning-table\", \"ver", "not valid JSON"},
+      {"\x01garbage", "not valid JSON"},
+      {"[]", "not a \"tcc-tuning-table\" file"},
+      {tableText(kSlowestEntry, "other"), "not the table of kernel 'inc' in space"},
+      {"{\"format\": \"tcc-tuning-table\", \"version\": 2, \"kernel\": \"inc\"}",
+       "of a version this runtime does not read (it reads 1)"},
+      {tableText("{\"device\": \"tcc fake GPU 0\", \"cc\": 90, \"key\": \"n=1024\", \"index\": 3, "
+                 "\"config\": \"BLOCK=4096, num_warps=8, num_stages=2\"}"),
+       "configuration 3 is \"BLOCK=4096, num_warps=8, num_stages=2\" there but \"BLOCK=2048, "
+       "num_warps=8, num_stages=2\" here"},
+      {tableText("{\"device\": \"tcc fake GPU 0\", \"cc\": 90, \"key\": \"n=1024\", \"index\": 7, "
+                 "\"config\": \"BLOCK=4096, num_warps=8, num_stages=2\"}"),
+       "it names configuration 7 (BLOCK=4096, num_warps=8, num_stages=2), which is not loaded"},
+      {tableText("{\"device\": \"tcc fake GPU 0\", \"cc\": \"90\", \"key\": \"n=1024\", "
+                 "\"index\": 3, \"config\": \"BLOCK=2048, num_warps=8, num_stages=2\"}"),
+       "1 malformed entry of the tuning table"},
+  };
+  Buffer out(1000);
+  for (const Case& c : cases) {
+    CacheDir cache;
+    SpaceFolder folder(c.text);
+    tcc::Library lib(folder.path());
+    tcc::Kernel& k = lib.kernel("inc");
+    ::testing::internal::CaptureStderr();
+    long before = launches();
+    k.launch(nullptr, out.get(), int32_t(1000));
+    k.launch(nullptr, out.get(), int32_t(1000));
+    std::string err = ::testing::internal::GetCapturedStderr();
+    EXPECT_GT(launches() - before, 10) << c.warning; // benchmarked: the table was not trusted
+    EXPECT_EQ(count(err, "tcc: warning: "), 1u) << err;
+    EXPECT_NE(err.find(c.warning), std::string::npos) << err;
+    EXPECT_NE(err.find(folder.table()), std::string::npos) << err;
+    EXPECT_EQ(k.lastTuning()->source, tcc::TuningReport::Source::Benchmark);
+    EXPECT_EQ(k.lastTuning()->chosenIndex, 2);
+  }
+}
+
 } // namespace
