@@ -382,6 +382,9 @@ public:
         diags(driver.diagnostics()), stage(stage) {}
 
   int run();
+  /// writeAutotunedHeader (Codegen.h).
+  int writeTunedHeader(const std::vector<std::vector<tcc::KernelArtifact>> &configurations,
+                       const std::string &table);
 
 private:
   ModuleOp loadModule();
@@ -405,6 +408,7 @@ private:
   EmitStage stage;
   std::vector<std::string> archs; // --arch, split at commas; sm_90 when none
   bool autoVariants = false;      // --variants=auto, given or by default
+  std::string tableText;          // an autotuned header's tuning table (seeds the namespace)
   OwningOpRef<ModuleOp> parsed; // tile IR read from a .mlir input
   // --time-passes: a tree of wall times printed on stderr when the Codegen is destroyed
   // (the root scope first, then the manager).
@@ -711,6 +715,8 @@ std::string Codegen::configurationText() const {
     add("--check-bounds");
   if (!codegen.embed.empty())
     add("--embed=" + codegen.embed);
+  if (!options.tuningTable.empty())
+    add("--tuning " + options.tuningTable);
   return s;
 }
 
@@ -722,7 +728,7 @@ std::string Codegen::defaultNamespace() const {
     stem = "stdin";
   // The source text too: two files (or two versions of one) never share a namespace unless
   // they generate the same code.
-  std::string seed = configurationText();
+  std::string seed = configurationText() + tableText;
   llvm::SourceMgr &sources = diags.getSourceMgr();
   if (sources.getNumBuffers() > 0)
     seed += "\n" + sources.getMemoryBuffer(sources.getMainFileID())->getBuffer().str();
@@ -990,6 +996,13 @@ int Codegen::runArtifacts(ModuleOp module, ArrayRef<func::FuncOp> kernels,
       variants[k].push_back(std::move(a));
     }
   }
+  if (header && options.collectVariants) {
+    // One configuration of a space: the driver writes the header of them all.
+    for (func::FuncOp kernel : kernels)
+      for (tcc::KernelArtifact &a : variants[kernel.getName().str()])
+        options.collectVariants->push_back(std::move(a));
+    return 0;
+  }
   if (header) {
     std::vector<std::vector<tcc::KernelArtifact>> perKernel;
     for (func::FuncOp kernel : kernels)
@@ -1033,11 +1046,44 @@ int Codegen::runArtifacts(ModuleOp module, ArrayRef<func::FuncOp> kernels,
       return 1;
     }
   }
+  if (options.collectVariants)
+    for (func::FuncOp kernel : kernels)
+      for (tcc::KernelArtifact &a : variants[kernel.getName().str()])
+        options.collectVariants->push_back(std::move(a));
   return 0;
+}
+
+int Codegen::writeTunedHeader(const std::vector<std::vector<tcc::KernelArtifact>> &configurations,
+                              const std::string &table) {
+  if (!checkArchs())
+    return 1;
+  autoVariants = codegen.variantsGiven ? codegen.autoVariants
+                                       : codegen.specialize.empty() && !codegen.specializeAll;
+  tableText = table;
+  tcc::HeaderOptions headerOptions;
+  headerOptions.provenance = options.inputPath;
+  headerOptions.configuration = configurationText();
+  headerOptions.cxxNamespace = codegen.cxxNamespace;
+  if (headerOptions.cxxNamespace.empty()) {
+    headerOptions.cxxNamespace = defaultNamespace();
+    headerOptions.globalUsing = true;
+  }
+  std::string text, error;
+  if (!tcc::generateTunedHeader(configurations, table, headerOptions, &text, &error)) {
+    diags.error(error);
+    return 1;
+  }
+  return writeText(text) ? 0 : 1;
 }
 
 } // namespace
 
 int runCodegen(Driver &driver, EmitStage stage) { return Codegen(driver, stage).run(); }
+
+int writeAutotunedHeader(Driver &driver,
+                         const std::vector<std::vector<tcc::KernelArtifact>> &configurations,
+                         const std::string &table) {
+  return Codegen(driver, EmitStage::Header).writeTunedHeader(configurations, table);
+}
 
 } // namespace tcc

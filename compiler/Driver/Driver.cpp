@@ -3,6 +3,10 @@
 #include "compiler/Driver/Driver.h"
 
 #include "compiler/Driver/Codegen.h"
+#include "compiler/Driver/TuningTable.h"
+#include "compiler/Target/ArtifactWriter.h"
+#include "compiler/Target/HeaderWriter.h"
+#include "tcc/atomic_file.h"
 
 #include "compiler/Frontend/Diagnostics.h"
 #include "compiler/Frontend/Lexer.h"
@@ -27,6 +31,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <map>
 #include <unistd.h>
 
 using namespace tcc;
@@ -267,6 +272,13 @@ int Driver::runOnCurrentThread() {
                           emitStageName(impl->options.emit) +
                           ": the checks are added in the GPU pipeline (--emit=llvm|ptx|cubin|"
                           "header; tile-opt -tile-check-bounds shows them on tile IR)");
+  if (!impl->options.tuningTable.empty() && impl->options.emit != EmitStage::Header &&
+      impl->options.emit != EmitStage::Cubin &&
+      !(impl->options.emit == EmitStage::PTX && impl->options.outputPath != "-")) {
+    diagnostics().error("--tuning applies to --emit=header (the table is embedded) and "
+                        "--emit=cubin (written beside the cubins as <kernel>.tuning.json)");
+    return 1;
+  }
   switch (impl->options.emit) {
   case EmitStage::AST: {
     const typed::Program *program = analyze();
@@ -302,12 +314,6 @@ int Driver::runOnCurrentThread() {
       for (const auto &k : program->kernels) {
         if (!k->autotune || !artifact)
           continue;
-        if (o.emit == EmitStage::Header) {
-          impl->diags.error(k->range, "'" + k->name + "' is autotuned: its configurations are "
-                                      "written with --emit=cubin (a folder for tcc::Library); "
-                                      "--emit=header does not hold a search space yet");
-          return 1;
-        }
         if (program->kernels.size() > 1) {
           impl->diags.error(k->range, "'" + k->name + "' is autotuned: compile it alone "
                                       "(--kernel " + k->name + "); this file has " +
@@ -316,6 +322,12 @@ int Driver::runOnCurrentThread() {
         }
         return runAutotuneSpace(*k);
       }
+    }
+    if (!o.tuningTable.empty()) {
+      impl->diags.error("--tuning: no kernel compiled here has a search space: a tuning table "
+                        "is for the whole space of an @autotune kernel (not one configuration "
+                        "pinned by --config, -D, --num-warps or --num-stages)");
+      return 1;
     }
     return runCodegen(*this, impl->options.emit);
   }
@@ -346,10 +358,22 @@ int Driver::runAutotuneSpace(const typed::Kernel &kernel) {
   const DriverOptions &o = impl->options;
   const typed::Autotune &space = *kernel.autotune;
   llvm::raw_ostream &errs = impl->errs;
+  const bool header = o.emit == EmitStage::Header;
+  // --tuning: the table is checked before anything is compiled, and its configurations'
+  // descriptions once they are built.
+  unsigned table = 0;
+  std::string tableText;
+  if (!o.tuningTable.empty()) {
+    table = loadTuningTable(impl->diags, o.tuningTable);
+    if (!table ||
+        !checkTuningTable(impl->diags, table, kernel.name, space, nullptr, &tableText))
+      return 1;
+  }
   struct Member {
     unsigned index;
     std::string output, log;
     int code = 1;
+    std::vector<KernelArtifact> variants;
   };
   std::vector<Member> members;
   for (const typed::AutotuneConfig &c : space.configs) {
@@ -360,8 +384,11 @@ int Driver::runAutotuneSpace(const typed::Kernel &kernel) {
       continue;
     }
     // The first configuration kept is the output itself, the others sit beside it.
-    members.push_back({c.index, members.empty() ? o.outputPath : configPath(o.outputPath, c.index),
-                       "", 1});
+    members.push_back({c.index,
+                       header ? std::string("-")
+                       : members.empty() ? o.outputPath
+                                         : configPath(o.outputPath, c.index),
+                       "", 1, {}});
   }
   {
     llvm::DefaultThreadPool pool(o.codegen.jobs ? llvm::hardware_concurrency(o.codegen.jobs)
@@ -372,6 +399,8 @@ int Driver::runAutotuneSpace(const typed::Kernel &kernel) {
         child.autotuneConfig = int(m.index);
         child.outputPath = m.output;
         child.codegen.depfile.clear();
+        child.tuningTable.clear();
+        child.collectVariants = &m.variants;
         llvm::raw_string_ostream log(m.log);
         m.code = Driver(std::move(child), log).run();
       });
@@ -400,6 +429,31 @@ int Driver::runAutotuneSpace(const typed::Kernel &kernel) {
   if (o.codegen.verbose)
     errs << "tcc: " << kernel.name << ": " << built << " of " << space.configs.size()
          << " configurations built (space " << space.space << ")\n";
+  if (table) {
+    std::map<unsigned, std::string> descriptions;
+    for (const Member &m : members)
+      if (m.code == 0 && !m.variants.empty())
+        descriptions[m.index] = configurationString(m.variants.front());
+    if (!checkTuningTable(impl->diags, table, kernel.name, space, &descriptions, &tableText))
+      return 1;
+  }
+  if (header) {
+    std::vector<std::vector<KernelArtifact>> configurations;
+    for (Member &m : members)
+      if (m.code == 0)
+        configurations.push_back(std::move(m.variants));
+    return writeAutotunedHeader(*this, configurations, tableText);
+  }
+  if (table) {
+    // Beside the artifact, where tcc::Library(folder) finds it.
+    llvm::SmallString<256> path(llvm::sys::path::parent_path(o.outputPath));
+    llvm::sys::path::append(path, kernel.name + ".tuning.json");
+    std::string error;
+    if (!writeFileAtomically(path.str().str(), tableText, &error)) {
+      impl->diags.error("cannot write the tuning table '" + path.str().str() + "': " + error);
+      return 1;
+    }
+  }
   return 0;
 }
 

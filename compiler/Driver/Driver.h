@@ -35,6 +35,7 @@ class ModuleOp;
 namespace tcc {
 
 class DiagnosticEngine;
+struct KernelArtifact;
 namespace typed {
 class Program;
 struct Kernel;
@@ -76,6 +77,14 @@ struct DriverOptions {
   int autotuneConfig = -1;
   /// --arch, -O, --num-warps, --specialize, ... for --emit=llvm|ptx|cubin|header.
   CodegenOptions codegen;
+  /// --tuning FILE (docs/autotuning.md): a tuning table for the @autotune kernel compiled,
+  /// checked against its space, embedded in the header (--emit=header) or written beside
+  /// the artifact as <kernel>.tuning.json (--emit=cubin, --emit=ptx -o).
+  std::string tuningTable;
+  /// Not a command-line option: where the compilation of one configuration of a space (a
+  /// Driver runAutotuneSpace starts) hands its variants; with --emit=header they are not
+  /// written (the space's header holds every configuration's).
+  std::vector<KernelArtifact> *collectVariants = nullptr;
 };
 
 class Driver {
@@ -116,8 +125,9 @@ public:
 
 private:
   int runOnCurrentThread();
-  /// --emit=cubin|ptx -o of a kernel with @autotune: each configuration kept compiled by a
-  /// Driver of its own, in parallel, beside the output (docs/autotuning.md).
+  /// --emit=cubin|ptx -o|header of a kernel with @autotune: each configuration kept compiled
+  /// by a Driver of its own, in parallel, beside the output or into one header, with the
+  /// --tuning table checked and embedded or written beside (docs/autotuning.md).
   int runAutotuneSpace(const typed::Kernel &kernel);
 
   struct Impl;

@@ -189,7 +189,7 @@ std::string signature(const KernelArtifact& k, const std::string& fn) {
 
 // The images, the EmbeddedKernel objects and the launcher `fn` of one kernel (of one
 // configuration), the first two in namespace `detailNs`; with `emptyCheck`, also
-// `bool <fn>_launches_nothing(params...)`: whether its grid is empty for these arguments.
+// `bool launches_nothing(params...)`: whether its grid is empty for these arguments.
 void emitKernel(const std::vector<const KernelArtifact*>& variants, const std::string& fn,
                 const std::string& detailNs, bool emptyCheck, std::string* out) {
   std::string& h = *out;
@@ -361,7 +361,7 @@ void emitKernel(const std::vector<const KernelArtifact*>& variants, const std::s
     return;
   // The general variant's grid (the last): the one every argument can take.
   const KernelArtifact& v = *variants.back();
-  h += "inline bool " + fn + "_launches_nothing(";
+  h += "inline bool launches_nothing(";
   for (size_t i = 0; i < first.params.size(); ++i)
     h += (i ? ", " : "") + cxxScalarType(first.params[i].type) + " " + cxxName(first.params[i].name);
   h += ") {\n";
@@ -458,7 +458,7 @@ void emitTuned(const Entry& entry, std::string* out) {
            "throw ::tcc::Error(\"launching\", \"no configuration \" + std::to_string(tcc_config), " +
                cString(first.name) + ");");
   dispatch("inline bool launches_nothing(size_t tcc_config" + params + ")",
-           "return @::launch_launches_nothing(" + (args.empty() ? "" : args.substr(2)) + ");",
+           "return @::launches_nothing(" + (args.empty() ? "" : args.substr(2)) + ");",
            "return false;");
   std::string table = "nullptr, 0";
   if (!entry.table.empty()) {
@@ -661,13 +661,14 @@ bool emitHeader(std::vector<Entry>& entries, const HeaderOptions& options, std::
       h += "//   autotuned (space " + at.space + ", key [";
       for (size_t i = 0; i < at.key.size(); ++i)
         h += (i ? ", " : "") + at.key[i];
-      h += "]): the first launch of each key chooses a configuration from the disk cache, the\n"
-           "//   tuning table or by benchmarking (docs/autotuning.md); grid = (" +
-           first.grid[0] + ", " + first.grid[1] + ", " + first.grid[2] + ")\n";
+      h += "]): the first launch of each key chooses\n"
+           "//   a configuration from the disk cache, the tuning table or by benchmarking\n"
+           "//   (docs/autotuning.md)\n";
       for (const auto& c : e.configs)
         h += "//   configuration " + std::to_string(c.back()->autotune->index) + ": " +
-             configurationString(*c.back()) + " (" + std::to_string(c.size()) + " variant" +
-             (c.size() == 1 ? "" : "s") + ")\n";
+             configurationString(*c.back()) + "; grid = (" + c.back()->grid[0] + ", " +
+             c.back()->grid[1] + ", " + c.back()->grid[2] + "), " + std::to_string(c.size()) +
+             " variant" + (c.size() == 1 ? "" : "s") + "\n";
       continue;
     }
     h += "//   grid = (" + first.grid[0] + ", " + first.grid[1] + ", " + first.grid[2] +

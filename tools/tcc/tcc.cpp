@@ -76,6 +76,11 @@ int main(int argc, char **argv) {
                  "configurations of an @autotune kernel compiled at once (default: one per "
                  "core)")
       ->check(CLI::Range(1u, 1024u));
+  app.add_option("--tuning", options.tuningTable,
+                 "TABLE.json: a tuning table of an @autotune kernel (docs/autotuning.md), "
+                 "checked against its space; --emit=header embeds it, --emit=cubin writes it "
+                 "beside the cubins as <kernel>.tuning.json; its entries choose a "
+                 "configuration per device and key without benchmarking");
   app.add_option("--max-spill-bytes", codegen.maxSpillBytes,
                  "drop a configuration of an @autotune space whose code spills more than this "
                  "(stores + loads, bytes; default 0; -1: no limit)")
