@@ -92,6 +92,10 @@ void populateTensorCoreLoweringPatterns(TileTypeConverter &converter,
 void populateMathToNVVMPatterns(mlir::LLVMTypeConverter &converter,
                                 mlir::RewritePatternSet &patterns);
 
+/// Stage 2, before the above: scalar math that has no PTX instruction nor LLVM lowering
+/// without libdevice (tanh, erf) becomes arithmetic (f16/bf16 through f32).
+mlir::LogicalResult expandMathWithoutLibdevice(mlir::Operation *root);
+
 /// For every register of `dst`, the register of `src` that holds, in the same thread,
 /// the element at `toSrc(coordinates in dst)`; std::nullopt if some thread lacks it.
 std::optional<llvm::SmallVector<int64_t>> mapRegistersInThread(

@@ -7,6 +7,13 @@
 // a divisor shared by many quotients costs one reciprocal (ptxas reuses it), where IEEE
 // div.rn.f32 costs a Newton sequence with a slow path for each quotient.
 //
+// tanh and erf have neither an accurate PTX instruction (tanh.approx.f32 is good to about
+// 2^-11 only) nor an LLVM lowering without libdevice: MLIR's polynomial approximations
+// replace them by f32 arithmetic (rational polynomials with FMAs and one division, within
+// about 5 ulp of the exact value over the whole range; 0 and ±1 exact at the ends; NaN
+// stays NaN), f16 and bf16 going through f32. Floor, ceil and fma are PTX instructions
+// (cvt.rmi, cvt.rpi, fma.rn) through the upstream patterns.
+//
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Conversion/LoweringPatterns.h"
@@ -15,6 +22,8 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include <cmath>
 
@@ -96,6 +105,39 @@ struct DivFLowering : ConvertOpToLLVMPattern<arith::DivFOp> {
 };
 
 } // namespace
+
+LogicalResult expandMathWithoutLibdevice(Operation *root) {
+  auto approximated = [](StringRef name) {
+    name.consume_front("math.");
+    return name == "tanh" || name == "erf";
+  };
+  SmallVector<Operation *> ops;
+  root->walk([&](Operation *op) {
+    if (isa<math::TanhOp, math::ErfOp>(op))
+      ops.push_back(op);
+  });
+  if (ops.empty())
+    return success();
+  RewritePatternSet patterns(root->getContext());
+  populateMathF32ExpansionPatterns(patterns, approximated);
+  populateMathPolynomialApproximationPatterns(patterns, approximated);
+  // Only these ops and what replaces them; nothing else is folded or moved.
+  GreedyRewriteConfig config;
+  config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps)
+      .enableFolding(false)
+      .enableConstantCSE(false)
+      .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+  bool changed = false;
+  if (failed(applyOpPatternsGreedily(ops, std::move(patterns), config, &changed)))
+    return root->emitError("tcc: the approximation of tanh and erf did not converge");
+  WalkResult left = root->walk([](Operation *op) {
+    if (!isa<math::TanhOp, math::ErfOp>(op))
+      return WalkResult::advance();
+    op->emitOpError() << "has no lowering for " << op->getResultTypes()[0];
+    return WalkResult::interrupt();
+  });
+  return failure(left.wasInterrupted());
+}
 
 void populateMathToNVVMPatterns(LLVMTypeConverter &converter, RewritePatternSet &patterns) {
   const double log2e = 1.0 / std::log(2.0), ln2 = std::log(2.0);

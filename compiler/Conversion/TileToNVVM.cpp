@@ -132,7 +132,8 @@ LogicalResult checkLowerable(func::FuncOp func) {
                         << target.getArch();
       return WalkResult::interrupt();
     }
-    if (isa<math::ExpOp, math::Exp2Op, math::LogOp, math::Log2Op, math::SinOp, math::CosOp>(op)) {
+    if (isa<math::ExpOp, math::Exp2Op, math::LogOp, math::Log2Op, math::SinOp, math::CosOp,
+            math::TanhOp, math::ErfOp>(op)) {
       Type t = op->getResultTypes()[0];
       if (auto tile = dyn_cast<RankedTensorType>(t))
         t = tile.getElementType();
@@ -218,6 +219,8 @@ struct ConvertTileToNVVM : impl::ConvertTileToNVVMBase<ConvertTileToNVVM> {
       if (failed(applyPartialConversion(module, target, std::move(patterns))))
         return signalPassFailure();
     }
+    if (failed(expandMathWithoutLibdevice(module)))
+      return signalPassFailure();
     // Stage 2b: everything to the LLVM dialect.
     {
       LLVMTypeConverter converter(ctx);

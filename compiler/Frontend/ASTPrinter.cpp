@@ -42,6 +42,11 @@ llvm::StringRef typed::spelling(MathFn f) {
   case MathFn::Sin: return "sin";
   case MathFn::Cos: return "cos";
   case MathFn::Sigmoid: return "sigmoid";
+  case MathFn::Tanh: return "tanh";
+  case MathFn::Erf: return "erf";
+  case MathFn::Floor: return "floor";
+  case MathFn::Ceil: return "ceil";
+  case MathFn::Fma: return "fma";
   }
   return "?";
 }
@@ -220,6 +225,8 @@ private:
     case BinaryOp::Shr: return "shr";
     case BinaryOp::Min: return "min";
     case BinaryOp::Max: return "max";
+    case BinaryOp::MinNaN: return "min_nan";
+    case BinaryOp::MaxNaN: return "max_nan";
     }
     return "?";
   }
@@ -366,6 +373,10 @@ private:
       auto *m = cast<MathExpr>(e);
       head(e, depth, label, spelling(m->fn));
       expr(m->operand, depth + 1, "");
+      if (m->second)
+        expr(m->second, depth + 1, "");
+      if (m->third)
+        expr(m->third, depth + 1, "");
       return;
     }
     }

@@ -410,6 +410,8 @@ private:
       case typed::BinaryOp::Rem: return mlir::arith::RemFOp::create(b, l, x, y);
       case typed::BinaryOp::Min: return mlir::arith::MinNumFOp::create(b, l, x, y);
       case typed::BinaryOp::Max: return mlir::arith::MaxNumFOp::create(b, l, x, y);
+      case typed::BinaryOp::MinNaN: return mlir::arith::MinimumFOp::create(b, l, x, y);
+      case typed::BinaryOp::MaxNaN: return mlir::arith::MaximumFOp::create(b, l, x, y);
       default: break; // Sema admits no bitwise operators on floats
       }
       return x;
@@ -425,8 +427,10 @@ private:
     case typed::BinaryOp::Xor: return mlir::arith::XOrIOp::create(b, l, x, y);
     case typed::BinaryOp::Shl: return mlir::arith::ShLIOp::create(b, l, x, y);
     case typed::BinaryOp::Shr: return mlir::arith::ShRSIOp::create(b, l, x, y);
-    case typed::BinaryOp::Min: return mlir::arith::MinSIOp::create(b, l, x, y);
-    case typed::BinaryOp::Max: return mlir::arith::MaxSIOp::create(b, l, x, y);
+    case typed::BinaryOp::Min:
+    case typed::BinaryOp::MinNaN: return mlir::arith::MinSIOp::create(b, l, x, y);
+    case typed::BinaryOp::Max:
+    case typed::BinaryOp::MaxNaN: return mlir::arith::MaxSIOp::create(b, l, x, y);
     }
     return x;
   }
@@ -505,6 +509,15 @@ private:
     case typed::MathFn::Rsqrt: return mlir::math::RsqrtOp::create(b, l, x);
     case typed::MathFn::Sin: return mlir::math::SinOp::create(b, l, x);
     case typed::MathFn::Cos: return mlir::math::CosOp::create(b, l, x);
+    case typed::MathFn::Tanh: return mlir::math::TanhOp::create(b, l, x);
+    case typed::MathFn::Erf: return mlir::math::ErfOp::create(b, l, x);
+    case typed::MathFn::Floor: return mlir::math::FloorOp::create(b, l, x);
+    case typed::MathFn::Ceil: return mlir::math::CeilOp::create(b, l, x);
+    case typed::MathFn::Fma: {
+      Value y = expr(e->second);
+      Value z = expr(e->third);
+      return mlir::math::FmaOp::create(b, l, x, y, z);
+    }
     case typed::MathFn::Abs:
       if (e->type.element().isFloat())
         return mlir::math::AbsFOp::create(b, l, x);

@@ -491,6 +491,10 @@ Value Sema::mathFn(Builtin b, llvm::StringRef name, const ast::CallExpr *call) {
   case Builtin::Abs: fn = typed::MathFn::Abs; break;
   case Builtin::Sin: fn = typed::MathFn::Sin; break;
   case Builtin::Cos: fn = typed::MathFn::Cos; break;
+  case Builtin::Tanh: fn = typed::MathFn::Tanh; break;
+  case Builtin::Erf: fn = typed::MathFn::Erf; break;
+  case Builtin::Floor: fn = typed::MathFn::Floor; break;
+  case Builtin::Ceil: fn = typed::MathFn::Ceil; break;
   default: fn = typed::MathFn::Sigmoid; break;
   }
   Value x = a[0];
@@ -518,6 +522,112 @@ Value Sema::mathFn(Builtin b, llvm::StringRef name, const ast::CallExpr *call) {
     return Value::error();
   }
   return Value::runtime(make<typed::MathExpr>(x.type(), call->range, fn, x.expr));
+}
+
+std::optional<bool> Sema::propagateNanArgument(const Value &v, SMRange range,
+                                               llvm::StringRef name) {
+  if (v.kind == Value::Kind::None)
+    return false;
+  if (v.kind == Value::Kind::Bool)
+    return v.intValue != 0;
+  if (v.kind == Value::Kind::Int && (v.intValue == 0 || v.intValue == 0xFFFF))
+    return v.intValue != 0;
+  if (!v.isError())
+    diags.error(range, name + "() propagate_nan must be PropagateNan.NONE or PropagateNan.ALL "
+                              "(or False / True), not " + v.describe());
+  return std::nullopt;
+}
+
+Value Sema::minMax(bool isMax, bool propagateNan, const Value &x, const Value &y, SMRange rx,
+                   SMRange ry, llvm::StringRef name, SMRange whole) {
+  if (x.isNumber() && y.isNumber()) {
+    auto isNan = [](const Value &v) {
+      return v.kind == Value::Kind::Float && std::isnan(v.floatValue);
+    };
+    if (isNan(x) || isNan(y))
+      return propagateNan ? Value::floating(std::numeric_limits<double>::quiet_NaN())
+                          : (isNan(x) ? y : x);
+    Value lt = foldBinary(ast::BinaryOp::Lt, x, y, whole);
+    if (lt.isError())
+      return lt;
+    return isMax == (lt.intValue != 0) ? y : x;
+  }
+  const Value *operands[2] = {&x, &y};
+  SMRange ranges[2] = {rx, ry};
+  for (int i = 0; i < 2; ++i)
+    if (!operands[i]->isNumber() &&
+        !(operands[i]->isRuntime() && !operands[i]->type().element().isPointer)) {
+      diags.error(ranges[i], name + "() compares numbers, not " + operands[i]->describe());
+      noteDefinition(*operands[i]);
+      return Value::error();
+    }
+  ElementType common = commonElement(x, y);
+  typed::Expr *xe = nullptr, *ye = nullptr;
+  llvm::SmallVector<int64_t, 4> shape;
+  if (!numericOperands(x, y, name, whole, rx, ry, common, xe, ye, shape))
+    return Value::error();
+  typed::BinaryOp op = isMax ? (propagateNan ? typed::BinaryOp::MaxNaN : typed::BinaryOp::Max)
+                             : (propagateNan ? typed::BinaryOp::MinNaN : typed::BinaryOp::Min);
+  return Value::runtime(make<typed::BinaryExpr>(Type(common, shape), whole, op, xe, ye));
+}
+
+// fma(x, y, z): x * y + z rounded once, on floats of one promoted type and shape.
+Value Sema::fmaCall(llvm::StringRef name, const ast::CallExpr *call) {
+  std::vector<Value> a;
+  std::vector<SMRange> r;
+  if (!bindArguments(call, name, {"x", "y", "z"}, 3, a, r))
+    return Value::error();
+  for (int i = 0; i < 3; ++i)
+    if (!a[i].isNumber() && !(a[i].isRuntime() && !a[i].type().element().isPointer)) {
+      diags.error(r[i], name + "() needs numbers, not " + a[i].describe());
+      noteDefinition(a[i]);
+      return Value::error();
+    }
+  // One element type for the three, by the promotion rules: runtime operands promote
+  // together, constants adopt their type (section 8 of docs/language.md).
+  std::optional<ElementType> joined;
+  for (const Value &v : a)
+    if (v.isRuntime())
+      joined = joined ? promote(*joined, v.type().element()) : v.type().element();
+  if (!joined) {
+    joined = promote(promote(literalElement(a[0]), literalElement(a[1])), literalElement(a[2]));
+  } else {
+    for (const Value &v : a)
+      if (!v.isRuntime())
+        if (std::optional<ElementType> lit = operandElement(v, *joined))
+          joined = promote(*lit, *joined);
+  }
+  ElementType common = *joined;
+  if (!common.isFloat()) {
+    diags.error(call->range, name + "() needs floating-point operands, not " + common.str() +
+                                 "; convert them first, e.g. x.to(f32)");
+    return Value::error();
+  }
+  // Shapes: the three broadcast together.
+  llvm::SmallVector<int64_t, 4> shape;
+  for (int i = 0; i < 3; ++i) {
+    if (!a[i].isRuntime())
+      continue;
+    llvm::SmallVector<int64_t, 4> next;
+    if (!broadcastShapes(shape, a[i].type().shape(), next)) {
+      diags.error(r[i], name + "(): the shape " + shapeStr(a[i].type().shape()) +
+                            " does not broadcast with " + shapeStr(shape));
+      noteDefinition(a[i]);
+      return Value::error();
+    }
+    shape = next;
+  }
+  if (!checkTileSize(shape, call->range))
+    return Value::error();
+  Type type(common, shape);
+  typed::Expr *ops[3];
+  for (int i = 0; i < 3; ++i) {
+    typed::Expr *e = a[i].isRuntime() ? convertElement(a[i].expr, common, r[i])
+                                      : constant(a[i], Type(common), r[i]);
+    ops[i] = broadcastTo(e, shape, r[i]);
+  }
+  return Value::runtime(
+      make<typed::MathExpr>(type, call->range, typed::MathFn::Fma, ops[0], ops[1], ops[2]));
 }
 
 Value Sema::hint(Builtin b, llvm::StringRef name, const ast::CallExpr *call) {
@@ -789,27 +899,27 @@ Value Sema::builtinCall(Builtin b, llvm::StringRef name, const ast::CallExpr *ca
   }
   case Builtin::Minimum:
   case Builtin::Maximum: {
-    if (!bindArguments(call, name, {"x", "y"}, 2, a, r, {"propagate_nan"}))
+    if (!bindArguments(call, name, {"x", "y", "propagate_nan"}, 2, a, r))
       return Value::error();
-    if (a[0].isNumber() && a[1].isNumber()) {
-      Value lt = foldBinary(ast::BinaryOp::Lt, a[0], a[1], call->range);
-      return (b == Builtin::Maximum) == (lt.intValue != 0) ? a[1] : a[0];
-    }
-    for (int i = 0; i < 2; ++i)
-      if (!a[i].isNumber() && !(a[i].isRuntime() && !a[i].type().element().isPointer)) {
-        diags.error(r[i], name + "() compares numbers, not " + a[i].describe());
-        noteDefinition(a[i]);
-        return Value::error();
-      }
-    ElementType common = commonElement(a[0], a[1]);
-    typed::Expr *xe = nullptr, *ye = nullptr;
-    llvm::SmallVector<int64_t, 4> shape;
-    if (!numericOperands(a[0], a[1], name, call->range, r[0], r[1], common, xe, ye, shape))
+    std::optional<bool> nan = propagateNanArgument(a[2], r[2], name);
+    if (!nan)
       return Value::error();
-    return Value::runtime(make<typed::BinaryExpr>(
-        Type(common, shape), call->range,
-        b == Builtin::Maximum ? typed::BinaryOp::Max : typed::BinaryOp::Min, xe, ye));
+    return minMax(b == Builtin::Maximum, *nan, a[0], a[1], r[0], r[1], name, call->range);
   }
+  case Builtin::Clamp: {
+    // Triton's clamp: minimum(maximum(x, min), max), NaN in x propagated or not.
+    if (!bindArguments(call, name, {"x", "min", "max", "propagate_nan"}, 3, a, r))
+      return Value::error();
+    std::optional<bool> nan = propagateNanArgument(a[3], r[3], name);
+    if (!nan)
+      return Value::error();
+    Value low = minMax(true, *nan, a[0], a[1], r[0], r[1], name, call->range);
+    if (low.isError())
+      return low;
+    return minMax(false, *nan, low, a[2], call->range, r[2], name, call->range);
+  }
+  case Builtin::Fma:
+    return fmaCall(name, call);
   case Builtin::Exp:
   case Builtin::Exp2:
   case Builtin::Log:
@@ -820,6 +930,10 @@ Value Sema::builtinCall(Builtin b, llvm::StringRef name, const ast::CallExpr *ca
   case Builtin::Sin:
   case Builtin::Cos:
   case Builtin::Sigmoid:
+  case Builtin::Tanh:
+  case Builtin::Erf:
+  case Builtin::Floor:
+  case Builtin::Ceil:
     return mathFn(b, name, call);
   case Builtin::Sum:
   case Builtin::Max:

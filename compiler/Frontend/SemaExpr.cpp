@@ -61,8 +61,8 @@ void Sema::noteOperand(const Value &v, SMRange range, llvm::StringRef which) {
 
 static const char *const kBuiltinNames[] = {
     "program_id", "num_programs", "arange", "cdiv", "zeros", "zeros_like", "full", "load",
-    "store", "atomic_add", "where", "minimum", "maximum", "exp", "exp2", "log", "log2", "sqrt", "rsqrt",
-    "abs", "sin", "cos", "sigmoid", "sum", "max", "min", "argmax", "argmin", "dot",
+    "store", "atomic_add", "where", "minimum", "maximum", "clamp", "exp", "exp2", "log", "log2",
+    "sqrt", "rsqrt", "abs", "sin", "cos", "sigmoid", "tanh", "erf", "floor", "ceil", "fma", "sum", "max", "min", "argmax", "argmin", "dot",
     "multiple_of", "max_contiguous", "static_assert", "static_print", "print",
     "device_print", "range", "static_range", "float", "int", "cast", "inf", "nan",
 };
@@ -81,9 +81,8 @@ static bool isUnsupportedTritonName(llvm::StringRef name) {
               "xor_sum"},
              true)
       .Cases({"make_block_ptr", "advance", "make_tensor_descriptor", "device_assert",
-              "debug_barrier", "inline_asm_elementwise", "umulhi", "fma", "fdiv", "erf",
-              "floor", "ceil", "tanh", "clamp", "softmax", "swizzle2d", "randn", "rand",
-              "randint"},
+              "debug_barrier", "inline_asm_elementwise", "umulhi", "fdiv", "softmax",
+              "swizzle2d", "randn", "rand", "randint"},
              true)
       .Default(false);
 }
@@ -95,7 +94,7 @@ Value Sema::lookupBuiltin(llvm::StringRef name) const {
     return Value::floating(std::numeric_limits<double>::infinity());
   if (name == "nan")
     return Value::floating(std::numeric_limits<double>::quiet_NaN());
-  if (name == "tl" || name == "triton" || name == "language") {
+  if (name == "tl" || name == "triton" || name == "language" || name == "PropagateNan") {
     Value v;
     v.kind = Value::Kind::Namespace;
     v.str = name.str();
@@ -115,6 +114,7 @@ Value Sema::lookupBuiltin(llvm::StringRef name) const {
       .Case("where", Builtin::Where)
       .Case("minimum", Builtin::Minimum)
       .Case("maximum", Builtin::Maximum)
+      .Case("clamp", Builtin::Clamp)
       .Case("exp", Builtin::Exp)
       .Case("exp2", Builtin::Exp2)
       .Case("log", Builtin::Log)
@@ -125,6 +125,11 @@ Value Sema::lookupBuiltin(llvm::StringRef name) const {
       .Case("sin", Builtin::Sin)
       .Case("cos", Builtin::Cos)
       .Case("sigmoid", Builtin::Sigmoid)
+      .Case("tanh", Builtin::Tanh)
+      .Case("erf", Builtin::Erf)
+      .Case("floor", Builtin::Floor)
+      .Case("ceil", Builtin::Ceil)
+      .Case("fma", Builtin::Fma)
       .Case("sum", Builtin::Sum)
       .Case("max", Builtin::Max)
       .Case("min", Builtin::Min)
@@ -1068,11 +1073,21 @@ Value Sema::attribute(const ast::AttributeExpr *e) {
       ns.str = "tl.math";
       return ns;
     }
+    // Triton's PropagateNan enumeration, with its values (NONE = 0, ALL = 0xFFFF).
+    if (base.str == "PropagateNan" || base.str == "tl.PropagateNan") {
+      if (e->name == "NONE")
+        return Value::integer(0);
+      if (e->name == "ALL")
+        return Value::integer(0xFFFF);
+      diags.error(e->nameRange, "'" + base.str + "' has no member '" + e->name +
+                                    "' (it has NONE and ALL)");
+      return Value::error();
+    }
     // tl.math.*: the math functions tcc has, under Triton's names.
     static const char *const kMath[] = {"exp",  "exp2", "log",     "log2",    "sqrt",
                                         "rsqrt", "abs", "sin",     "cos",     "sigmoid",
-                                        "maximum", "minimum", "floor", "ceil", "erf",
-                                        "tanh",  "fma",  "cdiv"};
+                                        "maximum", "minimum", "clamp", "floor", "ceil",
+                                        "erf",   "tanh",  "fma",  "cdiv"};
     auto mathNames = [&] {
       std::string names;
       for (const char *m : kMath)
@@ -1083,7 +1098,7 @@ Value Sema::attribute(const ast::AttributeExpr *e) {
     Value b = lookupBuiltin(e->name);
     if (base.str == "tl.math" && !llvm::is_contained(kMath, llvm::StringRef(e->name)))
       b = Value::error();
-    if (b.isError() || b.kind == Value::Kind::Namespace) {
+    if (b.isError() || (b.kind == Value::Kind::Namespace && b.str != "PropagateNan")) {
       if (base.str == "tl.math")
         diags.error(e->nameRange, "'tl.math." + e->name + "' is not supported by tcc; its math "
                                   "functions are " + mathNames());
@@ -1098,6 +1113,8 @@ Value Sema::attribute(const ast::AttributeExpr *e) {
     }
     if (b.kind == Value::Kind::Builtin)
       b.str = base.str + "." + e->name; // messages say what was written: tl.max()
+    if (b.kind == Value::Kind::Namespace && b.str == "PropagateNan")
+      b.str = base.str + ".PropagateNan";
     return b;
   }
   if (base.isRuntime()) {

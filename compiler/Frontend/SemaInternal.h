@@ -22,7 +22,8 @@ namespace sema {
 
 enum class Builtin {
   ProgramId, NumPrograms, Arange, Cdiv, Zeros, ZerosLike, Full, Load, Store, AtomicAdd, Where,
-  Minimum, Maximum, Exp, Exp2, Log, Log2, Sqrt, Rsqrt, Abs, Sin, Cos, Sigmoid,
+  Minimum, Maximum, Clamp, Exp, Exp2, Log, Log2, Sqrt, Rsqrt, Abs, Sin, Cos, Sigmoid, Tanh,
+  Erf, Floor, Ceil, Fma,
   Sum, Max, Min, ArgMax, ArgMin, Dot, MultipleOf, MaxContiguous,
   StaticAssert, StaticPrint, Print, Range, StaticRange, Float, Int, Cast,
 };
@@ -274,6 +275,13 @@ public:
   std::optional<ScalarKind> dtypeArgument(const Value &v, llvm::SMRange range);
   Value reduce(Builtin b, llvm::StringRef name, const ast::CallExpr *call);
   Value mathFn(Builtin b, llvm::StringRef name, const ast::CallExpr *call);
+  Value fmaCall(llvm::StringRef name, const ast::CallExpr *call);
+  /// minimum/maximum of two numbers (folded for constants); `propagateNan`: a NaN operand
+  /// gives NaN (PropagateNan.ALL) instead of being ignored.
+  Value minMax(bool isMax, bool propagateNan, const Value &x, const Value &y, llvm::SMRange rx,
+               llvm::SMRange ry, llvm::StringRef name, llvm::SMRange whole);
+  /// propagate_nan=: PropagateNan.NONE / PropagateNan.ALL (also False / True, or absent).
+  std::optional<bool> propagateNanArgument(const Value &v, llvm::SMRange range, llvm::StringRef name);
   Value hint(Builtin b, llvm::StringRef name, const ast::CallExpr *call);
   Value loadCall(const ast::CallExpr *call);
   Value storeCall(const ast::CallExpr *call);

@@ -94,8 +94,10 @@ public:
 
 /// Element-wise arithmetic on two operands of the result's type. `Div` and
 /// `Rem` truncate toward zero on integers (C and Triton semantics); `Min` and
-/// `Max` ignore a NaN operand on floats (Triton's minimum/maximum).
-enum class BinaryOp { Add, Sub, Mul, Div, Rem, And, Or, Xor, Shl, Shr, Min, Max };
+/// `Max` ignore a NaN operand on floats (Triton's minimum/maximum); `MinNaN` and `MaxNaN`
+/// give NaN when either operand is NaN (propagate_nan=PropagateNan.ALL), and are `Min` and
+/// `Max` on integers.
+enum class BinaryOp { Add, Sub, Mul, Div, Rem, And, Or, Xor, Shl, Shr, Min, Max, MinNaN, MaxNaN };
 
 class BinaryExpr : public Expr {
 public:
@@ -260,16 +262,22 @@ public:
   static bool classof(const Expr *e) { return e->getKind() == Kind::Hint; }
 };
 
-enum class MathFn { Exp, Exp2, Log, Log2, Sqrt, Rsqrt, Abs, Sin, Cos, Sigmoid };
+enum class MathFn {
+  Exp, Exp2, Log, Log2, Sqrt, Rsqrt, Abs, Sin, Cos, Sigmoid, Tanh, Erf, Floor, Ceil, Fma
+};
 llvm::StringRef spelling(MathFn f);
 
-/// Element-wise math on floats (`abs` also on integers).
+/// Element-wise math on floats (`abs` also on integers). `fma` has three operands of the
+/// result's type: operand * second + third, rounded once.
 class MathExpr : public Expr {
 public:
-  MathExpr(Type t, llvm::SMRange r, MathFn fn, Expr *operand)
-      : Expr(Kind::Math, std::move(t), r), fn(fn), operand(operand) {}
+  MathExpr(Type t, llvm::SMRange r, MathFn fn, Expr *operand, Expr *second = nullptr,
+           Expr *third = nullptr)
+      : Expr(Kind::Math, std::move(t), r), fn(fn), operand(operand), second(second),
+        third(third) {}
   MathFn fn;
   Expr *operand;
+  Expr *second, *third;
   static bool classof(const Expr *e) { return e->getKind() == Kind::Math; }
 };
 
