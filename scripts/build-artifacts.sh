@@ -444,9 +444,9 @@ if [ -x "$tcc" ]; then
   rm -rf "$cb" && mkdir -p "$cb/oob_copy" "$cb/vector_add" "$cb/matmul" "$cb/matmul_f32"
   { "$tcc" "$root/test/gpu/kernels/oob_copy.tile" --check-bounds --emit=cubin \
       -o "$cb/oob_copy/oob_copy.cubin" &&
-    "$tcc" "$root/lang-examples/vector_add.tile" --check-bounds --emit=cubin \
+    "$tcc" "$root/lang-examples/vector_add.tile" --config 0 --check-bounds --emit=cubin \
       -o "$cb/vector_add/vector_add.cubin" &&
-    "$tcc" "$root/lang-examples/matmul.tile" --check-bounds --emit=cubin \
+    "$tcc" "$root/lang-examples/matmul.tile" --config 0 --check-bounds --emit=cubin \
       -o "$cb/matmul/matmul.cubin" &&
     "$tcc" "$art/src/matmul_f32.tile" --check-bounds --emit=cubin \
       -o "$cb/matmul_f32/matmul_f32.cubin"; } >"$tmp/check_bounds.log" 2>&1 ||

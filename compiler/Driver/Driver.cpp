@@ -359,6 +359,11 @@ int Driver::runAutotuneSpace(const typed::Kernel &kernel) {
   const typed::Autotune &space = *kernel.autotune;
   llvm::raw_ostream &errs = impl->errs;
   const bool header = o.emit == EmitStage::Header;
+  if (o.emit == EmitStage::Cubin && o.outputPath == "-") {
+    impl->diags.error("--emit=cubin needs -o FILE.cubin (the metadata JSON and the PTX are "
+                      "written beside it)");
+    return 1;
+  }
   // --tuning: the table is checked before anything is compiled, and its configurations'
   // descriptions once they are built.
   unsigned table = 0;

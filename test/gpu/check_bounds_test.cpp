@@ -151,7 +151,7 @@ TEST(CheckBounds, VectorAddVariantsAreExact) {
   });
   EXPECT_EQ(e.find("tcc: kernel 'vector_add': running (--check-bounds): out-of-bounds "), 0u)
       << e;
-  EXPECT_NE(e.find(" at vector_add.tile:1"), std::string::npos) << e;
+  EXPECT_NE(e.find(" at vector_add.tile:2"), std::string::npos) << e;
   EXPECT_NE(e.find(" (16384 bytes valid; element "), std::string::npos) << e;
 }
 
@@ -224,7 +224,7 @@ TEST(CheckBounds, MatmulReadingPastAIsReported) {
   // Which element of row 129 comes first is up to the GPU: its offset is in
   // [2 * 129 * 45, 2 * 130 * 45) = [11610, 11700), element 5805..5849.
   EXPECT_EQ(e.find("tcc: kernel 'matmul': running (--check-bounds): out-of-bounds load at "
-                   "matmul.tile:27:14 by program (2, 0, 0): byte offset 116"),
+                   "matmul.tile:42:14 by program (2, 0, 0): byte offset 116"),
             0u)
       << e;
   EXPECT_NE(e.find(" of 'a' (" + std::to_string(size) + " bytes valid; element 58"),
