@@ -491,6 +491,36 @@ if [ -x "$tcc" ] && grep -q header <<<"$("$tcc" --help 2>&1)"; then
   done
 fi
 
+# The autotuned axpy's header with a tuning table (test/gpu/autotune_header_test.cpp): the
+# whole space of lang-examples/autotune.tile, and a table choosing configuration 3
+# (BLOCK=2048, num_warps=8) for n = 2^20 and n = 1000 (bucket 1024) on an H200 (and, by its
+# compute capability, any sm_90 GPU), in namespace tuned_axpy.
+if [ -x "$tcc" ] && grep -q -- "--tuning" <<<"$("$tcc" --help 2>&1)"; then
+  mkdir -p "$tmp/axpy"
+  if "$tcc" "$root/lang-examples/autotune.tile" --emit=ptx -o "$tmp/axpy/axpy.ptx" \
+       >"$tmp/hdr.log" 2>&1; then
+    space=$(grep -o '"space": "[0-9a-f]*"' "$tmp/axpy/axpy.json" | head -1 | cut -d'"' -f4)
+    cat >"$tmp/axpy.tuning.json" <<EOF
+{"format": "tcc-tuning-table", "version": 1, "kernel": "axpy", "space": "$space",
+ "entries": [
+  {"device": "NVIDIA H200", "cc": 90, "key": "n=1048576", "index": 3,
+   "config": "BLOCK=2048, num_warps=8, num_stages=3"},
+  {"device": "NVIDIA H200", "cc": 90, "key": "n=1024", "index": 3,
+   "config": "BLOCK=2048, num_warps=8, num_stages=3"}]}
+EOF
+    if "$tcc" "$root/lang-examples/autotune.tile" --arch "$arch" --emit=header \
+         --namespace tuned_axpy --tuning "$tmp/axpy.tuning.json" \
+         -o "$art/headers/tcc_kernels/axpy_tuned.h" >"$tmp/hdr.log" 2>&1; then
+      headers_made=$((headers_made + 1))
+    else
+      note "header tcc axpy_tuned: $(head -c 300 "$tmp/hdr.log" | tr '\n' ' ')"
+      rm -f "$art/headers/tcc_kernels/axpy_tuned.h"
+    fi
+  else
+    note "header tcc axpy_tuned: $(head -c 300 "$tmp/hdr.log" | tr '\n' ' ')"
+  fi
+fi
+
 {
   echo "made by scripts/build-artifacts.sh on $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "commit: $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
