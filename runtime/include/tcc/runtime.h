@@ -215,9 +215,9 @@ public:
   // i = 0 of a kernel that is not autotuned).
   Kernel& configuration(size_t i);
   // The configuration a launch on `stream` with these arguments uses, choosing it now
-  // (benchmarking, if neither memory nor the disk cache knows the key) if needed; its general
-  // variant's metadata (constexprs, num_warps, num_stages and autotune are the
-  // configuration's). For a kernel that is not autotuned: its own general variant.
+  // (benchmarking, if neither memory, the disk cache nor a tuning table knows the key) if
+  // needed; its general variant's metadata (constexprs, num_warps, num_stages and autotune
+  // are the configuration's). For a kernel that is not autotuned: its own general variant.
   template <typename... A>
   const KernelMetadata& chosen(CUstream stream, const A&... args) {
     if constexpr (sizeof...(A) == 0) {
@@ -248,7 +248,8 @@ public:
 
   // The variant and grid a launch with these arguments would use; checks the arguments the
   // same way, but needs no GPU. An autotuned kernel never benchmarks here: it plans with the
-  // configuration known for the key (in memory or the disk cache), else with its first.
+  // configuration known for the key (in memory, the disk cache or a tuning table), else with
+  // its first.
   template <typename... A>
   LaunchPlan plan(const A&... args) const {
     if constexpr (sizeof...(A) == 0) {
