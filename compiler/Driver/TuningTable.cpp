@@ -113,7 +113,7 @@ private:
       ++p;
       for (int64_t i = 0; p < t.size(); ++i) {
         ws();
-        if (t[p] == ']')
+        if (p >= t.size() || t[p] == ']')
           break;
         if (i == step.index)
           return at(path.drop_front());
