@@ -12,7 +12,11 @@ device copy, or TFLOP/s, and the tcc/Triton ratio; compile times (tcc here, Trit
 the GPU machine); launch overhead; and the targets of issues 5, 7 and 10, met or missed.
 tcc-bench names the portable (sm_90, mma.sync) variants of a configuration that also has
 sm_90a (wgmma) variants "<config>@sm_90"; both take part in the best tcc figure, and the
-best portable one is reported against cuBLAS on its own (issue 10).
+best portable one is reported against cuBLAS on its own (issue 10). The "same harness"
+column (tcc-bench --triton, when it ran) is tcc's best configuration against Triton's own
+best cubin, both timed by tcc-bench's harness in one process, alternately: the median of the
+per-round tcc/Triton ratios with their min-max; "tcc/Triton" beside it compares figures from
+the two harnesses (tcc-bench's and triton.testing.do_bench).
 Standard library only.
 """
 import argparse
@@ -103,9 +107,15 @@ def main():
 
     verdicts = []
     table = Table(["workload", "tcc", "%copy", "tcc config", "nvcc stand-in", "Triton", "%copy",
-                   "Triton config", "torch", "tcc/Triton"])
+                   "Triton config", "torch", "tcc/Triton", "same harness (min-max)"])
     ratios = {}
     fractions = {}
+    same = {r["workload"]: r for r in (tcc or {}).get("same_harness", []) if r.get("ok")}
+
+    def same_cell(key):
+        r = same.get(key)
+        return (f"{r['ratio_median']:.3f} ({r['ratio_min']:.3f}-{r['ratio_max']:.3f})"
+                if r else "-")
 
     def frac(v):
         return f"{100 * v / copy:.1f}%" if v and copy else "-"
@@ -127,7 +137,10 @@ def main():
                   f"{fx['gbps']:.0f}" if fx else "-",
                   f"{tb['gbps']:.0f} GB/s" if tb else "-", frac(tb and tb["gbps"]),
                   f"BLOCK={tb['BLOCK']},w={tb['num_warps']}" if tb else "-",
-                  f"{tor:.0f}" if tor else "-", f"{ratio:.3f}" if ratio else "-")
+                  f"{tor:.0f}" if tor else "-", f"{ratio:.3f}" if ratio else "-",
+                  same_cell(f"{kernel}_{n}"))
+        if f"{kernel}_{n}" in same:
+            same[name] = same[f"{kernel}_{n}"]
 
     # 2-D workloads: tcc-bench "workloads", Triton's "workloads".
     wrows = (tcc or {}).get("workloads", [])
@@ -158,7 +171,8 @@ def main():
                   (fmt.format(tb["value"]) + " " + unit(metric)) if tb else "-",
                   frac(tb and tb["value"]) if gb else "",
                   short_config(tb.get("config")) if tb else "-",
-                  fmt.format(tor) if tor else "-", f"{ratio:.3f}" if ratio else "-")
+                  fmt.format(tor) if tor else "-", f"{ratio:.3f}" if ratio else "-",
+                  same_cell(name))
         if mine and tor and not gb and name.startswith("matmul"):
             portable = best([r for r in wrows if r["workload"] == name and r["source"] == "tcc"
                              and not any(r2["workload"] == name and r2["source"] == "tcc" and
@@ -181,6 +195,9 @@ def main():
         out("  some Triton configurations gave wrong output (see triton.json)")
     for s in (tri or {}).get("skipped", []):
         out(f"  Triton side skipped: {s}")
+    for r in (tcc or {}).get("same_harness", []):
+        if not r.get("ok"):
+            out(f"  same harness not compared for {r.get('workload')}: {r.get('note', '?')[:300]}")
 
     # Compile time: tcc here (build-artifacts.sh), Triton cold on the GPU machine.
     cc = (tri or {}).get("cold_compile", {})
@@ -239,9 +256,13 @@ def main():
     # Targets.
     def ratio_verdict(name, target=1.0, issue="issue 7"):
         r = ratios.get(name)
+        sh = same.get(name)
+        also = (f" (same harness {sh['ratio_median']:.3f}, {sh['ratio_min']:.3f}-"
+                f"{sh['ratio_max']:.3f} over {sh.get('rounds', '?')} rounds)") if sh else ""
         if r is None:
-            return f"{name}: no tcc/Triton ratio (missing measurement)"
-        return f"{name}: {r:.3f}x Triton [{issue} target >= {target}: {'met' if r >= target else 'MISSED'}]"
+            return f"{name}: no two-harness tcc/Triton ratio (missing measurement){also}"
+        return (f"{name}: {r:.3f}x Triton{also} [{issue} target >= {target}: "
+                f"{'met' if r >= target else 'MISSED'}]")
 
     def copy_verdict(name, target=0.8):
         f = fractions.get(name)

@@ -5,21 +5,39 @@
 //
 //   tcc-bench --artifacts DIR [--n 268435456] [--budget-ms 200] [--filter STR]
 //             [--skip-elementwise] [--skip-workloads] [--json FILE] [--csv FILE]
+//             [--triton DIR [--rounds 5]]
+//
+// --triton DIR (from `python3 bench/triton_bench.py --export DIR`): Triton's own cubins of
+// the same workloads (and vector add/copy at the same n), loaded with the runtime's driver
+// table, checked like tcc's, and timed by this same harness (tcc::bench::run): every
+// exported Triton configuration once, then tcc's best configuration and Triton's best
+// alternately, --rounds times each (A/B/A/B), per-round rates and the tcc/Triton ratio with
+// its median and min-max over the rounds ("same harness" in the JSON and CSV).
 #include "common.h"
+#include "triton_kernels.h"
 #include "workloads.h"
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace {
 
 void usage() {
-  std::fprintf(stderr, "usage: tcc-bench --artifacts DIR [--n N] [--budget-ms MS] [--filter STR] "
-                       "[--skip-elementwise] [--skip-workloads] [--json FILE] [--csv FILE]\n");
+  std::fprintf(stderr,
+               "usage: tcc-bench --artifacts DIR [--n N] [--budget-ms MS] [--filter STR] "
+               "[--skip-elementwise] [--skip-workloads] [--json FILE] [--csv FILE] "
+               "[--triton DIR [--rounds N]]\n"
+               "  --triton DIR  Triton's cubins exported by `bench/triton_bench.py --export DIR`:\n"
+               "                each checked, then tcc's best and Triton's best timed by this\n"
+               "                harness alternately (A/B), per-round rates and tcc/Triton ratio\n"
+               "  --rounds N    A/B rounds of that comparison (default 5)\n");
   std::exit(2);
 }
 
@@ -48,6 +66,8 @@ int main(int argc, char** argv) {
   int64_t n = int64_t(1) << 28;
   double budget = 200;
   bool skipElementwise = false, skipWorkloads = false;
+  std::string tritonDir;
+  int rounds = 5;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&]() -> std::string {
@@ -71,10 +91,16 @@ int main(int argc, char** argv) {
       skipElementwise = true;
     else if (a == "--skip-workloads")
       skipWorkloads = true;
+    else if (a == "--triton")
+      tritonDir = next();
+    else if (a == "--rounds")
+      rounds = std::atoi(next().c_str());
+    else if (a == "--help" || a == "-h")
+      usage();
     else
       usage();
   }
-  if (artifacts.empty() || n <= 0 || n > INT32_MAX)
+  if (artifacts.empty() || n <= 0 || n > INT32_MAX || rounds < 1)
     usage();
   std::string why;
   if (!tcc::driverAvailable(&why)) {
@@ -100,6 +126,29 @@ int main(int argc, char** argv) {
     tcc::check(d.cuMemcpyHtoD(x.get(), hx.data(), bytes), "uploading x");
     tcc::check(d.cuMemcpyHtoD(y.get(), hy.data(), bytes), "uploading y");
 
+    // Compares the output of one elementwise launch with the host reference: "" when exact.
+    auto checkElementwise = [&](bool isAdd, const std::function<void(CUstream)>& launch) {
+      tcc::check(d.cuMemsetD32(out.get(), 0x7fbadbadu, static_cast<size_t>(n)), "poisoning");
+      launch(nullptr);
+      tcc::check(d.cuCtxSynchronize(), "running an elementwise kernel");
+      tcc::check(d.cuMemcpyDtoH(ho.data(), out.get(), bytes), "downloading");
+      int64_t bad = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        float ref = isAdd ? hx[i] + hy[i] : hx[i];
+        bad += std::memcmp(&ref, &ho[i], sizeof ref) != 0;
+      }
+      return bad ? std::to_string(bad) + " wrong elements" : std::string();
+    };
+    // tcc's fastest correct configuration of each elementwise kernel (same-harness runs).
+    struct Best {
+      double gbps = 0;
+      std::string config;
+      std::unique_ptr<tcc::Library> lib;
+      tcc::Kernel* k = nullptr;
+      bool isAdd = false;
+    };
+    std::map<std::string, Best> bestElementwise;
+
     std::vector<Row> rows;
     for (const std::string& dir : benchutil::configFolders(artifacts)) {
       std::string rel = benchutil::relative(artifacts, dir);
@@ -114,12 +163,12 @@ int main(int argc, char** argv) {
       row.source = rel.substr(0, s1);
       row.config = s2 == std::string::npos ? rel : rel.substr(s2 + 1);
       try {
-        tcc::Library lib(dir);
-        std::vector<std::string> names = lib.kernelNames();
+        auto lib = std::make_unique<tcc::Library>(dir);
+        std::vector<std::string> names = lib->kernelNames();
         if (names.size() != 1)
           throw tcc::Error("benchmarking " + rel, "expected one kernel per folder");
         row.kernel = names.front();
-        tcc::Kernel& k = lib.kernel(row.kernel);
+        tcc::Kernel& k = lib->kernel(row.kernel);
         size_t ptrs = 0;
         for (const tcc::ParamInfo& p : k.params())
           ptrs += p.isPointer;
@@ -136,21 +185,19 @@ int main(int argc, char** argv) {
         row.variant = (isAdd ? k.plan(x.get(), y.get(), out.get(), nn) : k.plan(x.get(), out.get(), nn))
                           .variant->specialisationString();
         // Correct first: poison, run once, compare everything.
-        tcc::check(d.cuMemsetD32(out.get(), 0x7fbadbadu, static_cast<size_t>(n)), "poisoning");
-        launch(nullptr);
-        tcc::check(d.cuCtxSynchronize(), "running " + row.kernel, row.kernel);
-        tcc::check(d.cuMemcpyDtoH(ho.data(), out.get(), bytes), "downloading");
-        int64_t bad = 0;
-        for (int64_t i = 0; i < n; ++i) {
-          float ref = isAdd ? hx[i] + hy[i] : hx[i];
-          bad += std::memcmp(&ref, &ho[i], sizeof ref) != 0;
-        }
-        row.correct = bad == 0;
-        if (!row.correct)
-          row.note = std::to_string(bad) + " wrong elements";
+        row.note = checkElementwise(isAdd, launch);
+        row.correct = row.note.empty();
         row.bytes = static_cast<double>(bytes) * static_cast<double>(ptrs);
         row.r = tcc::bench::run(launch, opt);
         row.ok = true;
+        Best& b = bestElementwise[row.kernel];
+        if (row.correct && row.source == "tcc" && row.r.gbps(row.bytes) > b.gbps) {
+          b.gbps = row.r.gbps(row.bytes);
+          b.config = row.config;
+          b.k = &k;
+          b.isAdd = isAdd;
+          b.lib = std::move(lib); // k lives in it (on the heap): still valid
+        }
       } catch (const tcc::Error& e) {
         row.note = e.what();
       }
@@ -169,6 +216,74 @@ int main(int argc, char** argv) {
                   r.kernel.c_str(), r.config.c_str(), r.variant.c_str(), r.r.median, r.r.p20,
                   r.r.p80, r.r.gbps(r.bytes), 100 * r.r.gbps(r.bytes) / copy,
                   r.correct ? "" : ("  WRONG: " + r.note).c_str());
+    }
+
+    // Triton's elementwise cubins (exported at this n) against tcc's best, same harness.
+    std::vector<benchutil::SameHarnessRow> same;
+    if (!tritonDir.empty() && !skipElementwise) {
+      for (const char* kernel : {"vector_copy", "vector_add"}) {
+        benchutil::SameHarnessRow sh;
+        sh.workload = std::string(kernel) + "_" + std::to_string(n);
+        sh.metric = "GB/s";
+        std::vector<benchutil::TritonExport> exports;
+        try {
+          exports = benchutil::tritonExports(tritonDir, sh.workload);
+        } catch (const tcc::Error& e) {
+          sh.note = e.what();
+        }
+        if (exports.empty() && sh.note.empty())
+          continue;
+        auto it = bestElementwise.find(kernel);
+        if (it == bestElementwise.end() || !it->second.k) {
+          if (!filter.empty())
+            continue;
+          sh.note = "no correct tcc configuration in this run";
+          same.push_back(sh);
+          continue;
+        }
+        Best& b = it->second;
+        std::printf("\n%s: Triton's cubins through the same harness\n", sh.workload.c_str());
+        auto buffer = [&](const std::string& role) -> CUdeviceptr {
+          return role == "x" ? x.get() : role == "y" ? y.get() : role == "out" ? out.get() : 0;
+        };
+        std::vector<std::unique_ptr<benchutil::TritonKernel>> kernels;
+        std::vector<benchutil::TritonCandidate> candidates;
+        for (const benchutil::TritonExport& e : exports) {
+          benchutil::SameHarnessCandidate c;
+          c.config = e.config;
+          try {
+            if (e.n != n)
+              throw tcc::Error("checking " + e.path, "exported for another n");
+            auto tk = std::make_unique<benchutil::TritonKernel>(e, buffer);
+            benchutil::TritonKernel* p = tk.get();
+            std::function<void(CUstream)> launch = [p](CUstream s) { p->launch(s); };
+            c.note = checkElementwise(b.isAdd, launch);
+            c.correct = c.note.empty();
+            if (c.correct) {
+              candidates.push_back({e.config, launch});
+              kernels.push_back(std::move(tk));
+            }
+          } catch (const tcc::Error& err) {
+            c.note = err.what();
+          }
+          std::printf("  triton %-32s %s\n", e.config.c_str(),
+                      c.correct ? "cubin loaded, output exact" : ("FAILED: " + c.note).c_str());
+          sh.candidates.push_back(c);
+        }
+        tcc::Kernel* k = b.k;
+        const bool isAdd = b.isAdd;
+        const int32_t nn = static_cast<int32_t>(n);
+        benchutil::compareSameHarness(
+            sh, static_cast<double>(bytes) * (isAdd ? 3 : 2), b.config,
+            [&](CUstream s) {
+              if (isAdd)
+                k->launch(s, x.get(), y.get(), out.get(), nn);
+              else
+                k->launch(s, x.get(), out.get(), nn);
+            },
+            candidates, rounds, opt);
+        same.push_back(sh);
+      }
     }
 
     tcc::json::Value root = tcc::json::Value::object();
@@ -205,12 +320,18 @@ int main(int argc, char** argv) {
         tcc::json::Value& wl = root.set("workloads", tcc::json::Value::array());
         for (const benchutil::WorkloadRow& w : wrows)
           wl.push(benchutil::toJson(w));
+        if (!tritonDir.empty()) {
+          tcc::json::Value& sj = root.set("same_harness", tcc::json::Value::array());
+          for (const benchutil::SameHarnessRow& s : same)
+            sj.push(benchutil::toJson(s));
+          root.set("same_harness_rounds", rounds);
+        }
         std::ofstream(jsonPath) << tcc::json::write(root);
       }
       if (!csvPath.empty()) {
         std::ofstream csv(csvPath);
         csv << "workload,source,kernel,config,variant,ok,correct,median_ms,p20_ms,p80_ms,rate,unit,"
-               "fraction_of_copy,copy_gbps\n";
+               "fraction_of_copy,copy_gbps,ab_ratio,ab_ratio_min,ab_ratio_max\n";
         for (const Row& r : rows)
           csv << r.kernel << "_" << n << "," << r.source << "," << r.kernel << "," << r.config
               << ",\"" << r.variant << "\"," << r.ok << "," << r.correct << "," << r.r.median
@@ -221,6 +342,18 @@ int main(int argc, char** argv) {
               << w.variant << "\"," << w.ok << "," << w.correct << "," << w.r.median << ","
               << w.r.p20 << "," << w.r.p80 << "," << w.value << "," << w.metric << ","
               << w.fractionOfCopy << "," << copy << "\n";
+        // Same harness: tcc's and Triton's medians over the A/B rounds, and the ratio.
+        for (const benchutil::SameHarnessRow& s : same) {
+          if (!s.ok)
+            continue;
+          const double f = s.metric == "GB/s" && copy > 0 ? 1 / copy : 0;
+          csv << s.workload << ",tcc-same-harness,," << s.tccConfig << ",,1,1,,,," << s.tccMedian
+              << "," << s.metric << "," << s.tccMedian * f << "," << copy << "," << s.ratioMedian
+              << "," << s.ratioMin << "," << s.ratioMax << "\n";
+          csv << s.workload << ",triton-same-harness,,\"" << s.tritonConfig << "\",,1,1,,,,"
+              << s.tritonMedian << "," << s.metric << "," << s.tritonMedian * f << "," << copy
+              << "," << s.ratioMedian << "," << s.ratioMin << "," << s.ratioMax << "\n";
+        }
       }
     };
     writeOutputs({});
@@ -232,6 +365,8 @@ int main(int argc, char** argv) {
       wo.filter = filter;
       wo.copyGbps = copy;
       wo.bench = opt;
+      wo.triton = tritonDir;
+      wo.rounds = rounds;
       benchutil::SharedInputs in;
       in.x = x.get();
       in.y = y.get();
@@ -239,9 +374,10 @@ int main(int argc, char** argv) {
       in.hx = hx.data();
       in.hy = hy.data();
       in.n = n;
-      wrows = benchutil::runWorkloads(wo, in);
+      wrows = benchutil::runWorkloads(wo, in, &same);
       writeOutputs(wrows);
     }
+    benchutil::printSameHarnessSummary(same);
     bool allOk = true;
     for (const Row& r : rows)
       allOk = allOk && r.ok && r.correct;

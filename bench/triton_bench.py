@@ -19,11 +19,27 @@ time for the whole script) skips the sections that would not fit, saying so.
 
     python3 bench/triton_bench.py --json triton.json [--n 268435456] [--deadline 300]
 
+--export DIR writes, for every workload (and vector add/copy at --n) and every Triton
+configuration benchmarked, Triton's own compiled kernel for tcc-bench --triton DIR, which
+times it with tcc's harness beside tcc's best: DIR/<workload>/<config>.cubin
+(compiled.asm["cubin"]) and .json (compiled.metadata.name, num_warps, shared bytes, the grid
+launched for the workload's shape, and the parameter list as Triton 3.6's launcher passes
+it: the arguments that are not constexprs, pointers named by the buffer they point to, then
+its trailing global and profile scratch pointers). Before a kernel is written, the cubin is
+loaded and launched through ctypes (cuLaunchKernel with that list, after checking its count
+and sizes against the cubin's with cuFuncGetParamInfo) and its output compared bit for bit
+with Triton's own launch; a mismatch exports nothing and fails the run. --export-only does
+just that (no timing, no PyTorch, no cold compiles): what scripts/gpu-run.sh runs before
+tcc-bench.
+
+    python3 bench/triton_bench.py --export-only --export DIR [--filter STR] [--n N]
+
 Needs a GPU, torch and triton (the GPU machine has them).
 """
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -203,13 +219,20 @@ def timed(fn):
 # ------------------------------------------------------------------------------------------
 # Launchers: each returns a zero-argument function that enqueues one run.
 
-def elementwise_launcher(name, x, y, out, n, block, warps):
+def elementwise_call(name, x, y, out, n, block, warps):
+    """(call, JIT function, grid, args, kwargs), as Workload.triton_call."""
     grid = (triton.cdiv(n, block),)
+    kw = dict(BLOCK=block, num_warps=warps)
     if name == "vector_add":
-        return lambda: vector_add_kernel[grid](x, y, out, n, BLOCK=block, num_warps=warps)
+        return vector_add_kernel, vector_add_kernel, grid, (x, y, out, n), kw
     if name == "vector_copy":
-        return lambda: vector_copy_kernel[grid](x, out, n, BLOCK=block, num_warps=warps)
+        return vector_copy_kernel, vector_copy_kernel, grid, (x, out, n), kw
     raise ValueError(name)
+
+
+def elementwise_launcher(name, x, y, out, n, block, warps):
+    call, _, grid, args, kw = elementwise_call(name, x, y, out, n, block, warps)
+    return lambda: call[grid](*args, **kw)
 
 
 def rand(shape, dtype=None, lo=0.5, hi=4.0, gen=None):
@@ -301,17 +324,30 @@ class Workload:
                 delattr(self, attr)
         torch.cuda.empty_cache()
 
+    def roles(self):
+        """The tensors a kernel's pointers may point to, by the names tcc-bench gives its
+        buffers of the same workload (bench/workloads.cpp)."""
+        return {r: getattr(self, r) for r in ("x", "out", "v0", "v1", "a", "b", "bias")
+                if hasattr(self, r)}
+
     def triton_launcher(self, cfg):
+        call, jit, grid, args, kwargs = self.triton_call(cfg)
+        return lambda: call[grid](*args, **kwargs)
+
+    def triton_call(self, cfg):
+        """What the launcher runs, call[grid](*args, **kwargs), as (call, the JIT function,
+        grid, args, kwargs); call is the JIT function or an already compiled kernel."""
         M, N, K, k = self.M, self.N, self.K, self.kernel
         c = dict(cfg)
         if k == "transpose":
             grid = (cdiv(M, c["BM"]), cdiv(N, c["BN"]))
-            return lambda: transpose_kernel[grid](self.x, self.out, M, N, N, M, **c)
+            return transpose_kernel, transpose_kernel, grid, (self.x, self.out, M, N, N, M), c
         if k == "bias_add":
             grid = (cdiv(M, c["BM"]), cdiv(N, c["BN"]))
-            return lambda: bias_add_kernel[grid](self.x, self.v0, self.out, M, N, N, **c)
+            return (bias_add_kernel, bias_add_kernel, grid, (self.x, self.v0, self.out, M, N, N),
+                    c)
         if k == "softmax":
-            return lambda: softmax_kernel[(M,)](self.out, self.x, N, N, M, N, **c)
+            return softmax_kernel, softmax_kernel, (M,), (self.out, self.x, N, N, M, N), c
         if k == "softmax_persistent":
             # As the tutorial: compile, read the kernel's registers and shared memory, and
             # launch as many programs as fit on the device at once (at most one per row).
@@ -327,17 +363,17 @@ class Workload:
             programs = min(props["multiprocessor_count"] * max(occupancy, 1), M)
             self.programs = programs
             block = c["BLOCK"]
-            return lambda: compiled[(programs, 1, 1)](self.out, self.x, N, N, M, N, block,
-                                                      stages)
+            return (compiled, softmax_persistent_kernel, (programs, 1, 1),
+                    (self.out, self.x, N, N, M, N, block, stages), {})
         if k == "layernorm":
-            return lambda: layernorm_kernel[(M,)](self.x, self.v0, self.v1, self.out, N, M, N,
-                                                  1e-5, **c)
+            return (layernorm_kernel, layernorm_kernel, (M,),
+                    (self.x, self.v0, self.v1, self.out, N, M, N, 1e-5), c)
         grid = (cdiv(M, c["BM"]) * cdiv(N, c["BN"]),)
         if k in ("matmul", "matmul_bf16"):
-            return lambda: matmul_kernel[grid](self.a, self.b, self.out, M, N, K, K, 1, N, 1,
-                                               N, 1, **c)
-        return lambda: matmul_bias_kernel[grid](self.a, self.b, self.bias, self.out, M, N, K,
-                                                K, 1, N, 1, N, 1, **c)
+            return (matmul_kernel, matmul_kernel, grid,
+                    (self.a, self.b, self.out, M, N, K, K, 1, N, 1, N, 1), c)
+        return (matmul_bias_kernel, matmul_bias_kernel, grid,
+                (self.a, self.b, self.bias, self.out, M, N, K, K, 1, N, 1, N, 1), c)
 
     def torch_op(self):
         k = self.kernel
@@ -378,6 +414,210 @@ def workloads():
     w.append(Workload("matmul_bias_fp16_4096^3", "matmul_bias", 4096, 4096, 4096))
     w.append(Workload("matmul_bf16_4096^3", "matmul_bf16", 4096, 4096, 4096))
     return w
+
+
+# ------------------------------------------------------------------------------------------
+# --export: Triton's compiled kernels for tcc-bench --triton (see the docstring).
+
+# Bytes of each scalar parameter type as the launcher passes it (ty_to_cpp in Triton's
+# third_party/nvidia/backend/driver.py; i1 travels as an int32).
+SCALAR_BYTES = {"i1": 4, "i32": 4, "u32": 4, "i64": 8, "u64": 8, "fp32": 4, "fp64": 8}
+
+
+class CudaCtypes:
+    """The CUDA driver through ctypes, enough to load a cubin as Triton's load_binary does
+    and launch it as Triton 3.6's launcher does for num_ctas = 1 (cuLaunchKernel, 32 x
+    num_warps threads, metadata.shared bytes of dynamic shared memory)."""
+
+    def __init__(self):
+        import ctypes
+        self.c = c = ctypes
+        self.lib = lib = c.CDLL("libcuda.so.1")
+        vp, u, i, sz = c.c_void_p, c.c_uint, c.c_int, c.c_size_t
+        lib.cuCtxGetCurrent.argtypes = [c.POINTER(vp)]
+        lib.cuCtxGetDevice.argtypes = [c.POINTER(i)]
+        lib.cuModuleLoadData.argtypes = [c.POINTER(vp), c.c_char_p]
+        lib.cuModuleUnload.argtypes = [vp]
+        lib.cuModuleGetFunction.argtypes = [c.POINTER(vp), vp, c.c_char_p]
+        lib.cuDeviceGetAttribute.argtypes = [c.POINTER(i), i, i]
+        lib.cuFuncGetAttribute.argtypes = [c.POINTER(i), i, vp]
+        lib.cuFuncSetAttribute.argtypes = [vp, i, i]
+        lib.cuFuncSetCacheConfig.argtypes = [vp, i]
+        lib.cuLaunchKernel.argtypes = [vp, u, u, u, u, u, u, u, vp, c.POINTER(vp), c.POINTER(vp)]
+        self.param_info = getattr(lib, "cuFuncGetParamInfo", None)  # CUDA 12.4+
+        if self.param_info is not None:
+            self.param_info.argtypes = [vp, sz, c.POINTER(sz), c.POINTER(sz)]
+
+    def check(self, r, what):
+        if r != 0:
+            raise RuntimeError(f"{what}: CUDA error {r}")
+
+    def load(self, cubin, name, shared):
+        c, lib = self.c, self.lib
+        ctx = c.c_void_p()
+        self.check(lib.cuCtxGetCurrent(c.byref(ctx)), "cuCtxGetCurrent")
+        if not ctx.value:
+            raise RuntimeError("no current CUDA context (PyTorch's should be)")
+        mod, fn = c.c_void_p(), c.c_void_p()
+        self.check(lib.cuModuleLoadData(c.byref(mod), cubin), "cuModuleLoadData")
+        self.check(lib.cuModuleGetFunction(c.byref(fn), mod, name.encode()), "cuModuleGetFunction")
+        if shared > 49152:  # as Triton's load_binary (driver.c)
+            dev, optin, static = c.c_int(), c.c_int(), c.c_int()
+            self.check(lib.cuCtxGetDevice(c.byref(dev)), "cuCtxGetDevice")
+            # CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
+            self.check(lib.cuDeviceGetAttribute(c.byref(optin), 97, dev), "cuDeviceGetAttribute")
+            if optin.value > 49152:
+                self.check(lib.cuFuncSetCacheConfig(fn, 1), "cuFuncSetCacheConfig")  # PREFER_SHARED
+                # CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, then MAX_DYNAMIC_SHARED_SIZE_BYTES
+                self.check(lib.cuFuncGetAttribute(c.byref(static), 1, fn), "cuFuncGetAttribute")
+                self.check(lib.cuFuncSetAttribute(fn, 8, optin.value - static.value),
+                           "cuFuncSetAttribute")
+        return mod, fn
+
+    def unload(self, mod):
+        self.lib.cuModuleUnload(mod)
+
+    def param_sizes(self, fn):
+        """The cubin's own parameter sizes, in order (None without cuFuncGetParamInfo)."""
+        if self.param_info is None:
+            return None
+        c, sizes = self.c, []
+        while True:
+            off, size = c.c_size_t(), c.c_size_t()
+            if self.param_info(fn, len(sizes), c.byref(off), c.byref(size)) != 0:
+                return sizes
+            sizes.append(size.value)
+
+    def launch(self, fn, grid, warps, shared, values, stream):
+        """values: (type, value) per parameter; pointers as ints."""
+        c = self.c
+        ctype = {"i1": c.c_int32, "i32": c.c_int32, "u32": c.c_uint32, "i64": c.c_int64,
+                 "u64": c.c_uint64, "fp32": c.c_float, "fp64": c.c_double}
+        held = [ctype.get(ty, c.c_uint64)(v) for ty, v in values]
+        arr = (c.c_void_p * max(1, len(held)))(*[c.cast(c.pointer(h), c.c_void_p) for h in held])
+        self.check(self.lib.cuLaunchKernel(fn, grid[0], grid[1], grid[2], 32 * warps, 1, 1, shared,
+                                           c.c_void_p(stream), arr, None), "cuLaunchKernel")
+
+
+CUDA_CTYPES = None
+
+
+def launch_params(compiled, jit, args, kwargs, roles):
+    """The parameter list Triton 3.6's launcher passes (make_launcher in its NVIDIA driver):
+    every argument of the compiled signature that is not a constexpr (these include integer
+    arguments specialised as equal to 1), in order, then the global and the profile scratch
+    pointers (null when the kernel needs none)."""
+    names = list(jit.arg_names)
+    bound = dict(zip(names, args))
+    bound.update(kwargs)
+    by_ptr = {t.data_ptr(): r for r, t in roles.items()}
+    params = []
+    for key, ty in compiled.src.signature.items():
+        name = key if isinstance(key, str) else names[key]
+        if ty == "constexpr":
+            continue
+        if not isinstance(ty, str) or ty.startswith("tensordesc") or ty == "nvTmaDesc":
+            raise ValueError(f"argument {name}: type {ty!r} is not supported by the export")
+        v = bound[name]
+        if ty.startswith("*"):
+            role = by_ptr.get(v.data_ptr())
+            if role is None:
+                raise ValueError(f"argument {name} points to none of the workload's buffers")
+            params.append({"name": name, "type": ty, "kind": "pointer", "buffer": role})
+        elif ty in SCALAR_BYTES:
+            value = float(v) if ty.startswith("fp") else int(v)
+            params.append({"name": name, "type": ty, "kind": "value", "value": value})
+        else:
+            raise ValueError(f"argument {name}: type {ty!r} is not supported by the export")
+    md = compiled.metadata
+    for scratch in ("global_scratch", "profile_scratch"):
+        if hasattr(md, scratch + "_size"):
+            params.append({"name": scratch, "type": "*i8", "kind": "scratch",
+                           "bytes": int(getattr(md, scratch + "_size") or 0),
+                           "align": int(getattr(md, scratch + "_align", 1) or 1)})
+    return params
+
+
+def export_kernel(res, workload, label, spec, roles, shape, out):
+    """Exports one Triton configuration of a workload (the docstring says what and how it is
+    checked). Returns "" when exported, else why not (and marks the run failed)."""
+    global CUDA_CTYPES
+    call, jit, grid, args, kwargs = spec
+    try:
+        # Triton's own launch into a poisoned output: the reference bits, and the kernel.
+        out.fill_(float("nan"))
+        k = call[grid](*args, **kwargs)
+        compiled = call if hasattr(call, "asm") else k
+        if not hasattr(compiled, "asm"):
+            compiled = jit.warmup(*args, grid=grid, **kwargs)
+        torch.cuda.synchronize()
+        want = out.clone()
+        md = compiled.metadata
+        num_ctas = int(getattr(md, "num_ctas", 1))
+        coop = bool(getattr(md, "launch_cooperative_grid", False))
+        pdl = bool(getattr(md, "launch_pdl", False))
+        if num_ctas != 1 or coop or pdl:
+            raise ValueError("clusters, cooperative grids and PDL launches are not exported")
+        params = launch_params(compiled, jit, args, kwargs, roles)
+        grid3 = [int(g) for g in grid] + [1] * (3 - len(grid))
+        cubin = compiled.asm["cubin"]
+        if CUDA_CTYPES is None:
+            CUDA_CTYPES = CudaCtypes()
+        cu = CUDA_CTYPES
+        mod, fn = cu.load(cubin, md.name, md.shared)
+        try:
+            sizes = cu.param_sizes(fn)
+            expected = [SCALAR_BYTES[p["type"]] if p["kind"] == "value" else 8 for p in params]
+            if sizes is not None and sizes != expected:
+                raise ValueError(f"parameter sizes {expected} (export) differ from the cubin's "
+                                 f"{sizes}")
+            scratch_bufs, values = [], []
+            for p in params:
+                if p["kind"] == "pointer":
+                    values.append(("ptr", roles[p["buffer"]].data_ptr()))
+                elif p["kind"] == "scratch":
+                    ptr = 0
+                    if p["bytes"]:
+                        b = torch.empty(grid3[0] * grid3[1] * grid3[2] * p["bytes"] + p["align"],
+                                        dtype=torch.uint8, device="cuda")
+                        scratch_bufs.append(b)
+                        ptr = (b.data_ptr() + p["align"] - 1) // p["align"] * p["align"]
+                    values.append(("ptr", ptr))
+                else:
+                    values.append((p["type"], p["value"]))
+            out.fill_(float("nan"))
+            torch.cuda.synchronize()
+            cu.launch(fn, grid3, md.num_warps, md.shared, values,
+                      torch.cuda.current_stream().cuda_stream)
+            torch.cuda.synchronize()
+            same = torch.equal(out.reshape(-1).view(torch.uint8), want.reshape(-1).view(torch.uint8))
+        finally:
+            cu.unload(mod)
+        if not same:
+            raise ValueError("the cubin launched through ctypes with the exported parameter list "
+                             "did not reproduce Triton's output bit for bit")
+        folder = os.path.join(ARGS.export, workload)
+        os.makedirs(folder, exist_ok=True)
+        base = re.sub(r"[^A-Za-z0-9]+", "_", label).strip("_")
+        with open(os.path.join(folder, base + ".cubin"), "wb") as f:
+            f.write(cubin)
+        meta = {"workload": workload, "config": label, "name": md.name, "cubin": base + ".cubin",
+                "triton_version": triton.__version__, "num_warps": md.num_warps,
+                "num_ctas": num_ctas, "shared": md.shared, "launch_cooperative_grid": coop,
+                "launch_pdl": pdl, "grid": grid3, "shape": shape, "params": params,
+                "checked": "cuFuncGetParamInfo sizes " + ("match" if sizes is not None
+                                                          else "unavailable")
+                           + "; ctypes launch reproduced Triton's output bit for bit"}
+        with open(os.path.join(folder, base + ".json"), "w") as f:
+            json.dump(meta, f, indent=1)
+        res.setdefault("exported", []).append(f"{workload}/{base}")
+        return ""
+    except Exception as e:  # noqa: BLE001 -- reported, and the run fails
+        why = f"{type(e).__name__}: {str(e)[:300]}"
+        print(f"  EXPORT FAILED {workload} {label}: {why}")
+        res.setdefault("export_failed", []).append(f"{workload} {label}: {why}")
+        res["all_correct"] = False
+        return why
 
 
 # ------------------------------------------------------------------------------------------
@@ -477,6 +717,15 @@ def run_elementwise(res):
             torch.cuda.synchronize()
             correct = bool(torch.equal(out, refs[name]))
             res["all_correct"] = res["all_correct"] and correct
+            if ARGS.export and correct:
+                note = export_kernel(res, f"{name}_{n}", f"BLOCK={block},num_warps={warps}",
+                                     elementwise_call(name, x, y, out, n, block, warps),
+                                     {"x": x, "y": y, "out": out}, {"n": n}, out)
+                if ARGS.export_only:
+                    print(f"  triton {name:12s} BLOCK={block:5d} num_warps={warps}: "
+                          f"{'exported' if not note else 'NOT exported'}")
+            if ARGS.export_only:
+                continue
             t = timed(fn)
             t.update(BLOCK=block, num_warps=warps, correct=correct,
                      gbps=nbytes[name] / (t["median_ms"] * 1e-3) / 1e9)
@@ -484,6 +733,8 @@ def run_elementwise(res):
             print(f"  triton {name:12s} BLOCK={block:5d} num_warps={warps}: "
                   f"{t['median_ms']:.4f} ms  {t['gbps']:7.0f} GB/s{'' if correct else '  WRONG'}")
         res["triton"][name] = rows
+    if ARGS.export_only:
+        return
     torch_ops = {"vector_add": lambda: torch.add(x, y, out=out),
                  "vector_copy": lambda: out.copy_(x)}
     for name, fn in torch_ops.items():
@@ -519,6 +770,17 @@ def run_workloads(res, primary):
                     fn()
                     torch.cuda.synchronize()
                     correct = w.correct()
+                    if ARGS.export and correct:
+                        note = export_kernel(res, w.name, label, w.triton_call(cfg), w.roles(),
+                                             {"M": w.M, "N": w.N, "K": w.K}, w.out)
+                        if ARGS.export_only:
+                            print(f"  triton {w.name:24s} {label:40s} "
+                                  f"{'exported' if not note else 'NOT exported'}")
+                    if ARGS.export_only:
+                        if not correct:
+                            print(f"  triton {w.name:24s} {label:40s} WRONG (not exported)")
+                            res["all_correct"] = False
+                        continue
                     t = timed(fn)
                 except Exception as e:  # a config Triton cannot compile or run (resources)
                     print(f"  triton {w.name:24s} {label}: FAILED {type(e).__name__}: "
@@ -530,6 +792,8 @@ def run_workloads(res, primary):
                 entry["triton"].append(t)
                 print(f"  triton {w.name:24s} {label:40s} {t['median_ms']:.4f} ms "
                       f"{t['value']:8.1f} {w.metric}{'' if correct else '  WRONG'}")
+            if ARGS.export_only:
+                continue
             t = timed(w.torch_op())
             t["value"] = w.rate(t["median_ms"])
             entry["torch"] = t
@@ -590,11 +854,19 @@ def main():
     ap.add_argument("--skip-workloads", action="store_true")
     ap.add_argument("--skip-launch", action="store_true")
     ap.add_argument("--filter", default="", help="only workloads whose name contains this")
+    ap.add_argument("--export", metavar="DIR",
+                    help="write each benchmarked Triton kernel's cubin and launch (JSON) under "
+                         "DIR/<workload>/, checked through ctypes, for tcc-bench --triton DIR")
+    ap.add_argument("--export-only", action="store_true",
+                    help="with --export: compile, check and export only (no timing, no "
+                         "PyTorch, no launch overhead or cold compiles)")
     ap.add_argument("--cold-compile-child", choices=COLD_KERNELS, help=argparse.SUPPRESS)
     ARGS = ap.parse_args()
     if ARGS.cold_compile_child:
         cold_compile_child(ARGS.cold_compile_child)
         return 0
+    if ARGS.export_only and not ARGS.export:
+        ap.error("--export-only needs --export DIR")
 
     if torch is None or triton is None:
         print("triton_bench: torch and triton are needed", file=sys.stderr)
@@ -615,6 +887,18 @@ def main():
     }
     print(f"device {res['device']}, torch {torch.__version__}, triton {triton.__version__}, "
           f"n = {ARGS.n} fp32, deadline {ARGS.deadline or 'none'}")
+    if ARGS.export_only:
+        if not ARGS.skip_elementwise:
+            run_elementwise(res)
+            torch.cuda.empty_cache()
+        if not ARGS.skip_workloads:
+            run_workloads(res, primary=True)
+            run_workloads(res, primary=False)
+        save(res)
+        print(f"triton_bench: exported {len(res.get('exported', []))} kernels to {ARGS.export}"
+              f" in {time.monotonic() - START:.0f} s"
+              + (f"; {len(res['export_failed'])} FAILED" if res.get("export_failed") else ""))
+        return 0 if res["all_correct"] else 1
     if not ARGS.skip_elementwise:
         run_elementwise(res)
         torch.cuda.empty_cache()  # its 3 GiB of inputs went with its frame

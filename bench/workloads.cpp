@@ -1,6 +1,7 @@
 #include "workloads.h"
 
 #include "common.h"
+#include "triton_kernels.h"
 
 #include <algorithm>
 #include <cfloat>
@@ -144,6 +145,10 @@ std::vector<int64_t> sampleRows(int64_t m) {
   return r;
 }
 
+using LaunchFn = std::function<void(CUstream)>;
+// Checks a workload's output after launch(nullptr): "" when correct, else what is wrong.
+using CheckFn = std::function<std::string(const LaunchFn& launch)>;
+
 struct MatmulBuffers {
   int64_t cap = 0; // elements of each matrix
   bool bf16 = false; // the operands' type (else f16)
@@ -153,13 +158,23 @@ struct MatmulBuffers {
 
 } // namespace
 
-std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInputs& in) {
+std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInputs& in,
+                                      std::vector<SameHarnessRow>* same) {
   const tcc::Driver& d = tcc::driver();
   std::vector<WorkloadRow> rows;
   std::unique_ptr<MatmulBuffers> mmb;
   std::printf("\n%-24s %-8s %-28s %-14s %9s %9s %9s %10s %8s\n", "workload", "source", "config",
               "variant", "median_ms", "p20_ms", "p80_ms", "rate", "of_copy");
   for (const Workload& w : workloads()) {
+    // tcc's fastest correct configuration of this workload, kept for the same-harness runs.
+    struct {
+      double value = 0;
+      std::string config;
+      std::unique_ptr<tcc::Library> lib;
+      tcc::Kernel* k = nullptr;
+      std::vector<tcc::Arg> args;
+      CheckFn check;
+    } best;
     for (const char* source : {"tcc", "fixture"}) {
       const std::string kdir = o.artifacts + "/" + source + "/" + w.kernel;
       // A configuration with architecture-specific (sm_90a) variants runs twice: as the
@@ -191,14 +206,14 @@ std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInpu
         row.config = config;
         row.metric = w.flops > 0 ? "TFLOP/s" : "GB/s";
         try {
-          tcc::Library lib;
-          lib.add(dir, archSpecific);
-          tcc::Kernel& k = lib.kernel(w.kernel);
+          auto lib = std::make_unique<tcc::Library>();
+          lib->add(dir, archSpecific);
+          tcc::Kernel& k = lib->kernel(w.kernel);
           if (!applies(w, k.variants().back()))
             continue;
           const int64_t M = w.M, N = w.N, K = w.K;
           std::vector<tcc::Arg> args;
-          std::function<std::string()> check; // "" when correct
+          CheckFn check; // "" when correct
           if (w.flops == 0) {
             if (M * N > in.n)
               throw tcc::Error("benchmarking " + w.name, "the shared buffers are too small");
@@ -211,9 +226,9 @@ std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInpu
               args = {x, v0, out, M, N, N};
             else
               args = {x, v0, v1, out, N, M, N, 1e-5f};
-            check = [&, M, N, out]() -> std::string {
+            check = [&, M, N, out](const LaunchFn& launch) -> std::string {
               tcc::check(d.cuMemsetD32(out, kPoison32, static_cast<size_t>(M * N)), "poisoning");
-              k.launchArgs(nullptr, args.data(), args.size());
+              launch(nullptr);
               tcc::check(d.cuCtxSynchronize(), "running " + w.kernel, w.kernel);
               const bool t = w.kernel == "transpose";
               const int64_t rowsOut = t ? N : M, cols = t ? M : N;
@@ -315,11 +330,11 @@ std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInpu
               args = {a, b, mmb->bias.get(), c, M, N, K, K, 1, N, 1, N, 1};
             else
               args = {a, b, c, M, N, K, K, 1, N, 1, N, 1};
-            check = [&, M, N, K, c, bias, from16]() -> std::string {
+            check = [&, M, N, K, c, bias, from16](const LaunchFn& launch) -> std::string {
               tcc::check(d.cuMemsetD32(c, (uint32_t(kPoison16) << 16) | kPoison16,
                                        static_cast<size_t>(M * N / 2)),
                          "poisoning");
-              k.launchArgs(nullptr, args.data(), args.size());
+              launch(nullptr);
               tcc::check(d.cuCtxSynchronize(), "running " + w.kernel, w.kernel);
               tcc::check(d.cuMemcpyDtoH(mmb->hc.data(), c, static_cast<size_t>(M * N) * 2),
                          "downloading C");
@@ -357,7 +372,7 @@ std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInpu
           }
           const tcc::KernelMetadata* chosen = k.planArgs(args.data(), args.size()).variant;
           row.variant = chosen->specialisationString() + " " + chosen->arch;
-          row.note = check();
+          row.note = check([&](CUstream s) { k.launchArgs(s, args.data(), args.size()); });
           row.correct = row.note.empty();
           row.r = tcc::bench::run([&](CUstream s) { k.launchArgs(s, args.data(), args.size()); },
                                   o.bench);
@@ -367,6 +382,14 @@ std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInpu
           } else {
             row.value = row.r.gbps(w.bytes);
             row.fractionOfCopy = o.copyGbps > 0 ? row.value / o.copyGbps : 0;
+          }
+          if (row.correct && std::string(source) == "tcc" && row.value > best.value) {
+            best.value = row.value;
+            best.config = config;
+            best.k = &k;
+            best.args = args;
+            best.check = check;
+            best.lib = std::move(lib); // k lives in it (on the heap): still valid
           }
         } catch (const tcc::Error& e) {
           row.note = e.what();
@@ -384,6 +407,77 @@ std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInpu
         rows.push_back(row);
       }
     }
+    if (o.triton.empty() || !same)
+      continue;
+    // Triton's exported cubins of this workload, checked like tcc's, then timed against tcc's
+    // best by the same harness.
+    SameHarnessRow sh;
+    sh.workload = w.name;
+    sh.metric = w.flops > 0 ? "TFLOP/s" : "GB/s";
+    std::vector<TritonExport> exports;
+    try {
+      exports = tritonExports(o.triton, w.name);
+    } catch (const tcc::Error& e) {
+      sh.note = e.what();
+    }
+    if (exports.empty() && sh.note.empty())
+      continue;
+    if (!o.filter.empty() && !best.k)
+      continue; // the filter left tcc's configurations of this workload out
+    if (!best.k) {
+      sh.note = "no correct tcc configuration of this workload in this run";
+    } else {
+      const int64_t N = w.N;
+      auto buffer = [&](const std::string& role) -> CUdeviceptr {
+        if (w.flops > 0) {
+          if (role == "a")
+            return mmb->a.get();
+          if (role == "b")
+            return mmb->b.get();
+          if (role == "bias")
+            return mmb->bias.get();
+          return role == "out" ? mmb->c.get() : 0;
+        }
+        if (role == "x")
+          return in.x;
+        if (role == "out")
+          return in.out;
+        if (role == "v0")
+          return in.y;
+        return role == "v1" ? in.y + static_cast<CUdeviceptr>(N * 4) : 0;
+      };
+      std::vector<std::unique_ptr<TritonKernel>> kernels;
+      std::vector<TritonCandidate> candidates;
+      for (const TritonExport& e : exports) {
+        SameHarnessCandidate c;
+        c.config = e.config;
+        try {
+          if (e.M != w.M || e.N != w.N || e.K != w.K)
+            throw tcc::Error("checking " + e.path, "exported for another shape");
+          auto tk = std::make_unique<TritonKernel>(e, buffer);
+          TritonKernel* p = tk.get();
+          LaunchFn launch = [p](CUstream s) { p->launch(s); };
+          c.note = best.check(launch);
+          c.correct = c.note.empty();
+          if (c.correct) {
+            candidates.push_back({e.config, launch});
+            kernels.push_back(std::move(tk));
+          }
+        } catch (const tcc::Error& err) {
+          c.note = err.what();
+        }
+        std::printf("%-24s %-8s %-28s %s\n", w.name.c_str(), "triton", e.config.c_str(),
+                    c.correct ? "cubin loaded, output checked" : ("FAILED: " + c.note).c_str());
+        sh.candidates.push_back(c);
+      }
+      tcc::Kernel* k = best.k;
+      const std::vector<tcc::Arg>& args = best.args;
+      compareSameHarness(
+          sh, w.flops > 0 ? w.flops : w.bytes, best.config,
+          [&](CUstream s) { k->launchArgs(s, args.data(), args.size()); }, candidates, o.rounds,
+          o.bench);
+    }
+    same->push_back(sh);
   }
   return rows;
 }

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "tcc/tcc.h"
+#include "triton_kernels.h"
 
 #include <string>
 #include <vector>
@@ -28,6 +29,8 @@ struct WorkloadOptions {
   std::string filter;  // only workloads or configurations whose name contains it
   double copyGbps = 0; // the device copy, for the fractions
   tcc::bench::Options bench;
+  std::string triton; // tcc-bench --triton: triton_bench.py --export's folder ("" : none)
+  int rounds = 5;     // A/B rounds of the same-harness comparison
 };
 
 // The f32 buffers tcc-bench already holds for the elementwise kernels (n elements each;
@@ -40,8 +43,11 @@ struct SharedInputs {
   int64_t n = 0;
 };
 
-// Runs every workload over the configurations found; prints a table as it goes.
-std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& options, const SharedInputs& in);
+// Runs every workload over the configurations found; prints a table as it goes. With
+// options.triton, also compares tcc's best configuration of each workload with Triton's
+// exported cubins in the same harness (bench/triton_kernels.h), into *same.
+std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& options, const SharedInputs& in,
+                                      std::vector<SameHarnessRow>* same = nullptr);
 
 tcc::json::Value toJson(const WorkloadRow& row);
 

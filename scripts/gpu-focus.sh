@@ -2,7 +2,10 @@
 # A focused GPU run for work on one kernel family (scripts/gpu-run.sh is the full one):
 # builds the runtime-only configuration, runs the GPU tests matching a filter, benchmarks
 # the matching workloads with tcc-bench and Triton/PyTorch, and summarises the SASS of the
-# matching cubins (instruction mix: HGMMA/HMMA/LDSM/LDGSTS, registers, spills). Usage, on
+# matching cubins (instruction mix: HGMMA/HMMA/LDSM/LDGSTS, registers, spills). Before
+# tcc-bench, Triton's kernels of the matching workloads are exported (bench/triton_bench.py
+# --export-only) and tcc-bench --triton times them with tcc's own harness, A/B against tcc's
+# best ($TCC_FOCUS_ROUNDS rounds, default 5; TCC_FOCUS_TRITON=0 skips Triton). Usage, on
 # the GPU machine, with artifacts made here by
 #   TCC_ARTIFACT_EXAMPLES="matmul ..." bash scripts/build-artifacts.sh .carry/artifacts:
 #
@@ -39,11 +42,23 @@ TCC_ARTIFACTS="$art" timeout "${TCC_FOCUS_TEST_S:-240}" "$build/bin/tcc-gpu-test
 grep -E "^\[  (PASSED|FAILED|SKIPPED) \]" "$out/tests.log" | sort | uniq -c | sort -rn | head -30
 grep -B2 -A12 "Failure" "$out/tests.log" | head -80
 
+triton_args=()
+if [ "${TCC_FOCUS_TRITON:-1}" = 1 ]; then
+  step "Triton's kernels exported: $bench_filter"
+  tri_export="$build/triton-export"
+  rm -rf "$tri_export"
+  timeout "${TCC_FOCUS_EXPORT_S:-120}" python3 "$root/bench/triton_bench.py" --export-only \
+    --export "$tri_export" --skip-elementwise --filter "$bench_filter" \
+    >"$out/triton-export.log" 2>&1 || rc=1
+  grep -E "exported|FAILED|WRONG" "$out/triton-export.log" | tail -20
+  [ -d "$tri_export" ] && triton_args=(--triton "$tri_export" --rounds "${TCC_FOCUS_ROUNDS:-5}")
+fi
+
 step "tcc-bench: $bench_filter"
 timeout "${TCC_FOCUS_BENCH_S:-150}" "$build/bin/tcc-bench" --artifacts "$art" --budget-ms 100 \
   --skip-elementwise --filter "$bench_filter" --json "$out/tcc-bench.json" \
-  >"$out/tcc-bench.log" 2>&1 || rc=1
-grep -vE "^ *$" "$out/tcc-bench.log" | tail -40
+  "${triton_args[@]}" >"$out/tcc-bench.log" 2>&1 || rc=1
+grep -vE "^ *$" "$out/tcc-bench.log" | tail -60
 
 if [ "${TCC_FOCUS_TRITON:-1}" = 1 ]; then
   step "Triton and PyTorch: $bench_filter"

@@ -14,8 +14,11 @@
 #   2. unit tests (ctest) and the GPU tests, in several processes (a kernel that faults ends
 #      its CUDA context, and with it only its own group): tcc's kernels by family, then the
 #      nvcc stand-ins;
-#   3. tcc-bench (elementwise and 2-D workloads), tcc-launch-bench, then Triton and PyTorch
-#      on the same shapes (bench/triton_bench.py, which skips what would not fit);
+#   3. Triton's kernels exported (bench/triton_bench.py --export-only: each configuration's
+#      cubin and launch, checked through ctypes against Triton's own output), tcc-bench
+#      (elementwise and 2-D workloads, and with --triton those cubins timed by the same
+#      harness, A/B against tcc's best), tcc-launch-bench, then Triton and PyTorch on the
+#      same shapes (bench/triton_bench.py, which skips what would not fit);
 #   4. the summary table (bench/report.py), printed last.
 # Logs under $OUT (or out/gpu-run), 9 files: build.log tests.log integration.log bench.log
 # tcc-bench.json tcc-bench.csv tcc-launch.json triton.json summary.txt.
@@ -165,9 +168,16 @@ fi
 
 step "benchmarks" | tee "$out/bench.log"
 {
-  step "tcc-bench (elementwise n = 2^28, then the 2-D workloads)"
-  timeout "$(limit 120 170)" "$build/bin/tcc-bench" --artifacts "$art" --budget-ms 100 \
-    --json "$out/tcc-bench.json" --csv "$out/tcc-bench.csv" || rc=1
+  step "triton_bench.py --export-only (Triton's cubins, for tcc-bench --triton)"
+  tri_export="$build/triton-export"
+  rm -rf "$tri_export"
+  timeout "$(limit 120 250)" python3 "$root/bench/triton_bench.py" --export-only \
+    --export "$tri_export" --json "$build/triton-export.json" || rc=1
+  triton_args=()
+  [ -d "$tri_export" ] && triton_args=(--triton "$tri_export" --rounds 5)
+  step "tcc-bench (elementwise n = 2^28, then the 2-D workloads; Triton's cubins A/B)"
+  timeout "$(limit 170 150)" "$build/bin/tcc-bench" --artifacts "$art" --budget-ms 100 \
+    --json "$out/tcc-bench.json" --csv "$out/tcc-bench.csv" "${triton_args[@]}" || rc=1
   step "tcc-launch-bench"
   timeout "$(limit 30 150)" "$build/bin/tcc-launch-bench" --artifacts "$art" \
     --json "$out/tcc-launch.json" || rc=1
