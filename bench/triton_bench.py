@@ -752,7 +752,7 @@ def run_workloads(res, primary):
     for w in workloads():
         if (w.kernel in PRIMARY) != primary:
             continue
-        if ARGS.filter and ARGS.filter not in w.name:
+        if ARGS.filter and not any(f in w.name for f in ARGS.filter.split(",")):
             continue
         entry = {"metric": w.metric, "kernel": w.kernel, "triton": [], "torch": None}
         res["workloads"][w.name] = entry
@@ -853,7 +853,8 @@ def main():
     ap.add_argument("--skip-elementwise", action="store_true")
     ap.add_argument("--skip-workloads", action="store_true")
     ap.add_argument("--skip-launch", action="store_true")
-    ap.add_argument("--filter", default="", help="only workloads whose name contains this")
+    ap.add_argument("--filter", default="",
+                    help="only workloads whose name contains this (A,B: either)")
     ap.add_argument("--export", metavar="DIR",
                     help="write each benchmarked Triton kernel's cubin and launch (JSON) under "
                          "DIR/<workload>/, checked through ctypes, for tcc-bench --triton DIR")
