@@ -10,6 +10,8 @@
 // group reuse that value: fewer instructions, and fewer live predicates for ptxas to keep
 // (the mask of a 64-element row is 16 predicates, not 64).
 //
+// tile.assume becomes one llvm.assume per distinct register of its condition.
+//
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Conversion/LoweringPatterns.h"
@@ -17,6 +19,7 @@
 #include "compiler/Analysis/AxisInfo.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 
 using namespace mlir;
@@ -132,6 +135,22 @@ struct SplatConstantToScalar : OpConversionPattern<arith::ConstantOp> {
   }
 };
 
+/// tile.assume: one llvm.assume per register of the condition (each thread promises what
+/// it holds).
+struct AssumeToIntrinsic : OpConversionPattern<tile::AssumeOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult matchAndRewrite(tile::AssumeOp op, OneToNOpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    llvm::SmallDenseSet<Value> seen;
+    for (Value reg : adaptor.getCond())
+      if (seen.insert(reg).second)
+        LLVM::AssumeOp::create(rewriter, op.getLoc(), reg);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void populateElementwiseLoweringPatterns(TileTypeConverter &converter,
@@ -139,6 +158,7 @@ void populateElementwiseLoweringPatterns(TileTypeConverter &converter,
                                          const AxisInfoAnalysis *axisInfo) {
   patterns.add<ElementwiseToScalars>(converter, patterns.getContext(), axisInfo);
   patterns.add<SplatConstantToScalar>(converter, patterns.getContext());
+  patterns.add<AssumeToIntrinsic>(converter, patterns.getContext());
 }
 
 } // namespace tcc

@@ -140,6 +140,10 @@ private:
         expr(a, depth + 1, "");
       return;
     }
+    case Stmt::Kind::Assume:
+      os << "assume" << loc(s->range) << "\n";
+      expr(cast<AssumeStmt>(s)->cond, depth + 1, "");
+      return;
     case Stmt::Kind::For: {
       auto *f = cast<ForStmt>(s);
       os << "for " << f->inductionVar->name << " : i32" << loc(s->range) << "\n";
@@ -369,6 +373,10 @@ private:
       expr(h->operand, depth + 1, "");
       return;
     }
+    case Expr::Kind::Bitcast:
+      head(e, depth, label, "bitcast");
+      expr(cast<BitcastExpr>(e)->operand, depth + 1, "");
+      return;
     case Expr::Kind::Math: {
       auto *m = cast<MathExpr>(e);
       head(e, depth, label, spelling(m->fn));

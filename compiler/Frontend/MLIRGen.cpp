@@ -184,6 +184,9 @@ private:
       mlir::tile::PrintOp::create(b, loc(s->range), p->prefix, args);
       return;
     }
+    case typed::Stmt::Kind::Assume:
+      mlir::tile::AssumeOp::create(b, loc(s->range), expr(cast<typed::AssumeStmt>(s)->cond));
+      return;
     case typed::Stmt::Kind::For:
       forStmt(cast<typed::ForStmt>(s));
       return;
@@ -394,6 +397,8 @@ private:
     }
     case typed::Expr::Kind::Math:
       return math(cast<typed::MathExpr>(e), l, ty);
+    case typed::Expr::Kind::Bitcast:
+      return mlir::arith::BitcastOp::create(b, l, ty, expr(cast<typed::BitcastExpr>(e)->operand));
     }
     return Value();
   }

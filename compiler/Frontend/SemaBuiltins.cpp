@@ -1012,10 +1012,35 @@ Value Sema::builtinCall(Builtin b, llvm::StringRef name, const ast::CallExpr *ca
                       "values");
     return Value::error();
   }
-  case Builtin::Cast: {
-    if (!bindArguments(call, name, {"input", "dtype"}, 2, a, r, {"fp_downcast_rounding"}))
+  case Builtin::Assume: {
+    // assume(cond): a promise the compiler may use (llvm.assume), checked by the interpreter.
+    if (!bindArguments(call, name, {"cond"}, 1, a, r))
       return Value::error();
-    return castTo(a[0], a[1], call->range, r[1]);
+    if (a[0].kind == Value::Kind::Bool) {
+      if (!a[0].intValue)
+        diags.error(r[0], name + "() of a condition that is always false");
+      return Value::none();
+    }
+    if (!a[0].isRuntime() || !a[0].type().element().isBool()) {
+      diags.error(r[0], name + "() needs a boolean (i1) condition, such as 'n % 16 == 0', not " +
+                            a[0].describe());
+      noteDefinition(a[0]);
+      return Value::error();
+    }
+    emit(make<typed::AssumeStmt>(call->range, a[0].expr));
+    return Value::none();
+  }
+  case Builtin::Cast: {
+    if (!bindArguments(call, name, {"input", "dtype", "fp_downcast_rounding", "bitcast"}, 2, a,
+                       r))
+      return Value::error();
+    if (!(a[2].kind == Value::Kind::None ||
+          (a[2].kind == Value::Kind::Str && a[2].str == "rtne"))) {
+      diags.error(r[2], name + "() fp_downcast_rounding must be None or \"rtne\" (round to "
+                               "nearest even, what conversions do), not " + a[2].describe());
+      return Value::error();
+    }
+    return convertCall(a[0], a[1], a[3], call->range, r[1], r[3]);
   }
   }
   return Value::error();

@@ -64,7 +64,7 @@ static const char *const kBuiltinNames[] = {
     "store", "atomic_add", "where", "minimum", "maximum", "clamp", "exp", "exp2", "log", "log2",
     "sqrt", "rsqrt", "abs", "sin", "cos", "sigmoid", "tanh", "erf", "floor", "ceil", "fma", "sum", "max", "min", "argmax", "argmin", "dot",
     "multiple_of", "max_contiguous", "static_assert", "static_print", "print",
-    "device_print", "range", "static_range", "float", "int", "cast", "inf", "nan",
+    "device_print", "assume", "range", "static_range", "float", "int", "cast", "inf", "nan",
 };
 
 /// Triton names tcc knows but does not implement, for a better message than
@@ -141,6 +141,7 @@ Value Sema::lookupBuiltin(llvm::StringRef name) const {
       .Case("static_assert", Builtin::StaticAssert)
       .Case("static_print", Builtin::StaticPrint)
       .Cases({"print", "device_print"}, Builtin::Print)
+      .Case("assume", Builtin::Assume)
       .Case("range", Builtin::Range)
       .Case("static_range", Builtin::StaticRange)
       .Case("float", Builtin::Float)
@@ -1012,6 +1013,54 @@ Value Sema::castTo(const Value &v, const Value &dtype, SMRange range, SMRange dt
   return Value::runtime(convertElement(v.expr, scalar.element(), range));
 }
 
+Value Sema::bitcastTo(const Value &v, const Value &dtype, SMRange range, SMRange dtypeRange) {
+  if (v.isError() || dtype.isError())
+    return Value::error();
+  if (dtype.kind != Value::Kind::DType) {
+    diags.error(dtypeRange, "expected a type such as f16 or i32, not " + dtype.describe());
+    return Value::error();
+  }
+  ElementType to = ElementType::number(dtype.dtype);
+  Value src = v;
+  if (v.isNumber())
+    src = Value::runtime(toRuntime(v, range)); // a literal is i32, i64, f32 or i1 (section 8)
+  if (!src.isRuntime()) {
+    diags.error(range, "cannot bitcast " + v.describe() + " to " + scalarName(dtype.dtype).str());
+    return Value::error();
+  }
+  ElementType from = src.type().element();
+  if (from.isPointer) {
+    diags.error(range, "cannot bitcast pointers; only numbers are bitcast");
+    noteDefinition(src);
+    return Value::error();
+  }
+  if (from == to)
+    return src;
+  unsigned fromBits = bitWidth(from.scalar), toBits = bitWidth(to.scalar);
+  if (fromBits != toBits || from.isBool() || to.isBool()) {
+    auto bits = [](unsigned n) { return std::to_string(n) + (n == 1 ? " bit" : " bits"); };
+    diags.error(range, "cannot bitcast " + src.type().str() + " (" + bits(fromBits) + ") to " +
+                           scalarName(dtype.dtype) + " (" + bits(toBits) +
+                           "): a bitcast keeps the width, and i1 only bitcasts to i1");
+    noteDefinition(src);
+    return Value::error();
+  }
+  return Value::runtime(make<typed::BitcastExpr>(src.type().withElement(to), range, src.expr));
+}
+
+Value Sema::convertCall(const Value &v, const Value &dtype, const Value &bitcast, SMRange range,
+                        SMRange dtypeRange, SMRange bitcastRange) {
+  if (bitcast.isError())
+    return Value::error();
+  if (bitcast.kind != Value::Kind::None && bitcast.kind != Value::Kind::Bool) {
+    diags.error(bitcastRange, "bitcast must be True or False, not " + bitcast.describe());
+    return Value::error();
+  }
+  if (bitcast.kind == Value::Kind::Bool && bitcast.intValue)
+    return bitcastTo(v, dtype, range, dtypeRange);
+  return castTo(v, dtype, range, dtypeRange);
+}
+
 Value Sema::call(const ast::CallExpr *e) {
   if (auto *attr = dyn_cast<ast::AttributeExpr>(e->callee)) {
     Value base = expr(attr->base);
@@ -1022,16 +1071,41 @@ Value Sema::call(const ast::CallExpr *e) {
         diags.error(attr->nameRange, base.describe() + " has no method '" + attr->name + "'");
         return Value::error();
       }
-      const ast::Expr *dtypeExpr = nullptr;
-      if (e->args.size() == 1 && e->kwargs.empty())
-        dtypeExpr = e->args[0];
-      else if (e->args.empty() && e->kwargs.size() == 1 && e->kwargs[0].name == "dtype")
-        dtypeExpr = e->kwargs[0].value;
-      if (!dtypeExpr) {
-        diags.error(e->range, ".to() takes exactly one argument, the type: x.to(f16)");
+      // x.to(dtype, fp_downcast_rounding=None, bitcast=False), as Triton's.
+      const ast::Expr *given[3] = {nullptr, nullptr, nullptr}; // dtype, rounding, bitcast
+      static const char *const kNames[3] = {"dtype", "fp_downcast_rounding", "bitcast"};
+      bool ok = e->args.size() <= 3;
+      for (size_t i = 0; i < e->args.size() && i < 3; ++i)
+        given[i] = e->args[i];
+      for (const ast::KeywordArg &kw : e->kwargs) {
+        auto *it = llvm::find_if(kNames, [&](const char *n) { return kw.name == n; });
+        if (it == std::end(kNames) || given[it - kNames])
+          ok = false;
+        else
+          given[it - kNames] = kw.value;
+      }
+      if (!given[0] || !ok) {
+        diags.error(e->range, ".to() takes the type and, optionally, bitcast=True: x.to(f16), "
+                              "x.to(i32, bitcast=True)");
         return Value::error();
       }
-      return castTo(base, expr(dtypeExpr), e->range, dtypeExpr->range);
+      const ast::Expr *dtypeExpr = given[0], *bitcastExpr = given[2];
+      Value dtype = expr(dtypeExpr);
+      if (given[1]) {
+        Value rounding = expr(given[1]);
+        if (rounding.isError())
+          return rounding;
+        if (!(rounding.kind == Value::Kind::None ||
+              (rounding.kind == Value::Kind::Str && rounding.str == "rtne"))) {
+          diags.error(given[1]->range, ".to() fp_downcast_rounding must be None or \"rtne\" "
+                                       "(round to nearest even, what conversions do), not " +
+                                       rounding.describe());
+          return Value::error();
+        }
+      }
+      Value bitcast = bitcastExpr ? expr(bitcastExpr) : Value::none();
+      return convertCall(base, dtype, bitcast, e->range, dtypeExpr->range,
+                         bitcastExpr ? bitcastExpr->range : e->range);
     }
   }
   Value callee = expr(e->callee);

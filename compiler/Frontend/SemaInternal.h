@@ -25,7 +25,7 @@ enum class Builtin {
   Minimum, Maximum, Clamp, Exp, Exp2, Log, Log2, Sqrt, Rsqrt, Abs, Sin, Cos, Sigmoid, Tanh,
   Erf, Floor, Ceil, Fma,
   Sum, Max, Min, ArgMax, ArgMin, Dot, MultipleOf, MaxContiguous,
-  StaticAssert, StaticPrint, Print, Range, StaticRange, Float, Int, Cast,
+  StaticAssert, StaticPrint, Print, Assume, Range, StaticRange, Float, Int, Cast,
 };
 
 /// What an expression denotes while Sema elaborates it: a runtime value
@@ -240,6 +240,12 @@ public:
   Value attribute(const ast::AttributeExpr *e);
   Value subscript(const ast::SubscriptExpr *e);
   Value castTo(const Value &v, const Value &dtype, llvm::SMRange range, llvm::SMRange dtypeRange);
+  /// `.to(dtype, bitcast=True)`: the bits of `v` as `dtype`, of the same width.
+  Value bitcastTo(const Value &v, const Value &dtype, llvm::SMRange range,
+                  llvm::SMRange dtypeRange);
+  /// `.to()` and `cast()`: `bitcast` (absent: None) chooses between the two.
+  Value convertCall(const Value &v, const Value &dtype, const Value &bitcast,
+                    llvm::SMRange range, llvm::SMRange dtypeRange, llvm::SMRange bitcastRange);
   bool truthy(const Value &v, bool &result, llvm::SMRange range, llvm::StringRef what);
 
   ElementType literalElement(const Value &c) const;

@@ -50,7 +50,7 @@ class Expr {
 public:
   enum class Kind {
     Constant, VarRef, Unary, Binary, Compare, AddPtr, Cast, Splat, Broadcast, ExpandDims,
-    Select, ProgramId, NumPrograms, Arange, Load, AtomicAdd, Reduce, Dot, Hint, Math,
+    Select, ProgramId, NumPrograms, Arange, Load, AtomicAdd, Reduce, Dot, Hint, Math, Bitcast,
   };
   Kind getKind() const { return kind; }
   Type type;
@@ -139,6 +139,16 @@ public:
       : Expr(Kind::Cast, std::move(t), r), operand(operand) {}
   Expr *operand;
   static bool classof(const Expr *e) { return e->getKind() == Kind::Cast; }
+};
+
+/// `x.to(T, bitcast=True)`: the same bits read as another number type of the same width
+/// (never i1, never pointers), keeping the shape.
+class BitcastExpr : public Expr {
+public:
+  BitcastExpr(Type t, llvm::SMRange r, Expr *operand)
+      : Expr(Kind::Bitcast, std::move(t), r), operand(operand) {}
+  Expr *operand;
+  static bool classof(const Expr *e) { return e->getKind() == Kind::Bitcast; }
 };
 
 /// A scalar repeated into a tile.
@@ -290,7 +300,7 @@ using Block = std::vector<Stmt *>;
 
 class Stmt {
 public:
-  enum class Kind { Let, Store, Print, For, While, If, Inline };
+  enum class Kind { Let, Store, Print, Assume, For, While, If, Inline };
   Kind getKind() const { return kind; }
   llvm::SMRange range;
   virtual ~Stmt() = default;
@@ -325,6 +335,14 @@ public:
   std::string prefix;
   std::vector<Expr *> args;
   static bool classof(const Stmt *s) { return s->getKind() == Kind::Print; }
+};
+
+/// `assume(cond)`: the program may take `cond` (an i1 scalar or tile) to hold.
+class AssumeStmt : public Stmt {
+public:
+  AssumeStmt(llvm::SMRange r, Expr *cond) : Stmt(Kind::Assume, r), cond(cond) {}
+  Expr *cond;
+  static bool classof(const Stmt *s) { return s->getKind() == Kind::Assume; }
 };
 
 /// A value that flows around a loop: `init` before the first iteration,

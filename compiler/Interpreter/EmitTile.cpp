@@ -333,6 +333,21 @@ Emitted emitTile(Compiler &c, Operation *op, InstList &out) {
                           c.slot(dot.getAcc())));
     return Emitted::Done;
   }
+  if (auto assume = dyn_cast<tile::AssumeOp>(op)) {
+    // The compiled program may rely on the promise: here it is checked, element by element.
+    const Slot &cond = c.slot(assume.getCond());
+    OpSite *site = c.site(op);
+    out.push_back([site, data = cond.as<uint8_t>(), numel = cond.numel](ExecState &st) {
+      for (int64_t i = 0; i < numel; ++i)
+        if (!(data[i] & 1)) {
+          std::string where = numel == 1 ? "" : " at element " + std::to_string(i);
+          st.fail(site, "assume() does not hold" + where + ": the compiled program may rely "
+                                                           "on it");
+          return;
+        }
+    });
+    return Emitted::Done;
+  }
   if (auto print = dyn_cast<tile::PrintOp>(op)) {
     std::vector<Slot> args;
     for (Value v : print.getArgs())

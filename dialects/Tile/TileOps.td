@@ -455,6 +455,21 @@ def Tile_HintOp : Tile_Op<"hint", [Pure, AllTypesMatch<["src", "result"]>]> {
   let hasVerifier = 1;
 }
 
+def Tile_AssumeOp : Tile_Op<"assume", [MemoryEffects<[MemWrite]>]> {
+  let summary = "promises that a condition holds (llvm.assume on the GPU)";
+  let description = [{
+    ```mlir
+    tile.assume %c : i1
+    tile.assume %m : tensor<128xi1>
+    ```
+    What `assume(cond)` writes: the compiled program may take `cond` (every element of a
+    tile) to be true; the interpreter checks that it is. The write effect keeps it where it
+    is written.
+  }];
+  let arguments = (ins Tile_BoolLike:$cond);
+  let assemblyFormat = "$cond attr-dict `:` type($cond)";
+}
+
 def Tile_PrintOp : Tile_Op<"print", [MemoryEffects<[MemWrite]>]> {
   let summary = "prints values from the device (or the interpreter)";
   let description = [{
