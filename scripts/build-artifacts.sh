@@ -412,6 +412,18 @@ if [ -x "$tcc" ]; then
     note "histogram (atomic_add): tcc FAILED: $(head -c 300 "$tmp/hist.log" | tr '\n' ' ')"
 fi
 
+# The tutorials' language features (test/gpu/tutorial_features_test.cpp): math, bitcast,
+# assume and while, one configuration each.
+if [ -x "$tcc" ]; then
+  for k in tutorial_math:BLOCK256_W4 collatz_while:BLOCK128_W4; do
+    name=${k%%:*} cfg=${k#*:}
+    mkdir -p "$art/tcc/$name/$cfg"
+    "$tcc" "$root/test/gpu/kernels/$name.tile" --emit=cubin \
+      -o "$art/tcc/$name/$cfg/$name.cubin" >"$tmp/$name.log" 2>&1 ||
+      note "$name: tcc FAILED: $(head -c 300 "$tmp/$name.log" | tr '\n' ' ')"
+  done
+fi
+
 # Artifact kinds the runtime must load (test/gpu/artifact_kinds_test.cpp): an sm_80 cubin with
 # its PTX (on an H200 it runs from the PTX, JIT-compiled), PTX only (--emit=ptx -o), several
 # architectures in one folder, and a file with two kernels in one cubin.

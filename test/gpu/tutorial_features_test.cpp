@@ -1,0 +1,137 @@
+// Language features of Triton's tutorials on the GPU (issue 13): the math builtins
+// (tanh and erf are tcc's own polynomial lowerings, so their accuracy is measured here
+// against double precision), bitcasts and assume, and a while loop whose condition
+// reduces a tile, against CPU references.
+
+#include "gpu_util.h"
+
+#include "tcc/bench.h"
+
+#include <cmath>
+#include <limits>
+
+namespace {
+
+std::string mathDir() { return gputest::artifactsDir() + "/tcc/tutorial_math/BLOCK256_W4"; }
+std::string whileDir() { return gputest::artifactsDir() + "/tcc/collatz_while/BLOCK128_W4"; }
+
+/// The distance from the f32 nearest `want` to the next f32 away from zero.
+double ulpOf(double want) {
+  float w = std::fabs(float(want));
+  if (w == 0)
+    return std::numeric_limits<float>::denorm_min();
+  return double(std::nextafter(w, std::numeric_limits<float>::infinity())) - double(w);
+}
+
+std::vector<float> inputs(size_t n) {
+  std::vector<float> x(n);
+  // Dense over [-10, 10], then tiny and huge magnitudes and the special values.
+  for (size_t i = 0; i < n; ++i)
+    x[i] = float(-10.0 + 20.0 * double(i) / double(n));
+  const float special[] = {0.0f, -0.0f, 1e-30f, -1e-30f, 1e-7f, -3e-5f, 0.5f, -0.5f,
+                           1.0f, 2.5f, -2.5f, 7.9f, 8.0f, 50.0f, -50.0f, 1e30f,
+                           std::numeric_limits<float>::infinity(),
+                           -std::numeric_limits<float>::infinity(),
+                           std::numeric_limits<float>::quiet_NaN()};
+  for (size_t i = 0; i < sizeof special / sizeof special[0] && i < n; ++i)
+    x[i * 7919 % n] = special[i];
+  return x;
+}
+
+class TutorialMath : public ::testing::TestWithParam<int32_t> {};
+
+TEST_P(TutorialMath, MatchesDoublePrecision) {
+  TCC_REQUIRE_GPU();
+  if (!gputest::exists(mathDir() + "/tutorial_math.json"))
+    GTEST_SKIP() << "no tutorial_math artifact under " << mathDir();
+  const int32_t n = GetParam();
+  std::vector<float> x = inputs(size_t(n));
+  const size_t rows = 9;
+  tcc::bench::DeviceBuffer bx(4 * size_t(n)), bout(4 * rows * size_t(n)), bbits(4 * size_t(n));
+  gputest::upload(bx.get(), x.data(), 4 * size_t(n));
+  gputest::fill32(bout.get(), 0x7fbadbadu, rows * size_t(n));
+  gputest::fill32(bbits.get(), 0xdeadbeefu, size_t(n));
+  tcc::Library lib(mathDir());
+  lib.kernel("tutorial_math").launch(nullptr, bx.get(), bout.get(), bbits.get(), n);
+  gputest::synchronize();
+  std::vector<float> out(rows * size_t(n));
+  std::vector<int32_t> bits(static_cast<size_t>(n));
+  gputest::download(out.data(), bout.get(), 4 * rows * size_t(n));
+  gputest::download(bits.data(), bbits.get(), 4 * size_t(n));
+
+  auto row = [&](size_t r, size_t i) { return out[r * size_t(n) + i]; };
+  double worstTanh = 0, worstErf = 0;
+  for (size_t i = 0; i < size_t(n); ++i) {
+    const float v = x[i];
+    SCOPED_TRACE("x = " + std::to_string(v) + " (element " + std::to_string(i) + ")");
+    if (std::isnan(v)) {
+      EXPECT_TRUE(std::isnan(row(0, i)));
+      EXPECT_TRUE(std::isnan(row(1, i)));
+      EXPECT_EQ(row(5, i), -1.0f) << "clamp ignores a NaN by default (gives min)";
+      EXPECT_TRUE(std::isnan(row(6, i))) << "maximum with PropagateNan.ALL";
+      EXPECT_EQ(row(7, i), 0.0f) << "maximum ignores a NaN by default";
+    } else {
+      double t = std::tanh(double(v)), e = std::erf(double(v));
+      double dt = std::fabs(row(0, i) - t) / ulpOf(t), de = std::fabs(row(1, i) - e) / ulpOf(e);
+      worstTanh = std::max(worstTanh, dt);
+      worstErf = std::max(worstErf, de);
+      EXPECT_LE(dt, 8.0) << "tanh: " << row(0, i) << " for " << t;
+      EXPECT_LE(de, 8.0) << "erf: " << row(1, i) << " for " << e;
+      EXPECT_EQ(row(2, i), std::floor(v));
+      EXPECT_EQ(row(3, i), std::ceil(v));
+      EXPECT_EQ(gputest::bitsOf(row(4, i)), gputest::bitsOf(std::fma(v, v, -1.0f)));
+      EXPECT_EQ(row(5, i), std::fmin(std::fmax(v, -1.0f), 1.5f));
+      EXPECT_EQ(row(6, i), std::fmax(v, 0.0f));
+      EXPECT_EQ(row(7, i), std::fmax(v, 0.0f));
+      // ex2.approx of x * log2(e) and div.full, as Triton's: relative error grows with |x|.
+      double s = 1.0 / (1.0 + std::exp(-double(v)));
+      EXPECT_LE(std::fabs(row(8, i) - s), s * (4e-6 + 4e-7 * std::fabs(v)) + 1e-37)
+          << "sigmoid: " << row(8, i) << " for " << s;
+    }
+    EXPECT_EQ(uint32_t(bits[i]), gputest::bitsOf(v)) << "bitcast";
+  }
+  std::printf("tanh: worst %.2f ulp, erf: worst %.2f ulp over %d inputs\n", worstTanh,
+              worstErf, n);
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, TutorialMath, ::testing::Values(1000, 1 << 20));
+
+class CollatzWhile : public ::testing::TestWithParam<int32_t> {};
+
+TEST_P(CollatzWhile, StepsMatch) {
+  TCC_REQUIRE_GPU();
+  if (!gputest::exists(whileDir() + "/collatz_while.json"))
+    GTEST_SKIP() << "no collatz_while artifact under " << whileDir();
+  const int32_t n = GetParam();
+  // Starting values below 50 000 stay below 2^31 on the way to 1.
+  std::vector<int32_t> start(static_cast<size_t>(n)), want(static_cast<size_t>(n));
+  for (int32_t i = 0; i < n; ++i) {
+    start[size_t(i)] = 1 + int32_t((int64_t(i) * 7919) % 49999);
+    int64_t v = start[size_t(i)];
+    int32_t steps = 0;
+    while (v != 1) {
+      v = v % 2 == 0 ? v / 2 : 3 * v + 1;
+      ASSERT_LE(v, int64_t(INT32_MAX));
+      ++steps;
+    }
+    want[size_t(i)] = steps;
+  }
+  tcc::bench::DeviceBuffer bstart(std::max<size_t>(4, 4 * size_t(n))),
+      bsteps(std::max<size_t>(4, 4 * size_t(n) + 4 * 128));
+  if (n)
+    gputest::upload(bstart.get(), start.data(), 4 * size_t(n));
+  gputest::fill32(bsteps.get(), 0xdeadbeefu, size_t(n) + 128);
+  tcc::Library lib(whileDir());
+  lib.kernel("collatz_while").launch(nullptr, bstart.get(), bsteps.get(), n);
+  gputest::synchronize();
+  std::vector<int32_t> steps(size_t(n) + 128);
+  gputest::download(steps.data(), bsteps.get(), 4 * steps.size());
+  for (int32_t i = 0; i < n; ++i)
+    ASSERT_EQ(steps[size_t(i)], want[size_t(i)]) << "start " << start[size_t(i)];
+  for (size_t i = size_t(n); i < steps.size(); ++i)
+    EXPECT_EQ(uint32_t(steps[i]), 0xdeadbeefu) << "masked lane " << i << " was written";
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, CollatzWhile, ::testing::Values(1, 127, 128, 1000, 100003));
+
+} // namespace
