@@ -28,7 +28,8 @@ it: the arguments that are not constexprs, pointers named by the buffer they poi
 its trailing global and profile scratch pointers). Before a kernel is written, the cubin is
 loaded and launched through ctypes (cuLaunchKernel with that list, after checking its count
 and sizes against the cubin's with cuFuncGetParamInfo) and its output compared bit for bit
-with Triton's own launch; a mismatch exports nothing and fails the run. --export-only does
+with Triton's own launch; a mismatch exports nothing and fails the run (--export-selftest
+also checks, on the first kernel, that two wrong lists are rejected). --export-only does
 just that (no timing, no PyTorch, no cold compiles): what scripts/gpu-run.sh runs before
 tcc-bench.
 
@@ -537,11 +538,86 @@ def launch_params(compiled, jit, args, kwargs, roles):
                            "align": int(getattr(md, scratch + "_align", 1) or 1)})
     return params
 
+def verify_cubin(cubin, md, params, roles, grid3, out, want):
+    """Loads the cubin through ctypes, compares the parameter sizes with the cubin's own
+    (cuFuncGetParamInfo), launches it with `params` into a poisoned `out` and compares the
+    bits with `want` (Triton's own launch). Raises ValueError on any difference; returns the
+    cubin's sizes (None without cuFuncGetParamInfo)."""
+    global CUDA_CTYPES
+    if CUDA_CTYPES is None:
+        CUDA_CTYPES = CudaCtypes()
+    cu = CUDA_CTYPES
+    mod, fn = cu.load(cubin, md.name, md.shared)
+    try:
+        sizes = cu.param_sizes(fn)
+        expected = [SCALAR_BYTES[p["type"]] if p["kind"] == "value" else 8 for p in params]
+        if sizes is not None and sizes != expected:
+            raise ValueError(f"parameter sizes {expected} (export) differ from the cubin's {sizes}")
+        scratch_bufs, values = [], []
+        for p in params:
+            if p["kind"] == "pointer":
+                values.append(("ptr", roles[p["buffer"]].data_ptr()))
+            elif p["kind"] == "scratch":
+                ptr = 0
+                if p["bytes"]:
+                    b = torch.empty(grid3[0] * grid3[1] * grid3[2] * p["bytes"] + p["align"],
+                                    dtype=torch.uint8, device="cuda")
+                    scratch_bufs.append(b)
+                    ptr = (b.data_ptr() + p["align"] - 1) // p["align"] * p["align"]
+                values.append(("ptr", ptr))
+            else:
+                values.append((p["type"], p["value"]))
+        out.fill_(float("nan"))
+        torch.cuda.synchronize()
+        cu.launch(fn, grid3, md.num_warps, md.shared, values,
+                  torch.cuda.current_stream().cuda_stream)
+        torch.cuda.synchronize()
+        same = torch.equal(out.reshape(-1).view(torch.uint8), want.reshape(-1).view(torch.uint8))
+    finally:
+        cu.unload(mod)
+    if not same:
+        raise ValueError("the cubin launched through ctypes with the exported parameter list "
+                         "did not reproduce Triton's output bit for bit")
+    return sizes
+
+
+SELFTEST_DONE = False
+
+
+def selftest_wrong_lists(workload, label, cubin, md, params, roles, grid3, out, want):
+    """--export-selftest, on the first kernel exported: two wrong parameter lists must be
+    rejected by verify_cubin (the check itself checked): the list without its last entry
+    (an older Triton's list, one scratch pointer), and, where the first two pointers point to
+    buffers of the same size, the list with those two swapped (the inputs restored after)."""
+    wrong = [("without its last parameter", params[:-1])]
+    ptrs = [i for i, p in enumerate(params) if p["kind"] == "pointer"]
+    if len(ptrs) >= 2:
+        a, b = (roles[params[i]["buffer"]] for i in ptrs[:2])
+        if a.numel() * a.element_size() == b.numel() * b.element_size() and a is not b:
+            swapped = [dict(p) for p in params]
+            swapped[ptrs[0]]["buffer"], swapped[ptrs[1]]["buffer"] = (
+                params[ptrs[1]]["buffer"], params[ptrs[0]]["buffer"])
+            wrong.append((f"with {params[ptrs[0]]['name']} and {params[ptrs[1]]['name']} "
+                          "swapped", swapped))
+    saved = {r: t.clone() for r, t in roles.items()}
+    try:
+        for what, wl in wrong:
+            try:
+                verify_cubin(cubin, md, wl, roles, grid3, out, want)
+            except ValueError as e:
+                print(f"  export self-test {workload} {label}: the list {what} was rejected: {e}")
+                continue
+            raise RuntimeError(f"export self-test: the parameter list {what} was not detected")
+    finally:
+        for r, t in roles.items():
+            t.copy_(saved[r])
+        torch.cuda.synchronize()
+
 
 def export_kernel(res, workload, label, spec, roles, shape, out):
     """Exports one Triton configuration of a workload (the docstring says what and how it is
     checked). Returns "" when exported, else why not (and marks the run failed)."""
-    global CUDA_CTYPES
+    global SELFTEST_DONE
     call, jit, grid, args, kwargs = spec
     try:
         # Triton's own launch into a poisoned output: the reference bits, and the kernel.
@@ -561,41 +637,10 @@ def export_kernel(res, workload, label, spec, roles, shape, out):
         params = launch_params(compiled, jit, args, kwargs, roles)
         grid3 = [int(g) for g in grid] + [1] * (3 - len(grid))
         cubin = compiled.asm["cubin"]
-        if CUDA_CTYPES is None:
-            CUDA_CTYPES = CudaCtypes()
-        cu = CUDA_CTYPES
-        mod, fn = cu.load(cubin, md.name, md.shared)
-        try:
-            sizes = cu.param_sizes(fn)
-            expected = [SCALAR_BYTES[p["type"]] if p["kind"] == "value" else 8 for p in params]
-            if sizes is not None and sizes != expected:
-                raise ValueError(f"parameter sizes {expected} (export) differ from the cubin's "
-                                 f"{sizes}")
-            scratch_bufs, values = [], []
-            for p in params:
-                if p["kind"] == "pointer":
-                    values.append(("ptr", roles[p["buffer"]].data_ptr()))
-                elif p["kind"] == "scratch":
-                    ptr = 0
-                    if p["bytes"]:
-                        b = torch.empty(grid3[0] * grid3[1] * grid3[2] * p["bytes"] + p["align"],
-                                        dtype=torch.uint8, device="cuda")
-                        scratch_bufs.append(b)
-                        ptr = (b.data_ptr() + p["align"] - 1) // p["align"] * p["align"]
-                    values.append(("ptr", ptr))
-                else:
-                    values.append((p["type"], p["value"]))
-            out.fill_(float("nan"))
-            torch.cuda.synchronize()
-            cu.launch(fn, grid3, md.num_warps, md.shared, values,
-                      torch.cuda.current_stream().cuda_stream)
-            torch.cuda.synchronize()
-            same = torch.equal(out.reshape(-1).view(torch.uint8), want.reshape(-1).view(torch.uint8))
-        finally:
-            cu.unload(mod)
-        if not same:
-            raise ValueError("the cubin launched through ctypes with the exported parameter list "
-                             "did not reproduce Triton's output bit for bit")
+        sizes = verify_cubin(cubin, md, params, roles, grid3, out, want)
+        if ARGS.export_selftest and not SELFTEST_DONE:
+            SELFTEST_DONE = True
+            selftest_wrong_lists(workload, label, cubin, md, params, roles, grid3, out, want)
         folder = os.path.join(ARGS.export, workload)
         os.makedirs(folder, exist_ok=True)
         base = re.sub(r"[^A-Za-z0-9]+", "_", label).strip("_")
@@ -861,6 +906,9 @@ def main():
     ap.add_argument("--export-only", action="store_true",
                     help="with --export: compile, check and export only (no timing, no "
                          "PyTorch, no launch overhead or cold compiles)")
+    ap.add_argument("--export-selftest", action="store_true",
+                    help="with --export: on the first kernel exported, check that two wrong "
+                         "parameter lists are rejected (the check checked)")
     ap.add_argument("--cold-compile-child", choices=COLD_KERNELS, help=argparse.SUPPRESS)
     ARGS = ap.parse_args()
     if ARGS.cold_compile_child:
