@@ -47,7 +47,7 @@ if [ "${TCC_FOCUS_TRITON:-1}" = 1 ]; then
   step "Triton's kernels exported: $bench_filter"
   tri_export="$build/triton-export"
   rm -rf "$tri_export"
-  timeout "${TCC_FOCUS_EXPORT_S:-120}" python3 "$root/bench/triton_bench.py" --export-only \
+  timeout "${TCC_FOCUS_EXPORT_S:-120}" python3 "$root/bench/triton_bench.py" --export-only --export-selftest \
     --export "$tri_export" --skip-elementwise --filter "$bench_filter" \
     >"$out/triton-export.log" 2>&1 || rc=1
   grep -E "exported|FAILED|WRONG" "$out/triton-export.log" | tail -20

@@ -171,7 +171,7 @@ step "benchmarks" | tee "$out/bench.log"
   step "triton_bench.py --export-only (Triton's cubins, for tcc-bench --triton)"
   tri_export="$build/triton-export"
   rm -rf "$tri_export"
-  timeout "$(limit 120 250)" python3 "$root/bench/triton_bench.py" --export-only \
+  timeout "$(limit 120 250)" python3 "$root/bench/triton_bench.py" --export-only --export-selftest \
     --export "$tri_export" --json "$build/triton-export.json" || rc=1
   triton_args=()
   [ -d "$tri_export" ] && triton_args=(--triton "$tri_export" --rounds 5)
