@@ -289,7 +289,7 @@ TEST(CheckBounds, AsynchronousCopiesAreCheckedToo) {
   // by program 1 at byte offsets [4 * 127 * 64, 4 * 128 * 64) = [32512, 32768).
   std::string e = run(128, 64, 64, 127, &c, &expected, &base, &size);
   EXPECT_EQ(e.find("tcc: kernel 'matmul_f32': running (--check-bounds): out-of-bounds load at "
-                   "matmul_f32.tile:28:14 by program (1, 0, 0): byte offset 32"),
+                   "matmul_f32.tile:43:14 by program (1, 0, 0): byte offset 32"),
             0u)
       << e;
   EXPECT_NE(e.find(" of 'a' (" + std::to_string(size) + " bytes valid; element 81"),
