@@ -920,6 +920,11 @@ Value Sema::builtinCall(Builtin b, llvm::StringRef name, const ast::CallExpr *ca
   }
   case Builtin::Fma:
     return fmaCall(name, call);
+  case Builtin::BroadcastTo:
+  case Builtin::ExpandDims:
+  case Builtin::Join:
+  case Builtin::Split:
+    return shapeCall(b, name, call);
   case Builtin::Exp:
   case Builtin::Exp2:
   case Builtin::Log:

@@ -63,7 +63,8 @@ static const char *const kBuiltinNames[] = {
     "program_id", "num_programs", "arange", "cdiv", "zeros", "zeros_like", "full", "load",
     "store", "atomic_add", "where", "minimum", "maximum", "clamp", "exp", "exp2", "log", "log2",
     "sqrt", "rsqrt", "abs", "sin", "cos", "sigmoid", "tanh", "erf", "floor", "ceil", "fma", "sum", "max", "min", "argmax", "argmin", "dot",
-    "multiple_of", "max_contiguous", "static_assert", "static_print", "print",
+    "multiple_of", "max_contiguous", "broadcast_to", "expand_dims", "join", "split",
+    "static_assert", "static_print", "print",
     "device_print", "assume", "range", "static_range", "float", "int", "cast", "inf", "nan",
 };
 
@@ -74,8 +75,7 @@ static bool isUnsupportedTritonName(llvm::StringRef name) {
       .Cases({"atomic_max", "atomic_min", "atomic_cas", "atomic_xchg",
               "atomic_and", "atomic_or", "atomic_xor"},
              true)
-      .Cases({"trans", "permute", "reshape", "view", "broadcast_to", "expand_dims", "split",
-              "join", "cat", "ravel"},
+      .Cases({"trans", "permute", "reshape", "view", "cat", "ravel"},
              true)
       .Cases({"cumsum", "cumprod", "reduce", "associative_scan", "sort", "histogram",
               "xor_sum"},
@@ -138,6 +138,10 @@ Value Sema::lookupBuiltin(llvm::StringRef name) const {
       .Case("dot", Builtin::Dot)
       .Case("multiple_of", Builtin::MultipleOf)
       .Case("max_contiguous", Builtin::MaxContiguous)
+      .Case("broadcast_to", Builtin::BroadcastTo)
+      .Case("expand_dims", Builtin::ExpandDims)
+      .Case("join", Builtin::Join)
+      .Case("split", Builtin::Split)
       .Case("static_assert", Builtin::StaticAssert)
       .Case("static_print", Builtin::StaticPrint)
       .Cases({"print", "device_print"}, Builtin::Print)

@@ -24,7 +24,8 @@ enum class Builtin {
   ProgramId, NumPrograms, Arange, Cdiv, Zeros, ZerosLike, Full, Load, Store, AtomicAdd, Where,
   Minimum, Maximum, Clamp, Exp, Exp2, Log, Log2, Sqrt, Rsqrt, Abs, Sin, Cos, Sigmoid, Tanh,
   Erf, Floor, Ceil, Fma,
-  Sum, Max, Min, ArgMax, ArgMin, Dot, MultipleOf, MaxContiguous,
+  Sum, Max, Min, ArgMax, ArgMin, Dot, MultipleOf, MaxContiguous, BroadcastTo, ExpandDims,
+  Join, Split,
   StaticAssert, StaticPrint, Print, Assume, Range, StaticRange, Float, Int, Cast,
 };
 
@@ -282,6 +283,9 @@ public:
   Value reduce(Builtin b, llvm::StringRef name, const ast::CallExpr *call);
   Value mathFn(Builtin b, llvm::StringRef name, const ast::CallExpr *call);
   Value fmaCall(llvm::StringRef name, const ast::CallExpr *call);
+  /// broadcast_to, expand_dims, join and split, made of broadcasts, selects and
+  /// reductions (SemaShape.cpp).
+  Value shapeCall(Builtin b, llvm::StringRef name, const ast::CallExpr *call);
   /// minimum/maximum of two numbers (folded for constants); `propagateNan`: a NaN operand
   /// gives NaN (PropagateNan.ALL) instead of being ignored.
   Value minMax(bool isMax, bool propagateNan, const Value &x, const Value &y, llvm::SMRange rx,

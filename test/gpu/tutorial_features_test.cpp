@@ -1,7 +1,7 @@
 // Language features of Triton's tutorials on the GPU (issue 13): the math builtins
 // (tanh and erf are tcc's own polynomial lowerings, so their accuracy is measured here
 // against double precision), bitcasts and assume, and a while loop whose condition
-// reduces a tile, against CPU references.
+// reduces a tile, join and split of interleaved pairs, against CPU references.
 
 #include "gpu_util.h"
 
@@ -14,6 +14,7 @@ namespace {
 
 std::string mathDir() { return gputest::artifactsDir() + "/tcc/tutorial_math/BLOCK256_W4"; }
 std::string whileDir() { return gputest::artifactsDir() + "/tcc/collatz_while/BLOCK128_W4"; }
+std::string complexDir() { return gputest::artifactsDir() + "/tcc/complex_mul/BLOCK256_W4"; }
 
 /// The distance from the f32 nearest `want` to the next f32 away from zero.
 double ulpOf(double want) {
@@ -133,5 +134,41 @@ TEST_P(CollatzWhile, StepsMatch) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Sizes, CollatzWhile, ::testing::Values(1, 127, 128, 1000, 100003));
+
+class ComplexMul : public ::testing::TestWithParam<int32_t> {};
+
+TEST_P(ComplexMul, JoinAndSplitPairs) {
+  TCC_REQUIRE_GPU();
+  if (!gputest::exists(complexDir() + "/complex_mul.json"))
+    GTEST_SKIP() << "no complex_mul artifact under " << complexDir();
+  const int32_t n = GetParam();
+  const size_t count = 2 * size_t(n), guard = 512;
+  std::vector<float> a(count), b(count);
+  gputest::fillRandom(a.data(), count, 1);
+  gputest::fillRandom(b.data(), count, 2);
+  tcc::bench::DeviceBuffer ba(4 * count), bb(4 * count), bout(4 * (count + guard));
+  gputest::upload(ba.get(), a.data(), 4 * count);
+  gputest::upload(bb.get(), b.data(), 4 * count);
+  gputest::fill32(bout.get(), 0x7fbadbadu, count + guard);
+  tcc::Library lib(complexDir());
+  lib.kernel("complex_mul").launch(nullptr, ba.get(), bb.get(), bout.get(), n);
+  gputest::synchronize();
+  std::vector<float> out(count + guard);
+  gputest::download(out.data(), bout.get(), 4 * out.size());
+  for (size_t k = 0; k < size_t(n); ++k) {
+    float ar = a[2 * k], ai = a[2 * k + 1], br = b[2 * k], bi = b[2 * k + 1];
+    // The products and sums in f32 as written; ptxas may contract them into FMAs, so
+    // compare within the rounding of one product.
+    double re = double(ar) * br - double(ai) * bi, im = double(ar) * bi + double(ai) * br;
+    double tol = 4e-7 * (std::fabs(double(ar) * br) + std::fabs(double(ai) * bi) +
+                         std::fabs(double(ar) * bi) + std::fabs(double(ai) * br)) + 1e-30;
+    ASSERT_NEAR(out[2 * k], re, tol) << "re of pair " << k;
+    ASSERT_NEAR(out[2 * k + 1], im, tol) << "im of pair " << k;
+  }
+  for (size_t i = count; i < out.size(); ++i)
+    EXPECT_EQ(gputest::bitsOf(out[i]), 0x7fbadbadu) << "element " << i << " past the end";
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, ComplexMul, ::testing::Values(1, 255, 256, 1000, 1 << 20));
 
 } // namespace
