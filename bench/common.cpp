@@ -37,6 +37,22 @@ std::string relative(const std::string& root, const std::string& path) {
   return path;
 }
 
+bool matchesFilter(const std::string& filter, const std::string& text) {
+  if (filter.empty())
+    return true;
+  size_t start = 0;
+  while (start <= filter.size()) {
+    size_t end = filter.find(',', start);
+    if (end == std::string::npos)
+      end = filter.size();
+    const std::string part = filter.substr(start, end - start);
+    if (!part.empty() && text.find(part) != std::string::npos)
+      return true;
+    start = end + 1;
+  }
+  return false;
+}
+
 std::string fmt(const char* format, double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, format, v);

@@ -17,4 +17,7 @@ std::string relative(const std::string& root, const std::string& path);
 
 std::string fmt(const char* format, double v);
 
+// --filter: true when `filter` is empty or one of its comma-separated parts occurs in `text`.
+bool matchesFilter(const std::string& filter, const std::string& text);
+
 } // namespace benchutil

@@ -3,7 +3,7 @@
 // softmax, bias add, layer norm, fp16 matmul), each after checking its output, against a
 // device-to-device copy measured in the same run. Prints tables; writes JSON and CSV.
 //
-//   tcc-bench --artifacts DIR [--n 268435456] [--budget-ms 200] [--filter STR]
+//   tcc-bench --artifacts DIR [--n 268435456] [--budget-ms 200] [--filter STR[,STR...]]
 //             [--skip-elementwise] [--skip-workloads] [--json FILE] [--csv FILE]
 //             [--triton DIR [--rounds 5]]
 //
@@ -31,7 +31,7 @@ namespace {
 
 void usage() {
   std::fprintf(stderr,
-               "usage: tcc-bench --artifacts DIR [--n N] [--budget-ms MS] [--filter STR] "
+               "usage: tcc-bench --artifacts DIR [--n N] [--budget-ms MS] [--filter STR[,STR...]] "
                "[--skip-elementwise] [--skip-workloads] [--json FILE] [--csv FILE] "
                "[--triton DIR [--rounds N]]\n"
                "  --triton DIR  Triton's cubins exported by `bench/triton_bench.py --export DIR`:\n"
@@ -155,7 +155,7 @@ int main(int argc, char** argv) {
       if (skipElementwise || (rel.find("/vector_add/") == std::string::npos &&
                               rel.find("/vector_copy/") == std::string::npos))
         continue;
-      if (!filter.empty() && rel.find(filter) == std::string::npos)
+      if (!benchutil::matchesFilter(filter, rel))
         continue;
       Row row;
       size_t s1 = rel.find('/');

@@ -196,8 +196,7 @@ std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInpu
         std::string config = std::filesystem::path(dir).filename().string();
         if (!archSpecific)
           config += "@sm_90";
-        if (!o.filter.empty() &&
-            (w.name + "/" + source + "/" + config).find(o.filter) == std::string::npos)
+        if (!matchesFilter(o.filter, w.name + "/" + source + "/" + config))
           continue;
         WorkloadRow row;
         row.workload = w.name;

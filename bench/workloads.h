@@ -26,7 +26,7 @@ struct WorkloadRow {
 
 struct WorkloadOptions {
   std::string artifacts;
-  std::string filter;  // only workloads or configurations whose name contains it
+  std::string filter;  // only workloads or configurations whose name contains it (A,B: either)
   double copyGbps = 0; // the device copy, for the fractions
   tcc::bench::Options bench;
   std::string triton; // tcc-bench --triton: triton_bench.py --export's folder ("" : none)

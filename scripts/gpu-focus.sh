@@ -11,7 +11,8 @@
 #
 #   bash scripts/gpu-focus.sh TEST_FILTER BENCH_FILTER [ARTIFACTS]
 #
-# e.g. gpu-focus.sh 'Artifacts/Matmul.*/tcc_*' matmul. Logs and results under $OUT.
+# e.g. gpu-focus.sh 'Artifacts/Matmul.*/tcc_*' matmul (BENCH_FILTER "a,b": either). Logs and
+# results under $OUT.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd) || exit 2
 cd "$root" || exit 2
@@ -47,8 +48,8 @@ if [ "${TCC_FOCUS_TRITON:-1}" = 1 ]; then
   step "Triton's kernels exported: $bench_filter"
   tri_export="$build/triton-export"
   rm -rf "$tri_export"
-  timeout "${TCC_FOCUS_EXPORT_S:-120}" python3 "$root/bench/triton_bench.py" --export-only --export-selftest \
-    --export "$tri_export" --skip-elementwise --filter "$bench_filter" \
+  timeout "${TCC_FOCUS_EXPORT_S:-120}" python3 "$root/bench/triton_bench.py" --export-only \
+    --export-selftest --export "$tri_export" --skip-elementwise --filter "$bench_filter" \
     >"$out/triton-export.log" 2>&1 || rc=1
   grep -E "exported|FAILED|WRONG" "$out/triton-export.log" | tail -20
   [ -d "$tri_export" ] && triton_args=(--triton "$tri_export" --rounds "${TCC_FOCUS_ROUNDS:-5}")
@@ -70,7 +71,7 @@ fi
 
 step "SASS of the matching cubins"
 {
-  for c in $(find "$art/tcc" -name '*.cubin' | grep -E "${TCC_FOCUS_SASS:-$bench_filter}" | sort | head -40); do
+  for c in $(find "$art/tcc" -name '*.cubin' | grep -E "${TCC_FOCUS_SASS:-${bench_filter//,/|}}" | sort | head -40); do
     sass=$(cuobjdump --dump-sass "$c" 2>/dev/null)
     res=$(cuobjdump --dump-resource-usage "$c" 2>/dev/null | grep -oE "REG:[0-9]+|STACK:[0-9]+|SHARED:[0-9]+" | tr '\n' ' ')
     count() { grep -cE "$1" <<<"$sass"; }
