@@ -931,6 +931,21 @@ int Codegen::runArtifacts(ModuleOp module, ArrayRef<func::FuncOp> kernels,
   for (func::FuncOp kernel : kernels)
     byName[kernel.getName().str()] = kernel;
   std::map<std::string, std::vector<tcc::KernelArtifact>> variants; // header: per kernel
+  // How specialised a variant is: the arguments it assumes something of, unit strides
+  // counting twice. Per kernel and architecture, the most specialised variants are the
+  // ones the arguments of a contiguous, aligned call select.
+  auto specialisation = [](const Assumptions &set) {
+    int score = 0;
+    for (const auto &[name, a] : set)
+      score += (a.divisibility > 1 || a.equalToOne ? 1 : 0) + (a.equalToOne ? 1 : 0);
+    return score;
+  };
+  std::map<std::pair<std::string, std::string>, int> mostSpecialised; // (kernel, arch)
+  for (ImageJob &job : jobs)
+    for (const std::string &k : job.kernels) {
+      int &best = mostSpecialised[{k, job.arch}];
+      best = std::max(best, specialisation(job.assumptions[k]));
+    }
   for (ImageJob &job : jobs) {
     if (codegen.ptxasVerbose && jobs.size() > 1) {
       std::string what;
@@ -978,10 +993,14 @@ int Codegen::runArtifacts(ModuleOp module, ArrayRef<func::FuncOp> kernels,
           os << "PTX only (no ptxas figures), ";
         os << a.sharedBytes << " B shared, " << a.numWarps << " warps\n";
       }
-      // A configuration of a search space that spills is slower than one that does not:
-      // dropped (the driver says so), unless --max-spill-bytes allows it.
+      // A configuration of a search space whose fast path spills is slower than one whose
+      // does not: dropped (the driver says so), unless --max-spill-bytes allows it. The
+      // fast path is the most specialised variant of each architecture; the general ones
+      // (strided or unaligned arguments) may spill where it does not -- a large tile
+      // loaded element by element -- and are kept: tuning with such arguments measures them.
       if (const typed::Autotune *space = driver.autotune(k);
           space && options.autotuneConfig >= 0 && a.hasPtxasInfo && codegen.maxSpillBytes >= 0 &&
+          specialisation(job.assumptions[k]) == mostSpecialised[{k, job.arch}] &&
           a.spillStores + a.spillLoads > codegen.maxSpillBytes) {
         diags.error("it spills " + std::to_string(a.spillStores) + " B of stores and " +
                     std::to_string(a.spillLoads) + " B of loads (" + a.arch + ", " +
