@@ -413,9 +413,10 @@ if [ -x "$tcc" ]; then
 fi
 
 # The tutorials' language features (test/gpu/tutorial_features_test.cpp): math, bitcast,
-# assume, while, join and split, one configuration each.
+# assume, while, join and split, trans, one configuration each.
 if [ -x "$tcc" ]; then
-  for k in tutorial_math:BLOCK256_W4 collatz_while:BLOCK128_W4 complex_mul:BLOCK256_W4; do
+  for k in tutorial_math:BLOCK256_W4 collatz_while:BLOCK128_W4 complex_mul:BLOCK256_W4 \
+      trans_dot:M64_D64_W4; do
     name=${k%%:*} cfg=${k#*:}
     mkdir -p "$art/tcc/$name/$cfg"
     "$tcc" "$root/test/gpu/kernels/$name.tile" --emit=cubin \

@@ -85,6 +85,24 @@ struct ExpandDimsLowering : OpConversionPattern<ExpandDimsOp> {
   }
 };
 
+/// A transpose moves no data: the result's layout is the source's permuted
+/// (tile-assign-layouts), so each thread already holds the elements of its result.
+struct TransLowering : OpConversionPattern<TransOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(TransOp op, OneToNOpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    ArrayRef<int32_t> order = op.getOrder();
+    auto toSrc = [&](ArrayRef<int64_t> coords) {
+      SmallVector<int64_t> s(coords.size());
+      for (size_t i = 0; i < coords.size(); ++i)
+        s[order[i]] = coords[i];
+      return s;
+    };
+    return replaceByRegisterMap(op, op.getSrc().getType(), op.getType(), adaptor.getSrc(),
+                                rewriter, toSrc, "trans");
+  }
+};
+
 struct MakeRangeLowering : OpConversionPattern<MakeRangeOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(MakeRangeOp op, OneToNOpAdaptor adaptor,
@@ -126,8 +144,8 @@ struct HintLowering : OpConversionPattern<HintOp> {
 } // namespace
 
 void populateShapeLoweringPatterns(TileTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<SplatLowering, BroadcastLowering, ExpandDimsLowering, MakeRangeLowering,
-               HintLowering>(converter, patterns.getContext());
+  patterns.add<SplatLowering, BroadcastLowering, ExpandDimsLowering, TransLowering,
+               MakeRangeLowering, HintLowering>(converter, patterns.getContext());
 }
 
 } // namespace tcc

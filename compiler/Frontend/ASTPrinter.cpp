@@ -373,6 +373,15 @@ private:
       expr(h->operand, depth + 1, "");
       return;
     }
+    case Expr::Kind::Trans: {
+      auto *t = cast<TransExpr>(e);
+      std::string order;
+      for (size_t i = 0; i < t->order.size(); ++i)
+        order += (i ? ", " : "") + std::to_string(t->order[i]);
+      head(e, depth, label, "trans [" + order + "]");
+      expr(t->operand, depth + 1, "");
+      return;
+    }
     case Expr::Kind::Bitcast:
       head(e, depth, label, "bitcast");
       expr(cast<BitcastExpr>(e)->operand, depth + 1, "");

@@ -397,6 +397,10 @@ private:
     }
     case typed::Expr::Kind::Math:
       return math(cast<typed::MathExpr>(e), l, ty);
+    case typed::Expr::Kind::Trans: {
+      auto *t = cast<typed::TransExpr>(e);
+      return mlir::tile::TransOp::create(b, l, ty, expr(t->operand), t->order);
+    }
     case typed::Expr::Kind::Bitcast:
       return mlir::arith::BitcastOp::create(b, l, ty, expr(cast<typed::BitcastExpr>(e)->operand));
     }

@@ -924,6 +924,8 @@ Value Sema::builtinCall(Builtin b, llvm::StringRef name, const ast::CallExpr *ca
   case Builtin::ExpandDims:
   case Builtin::Join:
   case Builtin::Split:
+  case Builtin::Trans:
+  case Builtin::Permute:
     return shapeCall(b, name, call);
   case Builtin::Exp:
   case Builtin::Exp2:

@@ -63,7 +63,8 @@ static const char *const kBuiltinNames[] = {
     "program_id", "num_programs", "arange", "cdiv", "zeros", "zeros_like", "full", "load",
     "store", "atomic_add", "where", "minimum", "maximum", "clamp", "exp", "exp2", "log", "log2",
     "sqrt", "rsqrt", "abs", "sin", "cos", "sigmoid", "tanh", "erf", "floor", "ceil", "fma", "sum", "max", "min", "argmax", "argmin", "dot",
-    "multiple_of", "max_contiguous", "broadcast_to", "expand_dims", "join", "split",
+    "multiple_of", "max_contiguous", "broadcast_to", "expand_dims", "join", "split", "trans",
+    "permute",
     "static_assert", "static_print", "print",
     "device_print", "assume", "range", "static_range", "float", "int", "cast", "inf", "nan",
 };
@@ -75,7 +76,7 @@ static bool isUnsupportedTritonName(llvm::StringRef name) {
       .Cases({"atomic_max", "atomic_min", "atomic_cas", "atomic_xchg",
               "atomic_and", "atomic_or", "atomic_xor"},
              true)
-      .Cases({"trans", "permute", "reshape", "view", "cat", "ravel"},
+      .Cases({"reshape", "view", "cat", "ravel"},
              true)
       .Cases({"cumsum", "cumprod", "reduce", "associative_scan", "sort", "histogram",
               "xor_sum"},
@@ -142,6 +143,8 @@ Value Sema::lookupBuiltin(llvm::StringRef name) const {
       .Case("expand_dims", Builtin::ExpandDims)
       .Case("join", Builtin::Join)
       .Case("split", Builtin::Split)
+      .Case("trans", Builtin::Trans)
+      .Case("permute", Builtin::Permute)
       .Case("static_assert", Builtin::StaticAssert)
       .Case("static_print", Builtin::StaticPrint)
       .Cases({"print", "device_print"}, Builtin::Print)
@@ -1214,11 +1217,8 @@ Value Sema::attribute(const ast::AttributeExpr *e) {
       diags.error(e->range, "'.to' must be called with a type: x.to(f16)");
       return Value::error();
     }
-    if (e->name == "T") {
-      diags.error(e->nameRange, "transposing with '.T' is not supported; load the tile "
-                                "transposed by swapping the index axes");
-      return Value::error();
-    }
+    if (e->name == "T")
+      return permuteDims(base, {}, e->range, e->nameRange, ".T");
   }
   diags.error(e->nameRange, base.describe() + " has no attribute '" + e->name + "'");
   return Value::error();

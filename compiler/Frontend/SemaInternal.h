@@ -25,7 +25,7 @@ enum class Builtin {
   Minimum, Maximum, Clamp, Exp, Exp2, Log, Log2, Sqrt, Rsqrt, Abs, Sin, Cos, Sigmoid, Tanh,
   Erf, Floor, Ceil, Fma,
   Sum, Max, Min, ArgMax, ArgMin, Dot, MultipleOf, MaxContiguous, BroadcastTo, ExpandDims,
-  Join, Split,
+  Join, Split, Trans, Permute,
   StaticAssert, StaticPrint, Print, Assume, Range, StaticRange, Float, Int, Cast,
 };
 
@@ -286,6 +286,10 @@ public:
   /// broadcast_to, expand_dims, join and split, made of broadcasts, selects and
   /// reductions (SemaShape.cpp).
   Value shapeCall(Builtin b, llvm::StringRef name, const ast::CallExpr *call);
+  /// `x` with its dimensions permuted by `order` (given in `orderRange`); reversed for
+  /// an empty `order` on a 2-D tile (trans and .T).
+  Value permuteDims(const Value &x, std::vector<Value> order, llvm::SMRange range,
+                    llvm::SMRange orderRange, llvm::StringRef name);
   /// minimum/maximum of two numbers (folded for constants); `propagateNan`: a NaN operand
   /// gives NaN (PropagateNan.ALL) instead of being ignored.
   Value minMax(bool isMax, bool propagateNan, const Value &x, const Value &y, llvm::SMRange rx,

@@ -206,8 +206,86 @@ Value Sema::shapeCall(Builtin b, llvm::StringRef name, const ast::CallExpr *call
     }
     return Value::tuple(std::move(halves));
   }
+  case Builtin::Trans:
+  case Builtin::Permute: {
+    // trans(input, *dims) / permute(input, *dims): the order as a tuple or as the
+    // remaining arguments; trans without one reverses a 2-D tile's dimensions.
+    if (call->args.empty() || !call->kwargs.empty()) {
+      diags.error(call->range, name + "() takes the input and the order of its dimensions: " +
+                                   name + "(x, 1, 0) or " + name + "(x, (1, 0))");
+      return Value::error();
+    }
+    Value x = expr(call->args[0]);
+    std::vector<Value> order;
+    for (size_t i = 1; i < call->args.size(); ++i) {
+      Value d = expr(call->args[i]);
+      if (d.isError())
+        return d;
+      if (call->args.size() == 2 && d.kind == Value::Kind::Tuple)
+        order = d.elements;
+      else
+        order.push_back(d);
+    }
+    if (x.isError())
+      return x;
+    if (b == Builtin::Permute && order.empty()) {
+      diags.error(call->range, name + "() needs the order of the dimensions: " + name +
+                                   "(x, 1, 0)");
+      return Value::error();
+    }
+    SMRange orderRange = call->args.size() > 1
+                             ? SMRange(call->args[1]->range.Start, call->args.back()->range.End)
+                             : call->range;
+    return permuteDims(x, std::move(order), call->range, orderRange, name);
+  }
   default:
     break;
   }
   return Value::error();
+}
+
+Value Sema::permuteDims(const Value &x, std::vector<Value> order, SMRange range,
+                        SMRange orderRange, llvm::StringRef name) {
+  if (!x.isRuntime() || !x.type().isTile()) {
+    diags.error(range, name + " permutes the dimensions of a tile, not " + x.describe());
+    noteDefinition(x);
+    return Value::error();
+  }
+  unsigned rank = x.type().rank();
+  std::vector<int32_t> dims;
+  if (order.empty()) {
+    if (rank != 2) {
+      diags.error(range, name + " without an order transposes a 2-D tile, not " +
+                             x.type().str() + "; give the order, e.g. permute(x, 2, 1, 0)");
+      noteDefinition(x);
+      return Value::error();
+    }
+    dims = {1, 0};
+  } else {
+    std::vector<bool> seen(rank, false);
+    for (const Value &d : order) {
+      std::optional<int64_t> i = constantInt(d, orderRange, "a dimension of " + name.str() + "()");
+      if (!i)
+        return Value::error();
+      int64_t dim = *i < 0 ? *i + rank : *i;
+      if (order.size() != rank || dim < 0 || dim >= int64_t(rank) || seen[dim]) {
+        diags.error(orderRange, name + "() needs a permutation of the " + llvm::Twine(rank) +
+                                    " dimensions of " + x.type().str() + " (0 to " +
+                                    llvm::Twine(rank - 1) + ", each once)");
+        return Value::error();
+      }
+      seen[dim] = true;
+      dims.push_back(int32_t(dim));
+    }
+  }
+  bool identity = true;
+  llvm::SmallVector<int64_t, 4> shape;
+  for (unsigned i = 0; i < rank; ++i) {
+    identity &= dims[i] == int32_t(i);
+    shape.push_back(x.type().shape()[dims[i]]);
+  }
+  if (identity)
+    return x;
+  return Value::runtime(
+      make<typed::TransExpr>(x.type().withShape(shape), range, x.expr, std::move(dims)));
 }

@@ -51,6 +51,7 @@ public:
   enum class Kind {
     Constant, VarRef, Unary, Binary, Compare, AddPtr, Cast, Splat, Broadcast, ExpandDims,
     Select, ProgramId, NumPrograms, Arange, Load, AtomicAdd, Reduce, Dot, Hint, Math, Bitcast,
+    Trans,
   };
   Kind getKind() const { return kind; }
   Type type;
@@ -149,6 +150,17 @@ public:
       : Expr(Kind::Bitcast, std::move(t), r), operand(operand) {}
   Expr *operand;
   static bool classof(const Expr *e) { return e->getKind() == Kind::Bitcast; }
+};
+
+/// `trans` / `permute` / `.T`: dimension i of the result is dimension order[i] of the
+/// operand (a permutation, not the identity).
+class TransExpr : public Expr {
+public:
+  TransExpr(Type t, llvm::SMRange r, Expr *operand, std::vector<int32_t> order)
+      : Expr(Kind::Trans, std::move(t), r), operand(operand), order(std::move(order)) {}
+  Expr *operand;
+  std::vector<int32_t> order;
+  static bool classof(const Expr *e) { return e->getKind() == Kind::Trans; }
 };
 
 /// A scalar repeated into a tile.

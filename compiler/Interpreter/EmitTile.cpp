@@ -31,6 +31,36 @@ Inst splatInst(const Slot &d, const Slot &s) {
   });
 }
 
+/// d[c] = s[c permuted back]: dimension i of d is dimension order[i] of s.
+Inst transInst(const Slot &d, const Slot &s, llvm::ArrayRef<int32_t> order) {
+  size_t rank = d.shape.size();
+  std::vector<int64_t> srcStride(rank), stride(rank);
+  int64_t st = 1;
+  for (size_t i = rank; i-- > 0;) {
+    srcStride[i] = st;
+    st *= s.shape[i];
+  }
+  for (size_t i = 0; i < rank; ++i)
+    stride[i] = srcStride[order[i]]; // source elements per step along d's dimension i
+  std::vector<int64_t> shape = d.shape;
+  return visitBytes(d.dtype, [&](auto tag) -> Inst {
+    using E = decltype(tag);
+    E *pd = d.as<E>();
+    const E *ps = s.as<E>();
+    int64_t total = d.numel;
+    return [=](ExecState &) {
+      for (int64_t lin = 0; lin < total; ++lin) {
+        int64_t rest = lin, src = 0;
+        for (size_t i = rank; i-- > 0;) {
+          src += (rest % shape[i]) * stride[i];
+          rest /= shape[i];
+        }
+        pd[lin] = ps[src];
+      }
+    };
+  });
+}
+
 Inst broadcastInst(const Slot &d, const Slot &s) {
   // Source strides in elements, 0 along the dimensions that repeat.
   size_t rank = d.shape.size();
@@ -311,6 +341,10 @@ Emitted emitTile(Compiler &c, Operation *op, InstList &out) {
   if (isa<tile::ExpandDimsOp, tile::ConvertLayoutOp, tile::HintOp>(op)) {
     if (!c.alias(op->getResult(0), op->getOperand(0)))
       return c.fail(op, "result and operand differ in size");
+    return Emitted::Done;
+  }
+  if (auto trans = dyn_cast<tile::TransOp>(op)) {
+    out.push_back(transInst(c.slot(trans.getResult()), c.slot(trans.getSrc()), trans.getOrder()));
     return Emitted::Done;
   }
   if (auto add = dyn_cast<tile::AddPtrOp>(op)) {

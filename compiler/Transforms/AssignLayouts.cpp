@@ -87,6 +87,21 @@ private:
   DenseMap<Value, Attribute> preferred; // loop-carried accumulators of dots
   bool failed = false;
 
+  /// `layout` with dimension i of the result taken from dimension order[i].
+  Attribute permuteBlocked(tile::BlockedEncodingAttr layout, ArrayRef<int32_t> order) {
+    SmallVector<unsigned> spt, threads, warps, fastest;
+    SmallVector<unsigned> position(order.size()); // source dimension -> result dimension
+    for (auto [i, d] : llvm::enumerate(order)) {
+      spt.push_back(layout.getSizePerThread()[d]);
+      threads.push_back(layout.getThreadsPerWarp()[d]);
+      warps.push_back(layout.getWarpsPerCTA()[d]);
+      position[d] = unsigned(i);
+    }
+    for (unsigned d : layout.getOrder())
+      fastest.push_back(position[d]);
+    return tile::BlockedEncodingAttr::get(func.getContext(), spt, threads, warps, fastest);
+  }
+
   Attribute dotLayoutFor(tile::DotOp dot) {
     return tcc::getDotLayout(func.getContext(), dot.getType().getShape(), numWarps);
   }
@@ -169,6 +184,22 @@ private:
       for (unsigned i = 1; i < op->getNumOperands(); ++i)
         convertOperand(op, i, layout);
       return setResultLayouts(op, layout);
+    }
+    if (auto trans = dyn_cast<tile::TransOp>(op)) {
+      // Every thread keeps the elements it holds: the result's layout is the source's
+      // (blocked: converted to one if need be) with its dimensions permuted the same way.
+      auto blocked = dyn_cast_or_null<tile::BlockedEncodingAttr>(
+          getLayout(trans.getSrc().getType()));
+      if (!blocked) {
+        blocked = dyn_cast<tile::BlockedEncodingAttr>(defaultFor(trans.getSrc().getType()));
+        if (!blocked) {
+          op->emitError("tile-assign-layouts: no blocked layout to transpose");
+          failed = true;
+          return;
+        }
+        convertOperand(op, 0, blocked);
+      }
+      return setResultLayouts(op, permuteBlocked(blocked, trans.getOrder()));
     }
     if (auto dot = dyn_cast<tile::DotOp>(op)) {
       // a and b keep their layouts: the lowering of dot stages them in shared memory from

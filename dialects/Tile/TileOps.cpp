@@ -132,6 +132,31 @@ LogicalResult ExpandDimsOp::verify() {
   return success();
 }
 
+LogicalResult TransOp::verify() {
+  auto src = getSrc().getType(), res = getType();
+  ArrayRef<int32_t> order = getOrder();
+  if (int64_t(order.size()) != src.getRank())
+    return emitOpError() << "order has " << order.size() << " entries for a rank-"
+                         << src.getRank() << " tile";
+  SmallVector<bool> seen(order.size(), false);
+  for (int32_t d : order) {
+    if (d < 0 || d >= src.getRank() || seen[d])
+      return emitOpError() << "order is not a permutation of 0.." << src.getRank() - 1;
+    seen[d] = true;
+  }
+  if (src.getElementType() != res.getElementType())
+    return emitOpError() << "changes the element type from " << src.getElementType()
+                         << " to " << res.getElementType();
+  SmallVector<int64_t> expected;
+  for (int32_t d : order)
+    expected.push_back(src.getDimSize(d));
+  if (res.getShape() != ArrayRef<int64_t>(expected))
+    return emitOpError() << "result shape " << shapeString(res.getShape())
+                         << " is not the source shape " << shapeString(src.getShape())
+                         << " permuted (" << shapeString(expected) << ")";
+  return success();
+}
+
 LogicalResult ConvertLayoutOp::verify() {
   auto src = getSrc().getType(), res = getType();
   if (src.getShape() != res.getShape() || src.getElementType() != res.getElementType())

@@ -101,6 +101,23 @@ def Tile_ExpandDimsOp : Tile_Op<"expand_dims", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tile_TransOp : Tile_Op<"trans", [Pure]> {
+  let summary = "permutes the dimensions of a tile";
+  let description = [{
+    ```mlir
+    %t = tile.trans %x, array<i32: 1, 0> : tensor<64x32xf16> -> tensor<32x64xf16>
+    ```
+    Dimension i of the result is dimension `order[i]` of the source: result[c] =
+    src[d] with d[order[i]] = c[i]. What `trans`, `permute` and `.T` write. On the GPU
+    the result's layout is the source's with its dimensions permuted the same way, so
+    that every thread keeps the elements it holds (tile-assign-layouts).
+  }];
+  let arguments = (ins Tile_AnyTile:$src, DenseI32ArrayAttr:$order);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = "$src `,` $order attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
 def Tile_ConvertLayoutOp : Tile_Op<"convert_layout", [Pure]> {
   let summary = "moves a tile from one distribution layout to another";
   let description = [{

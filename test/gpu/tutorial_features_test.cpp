@@ -1,7 +1,8 @@
 // Language features of Triton's tutorials on the GPU (issue 13): the math builtins
 // (tanh and erf are tcc's own polynomial lowerings, so their accuracy is measured here
 // against double precision), bitcasts and assume, and a while loop whose condition
-// reduces a tile, join and split of interleaved pairs, against CPU references.
+// reduces a tile, join and split of interleaved pairs, and transposes (of a dot operand,
+// of a dot result, of a loaded tile), against CPU references.
 
 #include "gpu_util.h"
 
@@ -15,6 +16,7 @@ namespace {
 std::string mathDir() { return gputest::artifactsDir() + "/tcc/tutorial_math/BLOCK256_W4"; }
 std::string whileDir() { return gputest::artifactsDir() + "/tcc/collatz_while/BLOCK128_W4"; }
 std::string complexDir() { return gputest::artifactsDir() + "/tcc/complex_mul/BLOCK256_W4"; }
+std::string transDir() { return gputest::artifactsDir() + "/tcc/trans_dot/M64_D64_W4"; }
 
 /// The distance from the f32 nearest `want` to the next f32 away from zero.
 double ulpOf(double want) {
@@ -170,5 +172,58 @@ TEST_P(ComplexMul, JoinAndSplitPairs) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Sizes, ComplexMul, ::testing::Values(1, 255, 256, 1000, 1 << 20));
+
+/// The f16 encoding of a small integer (|v| <= 2048: exact).
+uint16_t halfOf(int v) {
+  if (v == 0)
+    return 0;
+  uint16_t sign = v < 0 ? 0x8000 : 0;
+  unsigned m = unsigned(v < 0 ? -v : v);
+  int e = 0;
+  while ((m >> e) > 1)
+    ++e;
+  return uint16_t(sign | uint16_t((e + 15) << 10) | uint16_t(((m << 10) >> e) & 0x3ff));
+}
+
+TEST(TransDot, QKTransposedExact) {
+  TCC_REQUIRE_GPU();
+  if (!gputest::exists(transDir() + "/trans_dot.json"))
+    GTEST_SKIP() << "no trans_dot artifact under " << transDir();
+  const int M = 64, D = 64;
+  // Small integers: every product and sum is exact in f16 inputs and f32 accumulation.
+  std::vector<int> q(M * D), k(M * D);
+  for (int i = 0; i < M * D; ++i) {
+    q[i] = (i * 7 + 3) % 9 - 4;
+    k[i] = (i * 5 + 1) % 7 - 3;
+  }
+  std::vector<uint16_t> qh(M * D), kh(M * D);
+  for (int i = 0; i < M * D; ++i) {
+    qh[i] = halfOf(q[i]);
+    kh[i] = halfOf(k[i]);
+  }
+  tcc::bench::DeviceBuffer bq(2 * M * D), bk(2 * M * D), bs(4 * M * M), bt(4 * D * M);
+  gputest::upload(bq.get(), qh.data(), 2 * M * D);
+  gputest::upload(bk.get(), kh.data(), 2 * M * D);
+  gputest::fill32(bs.get(), 0x7fbadbadu, M * M);
+  gputest::fill32(bt.get(), 0x7fbadbadu, D * M);
+  tcc::Library lib(transDir());
+  lib.kernel("trans_dot").launch(nullptr, bq.get(), bk.get(), bs.get(), bt.get());
+  gputest::synchronize();
+  std::vector<float> s(M * M), t(D * M);
+  gputest::download(s.data(), bs.get(), 4 * M * M);
+  gputest::download(t.data(), bt.get(), 4 * D * M);
+  auto qk = [&](int i, int j) {
+    int acc = 0;
+    for (int d = 0; d < D; ++d)
+      acc += q[i * D + d] * k[j * D + d];
+    return acc;
+  };
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < M; ++j)
+      ASSERT_EQ(s[i * M + j], float(qk(i, j) + qk(j, i))) << "s[" << i << "][" << j << "]";
+  for (int d = 0; d < D; ++d)
+    for (int i = 0; i < M; ++i)
+      ASSERT_EQ(t[d * M + i], float(q[i * D + d])) << "t[" << d << "][" << i << "]";
+}
 
 } // namespace
