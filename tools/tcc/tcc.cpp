@@ -11,7 +11,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include <filesystem>
+#include <map>
 #include <string>
+#include <system_error>
 #include <vector>
 
 int main(int argc, char **argv) {
@@ -39,7 +42,9 @@ int main(int argc, char **argv) {
       ->check(CLI::IsMember(stages));
   app.add_option("-D", options.defines,
                  "set a constexpr parameter or top-level constant: -D BLOCK=512 (repeatable)");
-  app.add_option("-o", options.outputPath, "write the result here (default: stdout)");
+  app.add_option("-o", options.outputPath,
+                 "write the result here (default: stdout); a directory (-o out/) gets a file "
+                 "named after the input (out/k.cubin)");
   app.add_option("--kernel", options.kernelName,
                  "compile only this kernel of the file (default: all)");
   app.add_option("--config", options.autotuneConfig,
@@ -172,6 +177,25 @@ int main(int argc, char **argv) {
   if (*doctor)
     return tcc::runDoctor(doctorVerbose);
   options.emit = *tcc::parseEmitStage(emit);
+  // -o DIR/ (or an existing directory): the output goes into it, named after the input
+  // (out/vector_add.cubin), as a build system's output folder expects.
+  if (!options.outputPath.empty() && options.outputPath != "-") {
+    std::error_code ec;
+    bool isDir = options.outputPath.back() == '/' ||
+                 std::filesystem::is_directory(options.outputPath, ec);
+    if (isDir) {
+      std::string stem = options.inputPath == "-"
+                             ? std::string("stdin")
+                             : std::filesystem::path(options.inputPath).stem().string();
+      static const std::map<std::string, std::string> extensions = {
+          {"ast", ".ast"}, {"tile", ".mlir"}, {"llvm", ".ll"},
+          {"ptx", ".ptx"}, {"cubin", ".cubin"}, {"header", ".h"}};
+      auto ext = extensions.find(emit);
+      std::filesystem::path dir(options.outputPath);
+      options.outputPath =
+          (dir / (stem + (ext == extensions.end() ? std::string() : ext->second))).string();
+    }
+  }
   codegen.autoVariants = variants == "auto";
   codegen.variantsGiven = !variants.empty();
   tcc::Driver driver(std::move(options));
