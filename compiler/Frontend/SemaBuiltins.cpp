@@ -926,6 +926,7 @@ Value Sema::builtinCall(Builtin b, llvm::StringRef name, const ast::CallExpr *ca
   case Builtin::Split:
   case Builtin::Trans:
   case Builtin::Permute:
+  case Builtin::Reshape:
     return shapeCall(b, name, call);
   case Builtin::Exp:
   case Builtin::Exp2:

@@ -64,7 +64,7 @@ static const char *const kBuiltinNames[] = {
     "store", "atomic_add", "where", "minimum", "maximum", "clamp", "exp", "exp2", "log", "log2",
     "sqrt", "rsqrt", "abs", "sin", "cos", "sigmoid", "tanh", "erf", "floor", "ceil", "fma", "sum", "max", "min", "argmax", "argmin", "dot",
     "multiple_of", "max_contiguous", "broadcast_to", "expand_dims", "join", "split", "trans",
-    "permute",
+    "permute", "reshape",
     "static_assert", "static_print", "print",
     "device_print", "assume", "range", "static_range", "float", "int", "cast", "inf", "nan",
 };
@@ -76,7 +76,7 @@ static bool isUnsupportedTritonName(llvm::StringRef name) {
       .Cases({"atomic_max", "atomic_min", "atomic_cas", "atomic_xchg",
               "atomic_and", "atomic_or", "atomic_xor"},
              true)
-      .Cases({"reshape", "view", "cat", "ravel"},
+      .Cases({"view", "cat", "ravel"},
              true)
       .Cases({"cumsum", "cumprod", "reduce", "associative_scan", "sort", "histogram",
               "xor_sum"},
@@ -145,6 +145,7 @@ Value Sema::lookupBuiltin(llvm::StringRef name) const {
       .Case("split", Builtin::Split)
       .Case("trans", Builtin::Trans)
       .Case("permute", Builtin::Permute)
+      .Case("reshape", Builtin::Reshape)
       .Case("static_assert", Builtin::StaticAssert)
       .Case("static_print", Builtin::StaticPrint)
       .Cases({"print", "device_print"}, Builtin::Print)

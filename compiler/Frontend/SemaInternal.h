@@ -25,7 +25,7 @@ enum class Builtin {
   Minimum, Maximum, Clamp, Exp, Exp2, Log, Log2, Sqrt, Rsqrt, Abs, Sin, Cos, Sigmoid, Tanh,
   Erf, Floor, Ceil, Fma,
   Sum, Max, Min, ArgMax, ArgMin, Dot, MultipleOf, MaxContiguous, BroadcastTo, ExpandDims,
-  Join, Split, Trans, Permute,
+  Join, Split, Trans, Permute, Reshape,
   StaticAssert, StaticPrint, Print, Assume, Range, StaticRange, Float, Int, Cast,
 };
 

@@ -6,7 +6,9 @@
 // chooses between a and b, both broadcast along a new last dimension of size 2, by the
 // index along it; split(x) takes each half of that dimension back with a reduction over
 // it, `max` against the lowest value of the type elsewhere, which returns the element
-// unchanged (NaN, -0.0, infinities and every integer included).
+// unchanged (NaN, -0.0, infinities and every integer included). reshape is supported
+// where it only adds or removes dimensions of size 1 (the same reduction over a dimension
+// of one removes one); trans/permute are tile.trans.
 //
 //===----------------------------------------------------------------------===//
 
@@ -205,6 +207,100 @@ Value Sema::shapeCall(Builtin b, llvm::StringRef name, const ast::CallExpr *call
       halves.push_back(Value::runtime(half));
     }
     return Value::tuple(std::move(halves));
+  }
+  case Builtin::Reshape: {
+    // reshape(input, *shape, can_reorder=False): the shape as a tuple or as the
+    // remaining arguments.
+    if (call->args.size() < 2) {
+      diags.error(call->range, name + "() takes the input and the new shape: reshape(x, (M, N))");
+      return Value::error();
+    }
+    for (const ast::KeywordArg &kw : call->kwargs)
+      if (kw.name != "can_reorder") {
+        diags.error(kw.nameRange, name + "() has no parameter named '" + kw.name +
+                                      "' (it takes the input, the shape and can_reorder)");
+        return Value::error();
+      } else if (Value v = expr(kw.value); v.kind != Value::Kind::Bool) {
+        if (!v.isError())
+          diags.error(kw.value->range, "can_reorder must be True or False, not " + v.describe());
+        return Value::error();
+      }
+    Value x = expr(call->args[0]);
+    std::vector<Value> dims;
+    for (size_t i = 1; i < call->args.size(); ++i) {
+      Value d = expr(call->args[i]);
+      if (d.isError())
+        return d;
+      if (call->args.size() == 2 && d.kind == Value::Kind::Tuple)
+        dims = d.elements;
+      else
+        dims.push_back(d);
+    }
+    SMRange shapeRange(call->args[1]->range.Start, call->args.back()->range.End);
+    llvm::SmallVector<int64_t, 4> target;
+    if (x.isError() || !shapeArgument(Value::tuple(dims), shapeRange, target))
+      return Value::error();
+    if (!x.isRuntime() || !x.type().isTile() || x.type().element().isPointer) {
+      diags.error(call->args[0]->range, name + "() reshapes a tile of numbers, not " +
+                                            x.describe());
+      noteDefinition(x);
+      return Value::error();
+    }
+    llvm::ArrayRef<int64_t> from = x.type().shape();
+    if (x.type().numElements() != Type(x.type().element(), target).numElements()) {
+      diags.error(call->range, name + "() cannot make " + x.type().str() + " (" +
+                                   llvm::Twine(x.type().numElements()) + " elements) the shape " +
+                                   shapeStr(target));
+      return Value::error();
+    }
+    auto withoutOnes = [](llvm::ArrayRef<int64_t> s) {
+      llvm::SmallVector<int64_t, 4> r;
+      for (int64_t d : s)
+        if (d != 1)
+          r.push_back(d);
+      return r;
+    };
+    if (withoutOnes(from) != withoutOnes(target)) {
+      diags.error(call->range, name + "() of " + x.type().str() + " to " + shapeStr(target) +
+                                   " moves elements between threads, which tcc does not "
+                                   "support yet; only reshapes that add or remove dimensions "
+                                   "of size 1 are (use expand_dims, or index with None)");
+      return Value::error();
+    }
+    ElementType elem = x.type().element();
+    typed::Expr *e = x.expr;
+    if (elem.isBool())
+      e = convertElement(e, ElementType::number(ScalarKind::I32), call->args[0]->range);
+    // Remove every dimension of size 1 (a reduction over one element returns it), last
+    // first, then insert the target's.
+    for (size_t d = from.size(); d-- > 0;) {
+      if (from[d] != 1 || e->type.rank() == 1)
+        continue;
+      llvm::SmallVector<int64_t, 4> shape(e->type.shape().begin(), e->type.shape().end());
+      shape.erase(shape.begin() + d);
+      e = make<typed::ReduceExpr>(e->type.withShape(shape), call->range, typed::ReduceKind::Max,
+                                  e, unsigned(d));
+    }
+    // A tile of one element keeps rank 1 above; make its rank the target's.
+    while (e->type.rank() > target.size()) {
+      llvm::SmallVector<int64_t, 4> shape(e->type.shape().begin() + 1, e->type.shape().end());
+      e = make<typed::ReduceExpr>(e->type.withShape(shape), call->range, typed::ReduceKind::Max,
+                                  e, 0u);
+    }
+    for (size_t d = 0; d < target.size(); ++d) {
+      if (e->type.rank() == 0) {
+        e = broadcastTo(e, llvm::SmallVector<int64_t, 4>(target.size(), 1), call->range);
+        break;
+      }
+      if (d < e->type.rank() && e->type.shape()[d] == target[d])
+        continue;
+      llvm::SmallVector<int64_t, 4> shape(e->type.shape().begin(), e->type.shape().end());
+      shape.insert(shape.begin() + d, 1);
+      e = make<typed::ExpandDimsExpr>(e->type.withShape(shape), call->range, e, unsigned(d));
+    }
+    if (elem.isBool())
+      e = convertElement(e, elem, call->range);
+    return Value::runtime(e);
   }
   case Builtin::Trans:
   case Builtin::Permute: {
