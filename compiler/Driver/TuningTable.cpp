@@ -4,6 +4,7 @@
 
 #include "compiler/Frontend/Autotune.h"
 #include "compiler/Frontend/Diagnostics.h"
+#include "tcc/autotune_key.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -11,7 +12,6 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <limits>
 #include <set>
 #include <vector>
 
@@ -130,17 +130,6 @@ private:
   size_t p = 0;
 };
 
-/// The next power of two at or above `v` (the runtime's tcc::autotuneBucket).
-int64_t bucket(int64_t v) {
-  if (v <= 1)
-    return v;
-  if (v > (int64_t(1) << 62))
-    return std::numeric_limits<int64_t>::max();
-  int64_t p = 1;
-  while (p < v)
-    p <<= 1;
-  return p;
-}
 
 class Checker {
 public:
@@ -289,9 +278,9 @@ bool Checker::checkKey(size_t i, llvm::StringRef key) {
       return bad("names '" + name + "' where '" + space.key[p] + "' is expected");
     if (value.getAsInteger(10, v))
       return bad("gives '" + name + "' the value '" + value + "', which is not an integer");
-    if (bucket(v) != v)
+    if (tcc::autotuneBucket(v) != v)
       return bad("is not a bucket: the runtime rounds " + name + " up to a power of two (" +
-                 name + "=" + llvm::Twine(bucket(v)) + ")");
+                 name + "=" + llvm::Twine(tcc::autotuneBucket(v)) + ")");
   }
   return true;
 }

@@ -28,17 +28,6 @@
 
 namespace tcc {
 
-int64_t autotuneBucket(int64_t v) {
-  if (v <= 1)
-    return v;
-  if (v > (int64_t(1) << 62))
-    return std::numeric_limits<int64_t>::max();
-  int64_t p = 1;
-  while (p < v)
-    p <<= 1;
-  return p;
-}
-
 void Kernel::Tuning::keyValues(const Arg* args, int64_t* out) const {
   for (size_t i = 0; i < info.keyParams.size(); ++i) {
     const Arg& a = args[info.keyParams[i]];

@@ -7,6 +7,7 @@
 // CUDA driver API and the standard library only; errors throw tcc::Error.
 #pragma once
 
+#include "tcc/autotune_key.h"
 #include "tcc/driver.h"
 #include "tcc/error.h"
 #include "tcc/metadata.h"
@@ -136,10 +137,7 @@ struct TuningReport {
   double elapsedMs = 0;       // wall time the choice took (benchmarking included)
 };
 
-// A key argument's value as autotuning buckets it: the next power of two at or above it for
-// values of 1 and more (1000 and 1024 give 1024), 0 and negative values as they are; values
-// above 2^62 all give INT64_MAX.
-int64_t autotuneBucket(int64_t value);
+// autotuneBucket (tcc/autotune_key.h): how a key argument's value is bucketed.
 
 class Module;
 
