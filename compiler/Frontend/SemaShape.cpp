@@ -39,6 +39,23 @@ Value Sema::shapeCall(Builtin b, llvm::StringRef name, const ast::CallExpr *call
     }
     return v;
   };
+  // broadcast_to(x, *shape) and reshape(x, *shape): the input, and the shape given as one
+  // tuple or as the remaining arguments, checked into `target`; false after a message.
+  auto inputAndShape = [&](Value &x, llvm::SmallVector<int64_t, 4> &target) {
+    x = expr(call->args[0]);
+    std::vector<Value> dims;
+    for (size_t i = 1; i < call->args.size(); ++i) {
+      Value d = expr(call->args[i]);
+      if (d.isError())
+        return false;
+      if (call->args.size() == 2 && d.kind == Value::Kind::Tuple)
+        dims = d.elements;
+      else
+        dims.push_back(d);
+    }
+    SMRange shapeRange(call->args[1]->range.Start, call->args.back()->range.End);
+    return !x.isError() && shapeArgument(Value::tuple(dims), shapeRange, target);
+  };
   switch (b) {
   case Builtin::BroadcastTo: {
     // broadcast_to(input, *shape): the shape as a tuple or as the remaining arguments.
@@ -47,20 +64,9 @@ Value Sema::shapeCall(Builtin b, llvm::StringRef name, const ast::CallExpr *call
                                       "(M, N)) or broadcast_to(x, M, N)");
       return Value::error();
     }
-    Value x = expr(call->args[0]);
-    std::vector<Value> dims;
-    for (size_t i = 1; i < call->args.size(); ++i) {
-      Value d = expr(call->args[i]);
-      if (d.isError())
-        return d;
-      if (call->args.size() == 2 && d.kind == Value::Kind::Tuple)
-        dims = d.elements;
-      else
-        dims.push_back(d);
-    }
-    SMRange shapeRange(call->args[1]->range.Start, call->args.back()->range.End);
+    Value x;
     llvm::SmallVector<int64_t, 4> target;
-    if (x.isError() || !shapeArgument(Value::tuple(dims), shapeRange, target))
+    if (!inputAndShape(x, target))
       return Value::error();
     if (x.isNumber())
       x = Value::runtime(toRuntime(x, call->args[0]->range));
@@ -225,20 +231,9 @@ Value Sema::shapeCall(Builtin b, llvm::StringRef name, const ast::CallExpr *call
           diags.error(kw.value->range, "can_reorder must be True or False, not " + v.describe());
         return Value::error();
       }
-    Value x = expr(call->args[0]);
-    std::vector<Value> dims;
-    for (size_t i = 1; i < call->args.size(); ++i) {
-      Value d = expr(call->args[i]);
-      if (d.isError())
-        return d;
-      if (call->args.size() == 2 && d.kind == Value::Kind::Tuple)
-        dims = d.elements;
-      else
-        dims.push_back(d);
-    }
-    SMRange shapeRange(call->args[1]->range.Start, call->args.back()->range.End);
+    Value x;
     llvm::SmallVector<int64_t, 4> target;
-    if (x.isError() || !shapeArgument(Value::tuple(dims), shapeRange, target))
+    if (!inputAndShape(x, target))
       return Value::error();
     if (!x.isRuntime() || !x.type().isTile() || x.type().element().isPointer) {
       diags.error(call->args[0]->range, name + "() reshapes a tile of numbers, not " +
