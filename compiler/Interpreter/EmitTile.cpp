@@ -31,17 +31,10 @@ Inst splatInst(const Slot &d, const Slot &s) {
   });
 }
 
-/// d[c] = s[c permuted back]: dimension i of d is dimension order[i] of s.
-Inst transInst(const Slot &d, const Slot &s, llvm::ArrayRef<int32_t> order) {
+/// d[c] = s[sum of c[i] * stride[i]]: each element of d gathered from s, `stride` in
+/// source elements per step along each dimension of d (a transpose, a broadcast).
+Inst stridedGatherInst(const Slot &d, const Slot &s, std::vector<int64_t> stride) {
   size_t rank = d.shape.size();
-  std::vector<int64_t> srcStride(rank), stride(rank);
-  int64_t st = 1;
-  for (size_t i = rank; i-- > 0;) {
-    srcStride[i] = st;
-    st *= s.shape[i];
-  }
-  for (size_t i = 0; i < rank; ++i)
-    stride[i] = srcStride[order[i]]; // source elements per step along d's dimension i
   std::vector<int64_t> shape = d.shape;
   return visitBytes(d.dtype, [&](auto tag) -> Inst {
     using E = decltype(tag);
@@ -61,6 +54,20 @@ Inst transInst(const Slot &d, const Slot &s, llvm::ArrayRef<int32_t> order) {
   });
 }
 
+/// d[c] = s[c permuted back]: dimension i of d is dimension order[i] of s.
+Inst transInst(const Slot &d, const Slot &s, llvm::ArrayRef<int32_t> order) {
+  size_t rank = d.shape.size();
+  std::vector<int64_t> srcStride(rank), stride(rank);
+  int64_t st = 1;
+  for (size_t i = rank; i-- > 0;) {
+    srcStride[i] = st;
+    st *= s.shape[i];
+  }
+  for (size_t i = 0; i < rank; ++i)
+    stride[i] = srcStride[order[i]]; // source elements per step along d's dimension i
+  return stridedGatherInst(d, s, std::move(stride));
+}
+
 Inst broadcastInst(const Slot &d, const Slot &s) {
   // Source strides in elements, 0 along the dimensions that repeat.
   size_t rank = d.shape.size();
@@ -70,29 +77,17 @@ Inst broadcastInst(const Slot &d, const Slot &s) {
     stride[i] = s.shape[i] == 1 ? 0 : st;
     st *= s.shape[i];
   }
-  std::vector<int64_t> shape = d.shape;
+  if (rank != 2)
+    return stridedGatherInst(d, s, std::move(stride));
   return visitBytes(d.dtype, [&](auto tag) -> Inst {
     using E = decltype(tag);
     E *pd = d.as<E>();
     const E *ps = s.as<E>();
-    if (rank == 2) {
-      int64_t m = shape[0], n = shape[1], s0 = stride[0], s1 = stride[1];
-      return [=](ExecState &) {
-        for (int64_t i = 0; i < m; ++i)
-          for (int64_t j = 0; j < n; ++j)
-            pd[i * n + j] = ps[i * s0 + j * s1];
-      };
-    }
-    int64_t total = d.numel;
+    int64_t m = d.shape[0], n = d.shape[1], s0 = stride[0], s1 = stride[1];
     return [=](ExecState &) {
-      for (int64_t lin = 0; lin < total; ++lin) {
-        int64_t rest = lin, src = 0;
-        for (size_t i = rank; i-- > 0;) {
-          src += (rest % shape[i]) * stride[i];
-          rest /= shape[i];
-        }
-        pd[lin] = ps[src];
-      }
+      for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < n; ++j)
+          pd[i * n + j] = ps[i * s0 + j * s1];
     };
   });
 }
