@@ -400,6 +400,8 @@ private:
                    std::map<std::string, Assumptions> &specialised);
   std::string defaultNamespace() const;
   std::string configurationText() const;
+  /// What every header of this build says of itself: source, options, namespace.
+  tcc::HeaderOptions headerOptions() const;
 
   Driver &driver;
   const DriverOptions &options;
@@ -722,6 +724,18 @@ std::string Codegen::configurationText() const {
 
 /// tcc_<file stem>_<8 hex digits of the configuration>: two configurations of one file get
 /// two namespaces, the same configuration always the same one.
+tcc::HeaderOptions Codegen::headerOptions() const {
+  tcc::HeaderOptions o;
+  o.provenance = options.inputPath;
+  o.configuration = configurationText();
+  o.cxxNamespace = codegen.cxxNamespace;
+  if (o.cxxNamespace.empty()) {
+    o.cxxNamespace = defaultNamespace();
+    o.globalUsing = true;
+  }
+  return o;
+}
+
 std::string Codegen::defaultNamespace() const {
   StringRef stem = llvm::sys::path::stem(options.inputPath);
   if (options.inputPath == "-")
@@ -1026,16 +1040,8 @@ int Codegen::runArtifacts(ModuleOp module, ArrayRef<func::FuncOp> kernels,
     std::vector<std::vector<tcc::KernelArtifact>> perKernel;
     for (func::FuncOp kernel : kernels)
       perKernel.push_back(std::move(variants[kernel.getName().str()]));
-    tcc::HeaderOptions headerOptions;
-    headerOptions.provenance = options.inputPath;
-    headerOptions.configuration = configurationText();
-    headerOptions.cxxNamespace = codegen.cxxNamespace;
-    if (headerOptions.cxxNamespace.empty()) {
-      headerOptions.cxxNamespace = defaultNamespace();
-      headerOptions.globalUsing = true;
-    }
     std::string text, error;
-    if (!tcc::generateHeader(perKernel, headerOptions, &text, &error)) {
+    if (!tcc::generateHeader(perKernel, headerOptions(), &text, &error)) {
       diags.error(error);
       return 1;
     }
@@ -1079,16 +1085,8 @@ int Codegen::writeTunedHeader(const std::vector<std::vector<tcc::KernelArtifact>
   autoVariants = codegen.variantsGiven ? codegen.autoVariants
                                        : codegen.specialize.empty() && !codegen.specializeAll;
   tableText = table;
-  tcc::HeaderOptions headerOptions;
-  headerOptions.provenance = options.inputPath;
-  headerOptions.configuration = configurationText();
-  headerOptions.cxxNamespace = codegen.cxxNamespace;
-  if (headerOptions.cxxNamespace.empty()) {
-    headerOptions.cxxNamespace = defaultNamespace();
-    headerOptions.globalUsing = true;
-  }
   std::string text, error;
-  if (!tcc::generateTunedHeader(configurations, table, headerOptions, &text, &error)) {
+  if (!tcc::generateTunedHeader(configurations, table, headerOptions(), &text, &error)) {
     diags.error(error);
     return 1;
   }
