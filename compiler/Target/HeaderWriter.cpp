@@ -5,6 +5,7 @@
 #include "tcc/grid_expr.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -59,13 +60,23 @@ std::string cxxScalarType(const std::string& type) {
   return "double";
 }
 
+// A C string literal for any text: quotes, backslashes and bytes outside printable ASCII
+// escaped (octal, three digits, so that no following character extends an escape).
 std::string cString(const std::string& s) {
-  // Identifiers and arch names only reach here (validated), but quote defensively.
   std::string r = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\')
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
       r += '\\';
-    r += c;
+      r += static_cast<char>(c);
+    } else if (c == '\n') {
+      r += "\\n";
+    } else if (c < 0x20 || c >= 0x7f || c == '?') { // '?': no trigraphs
+      char b[8];
+      std::snprintf(b, sizeof b, "\\%03o", c);
+      r += b;
+    } else {
+      r += static_cast<char>(c);
+    }
   }
   return r + "\"";
 }
@@ -285,6 +296,22 @@ void emitKernel(const std::vector<const KernelArtifact*>& variants, const std::s
       return "static_cast<int64_t>(" + cxxName(name) + ")";
     };
   };
+  // The C++ expressions of a variant's three grid dimensions, for code whose `tcc_kernel`
+  // is the variant; adds to the header (at `indent`) the checked-arithmetic helper each
+  // expression with arithmetic needs. The expressions were validated above.
+  auto gridCxx = [&](const std::string& indent, const KernelArtifact& v) {
+    std::array<std::string, 3> g;
+    for (int d = 0; d < 3; ++d) {
+      grid::Expr e;
+      std::string err;
+      grid::parse(v.grid[d], &e, &err);
+      std::string calc = "tcc_g" + std::to_string(d);
+      g[d] = grid::toCxx(e, calc + ".", nameToCxx(v));
+      if (g[d].find(calc + ".") != std::string::npos)
+        h += indent + "::tcc::GridCalc " + calc + "(tcc_kernel, " + cString(v.grid[d]) + ");\n";
+    }
+    return g;
+  };
   // Where the variants differ in architecture or carry PTX, each is taken only where it runs,
   // in two passes: first the cubins that run on the device, then PTX through the driver's
   // JIT (as tcc::Kernel ranks them). The last variant is launched regardless, and says why
@@ -338,17 +365,7 @@ void emitKernel(const std::vector<const KernelArtifact*>& variants, const std::s
     else if (variants.size() > 1)
       h += pad + "// the general variant\n";
     h += indent + "::tcc::EmbeddedKernel& tcc_kernel = " + var + ";\n";
-    std::string g[3];
-    for (int d = 0; d < 3; ++d) {
-      grid::Expr e;
-      std::string err;
-      grid::parse(v.grid[d], &e, &err); // validated above
-      std::string calc = "tcc_g" + std::to_string(d);
-      g[d] = grid::toCxx(e, calc + ".", nameToCxx(v));
-      // The checked-arithmetic helper, only where the expression has arithmetic.
-      if (g[d].find(calc + ".") != std::string::npos)
-        h += indent + "::tcc::GridCalc " + calc + "(tcc_kernel, " + cString(v.grid[d]) + ");\n";
-    }
+    std::array<std::string, 3> g = gridCxx(indent, v);
     h += indent + "tcc_kernel.launch(tcc_stream,\n";
     for (int d = 0; d < 3; ++d)
       h += indent + "                  " + g[d] + ",\n";
@@ -369,39 +386,9 @@ void emitKernel(const std::vector<const KernelArtifact*>& variants, const std::s
     h += "  (void)" + cxxName(p.name) + ";\n";
   h += "  ::tcc::EmbeddedKernel& tcc_kernel = " + detailNs + "::variant" +
        std::to_string(variants.size() - 1) + "();\n  (void)tcc_kernel;\n";
-  std::string g[3];
-  for (int d = 0; d < 3; ++d) {
-    grid::Expr e;
-    std::string err;
-    grid::parse(v.grid[d], &e, &err); // validated above
-    std::string calc = "tcc_g" + std::to_string(d);
-    g[d] = grid::toCxx(e, calc + ".", nameToCxx(v));
-    if (g[d].find(calc + ".") != std::string::npos)
-      h += "  ::tcc::GridCalc " + calc + "(tcc_kernel, " + cString(v.grid[d]) + ");\n";
-  }
+  std::array<std::string, 3> g = gridCxx("  ", v);
   h += "  return (" + g[0] + ") == 0 ||\n         (" + g[1] + ") == 0 ||\n         (" + g[2] +
        ") == 0;\n}\n\n";
-}
-
-// A C string literal for any text: quotes, backslashes and bytes outside printable ASCII
-// escaped (octal, three digits, so that no following character extends an escape).
-std::string cText(const std::string& s) {
-  std::string r = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      r += '\\';
-      r += static_cast<char>(c);
-    } else if (c == '\n') {
-      r += "\\n";
-    } else if (c < 0x20 || c >= 0x7f || c == '?') { // '?': no trigraphs
-      char b[8];
-      std::snprintf(b, sizeof b, "\\%03o", c);
-      r += b;
-    } else {
-      r += static_cast<char>(c);
-    }
-  }
-  return r + "\"";
 }
 
 // One launcher of a header: a kernel's configurations (one for a kernel that is not
@@ -470,7 +457,7 @@ void emitTuned(const Entry& entry, std::string* out) {
     while (at < entry.table.size()) {
       size_t nl = entry.table.find('\n', at);
       size_t end = nl == std::string::npos ? entry.table.size() : nl + 1;
-      h += "    " + cText(entry.table.substr(at, end - at)) + "\n";
+      h += "    " + cString(entry.table.substr(at, end - at)) + "\n";
       at = end;
     }
     h += "    ;\n";
@@ -493,7 +480,7 @@ void emitTuned(const Entry& entry, std::string* out) {
   h += "  static const ::tcc::EmbeddedTuning::Config tcc_configs[] = {\n";
   for (size_t c = 0; c < entry.configs.size(); ++c) {
     const KernelArtifact& g = *entry.configs[c].back();
-    h += "      {" + std::to_string(g.autotune->index) + ", " + cText(configurationString(g)) +
+    h += "      {" + std::to_string(g.autotune->index) + ", " + cString(configurationString(g)) +
          "},\n";
   }
   h += "  };\n";
