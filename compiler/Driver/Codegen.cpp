@@ -3,6 +3,7 @@
 #include "compiler/Driver/Codegen.h"
 
 #include "compiler/Analysis/AxisInfo.h"
+#include "compiler/Analysis/Cost.h"
 #include "compiler/Analysis/PointerOrigin.h"
 #include "compiler/Conversion/Passes.h"
 #include "compiler/Driver/Driver.h"
@@ -608,6 +609,10 @@ tcc::KernelArtifact Codegen::describe(func::FuncOp kernel, const Assumptions &as
     for (unsigned i = 0; i < 3 && i < grid.size(); ++i)
       if (auto expr = dyn_cast<StringAttr>(grid[i]))
         artifact.grid[i] = expr.str();
+  // Bytes moved and FLOPs per launch (docs/artifacts.md, "cost").
+  tcc::KernelCost cost = tcc::kernelCost(kernel);
+  artifact.costBytes = cost.bytes;
+  artifact.costFlops = cost.flops;
   if (auto it = compiled.kernels.find(artifact.name); it != compiled.kernels.end()) {
     artifact.numWarps = it->second.numWarps;
     artifact.sharedBytes = it->second.sharedBytes;

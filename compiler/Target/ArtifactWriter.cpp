@@ -271,11 +271,12 @@ std::string validateArtifact(const KernelArtifact& a) {
     if (c->unchecked < 0)
       return k + "check_bounds unchecked " + std::to_string(c->unchecked) + " is negative";
   }
-  for (int d = 0; d < 3; ++d) {
+  // A grid expression (or a cost count) over the integer parameters and constexprs.
+  auto checkExpr = [&](const std::string& what, const std::string& text) -> std::string {
     grid::Expr e;
     std::string err;
-    if (!grid::parse(a.grid[d], &e, &err))
-      return k + "grid[" + std::to_string(d) + "]: " + err;
+    if (!grid::parse(text, &e, &err))
+      return k + what + ": " + err;
     auto slotOf = [&](const std::string& name) -> int {
       for (const KernelParam& p : a.params) {
         bool ptr = false;
@@ -294,16 +295,23 @@ std::string validateArtifact(const KernelArtifact& a) {
     for (const std::string& n : grid::names(e)) {
       int s = slotOf(n);
       if (s == -2)
-        return k + "grid[" + std::to_string(d) + "] '" + a.grid[d] + "' uses '" + n +
-               "', which is not an integer parameter";
+        return k + what + " '" + text + "' uses '" + n + "', which is not an integer parameter";
       if (s == -3)
-        return k + "grid[" + std::to_string(d) + "] '" + a.grid[d] + "' uses '" + n +
-               "', which is not an integer constexpr";
+        return k + what + " '" + text + "' uses '" + n + "', which is not an integer constexpr";
       if (s < 0)
-        return k + "grid[" + std::to_string(d) + "] '" + a.grid[d] + "' uses unknown name '" + n +
-               "'";
+        return k + what + " '" + text + "' uses unknown name '" + n + "'";
     }
-  }
+    return "";
+  };
+  for (int d = 0; d < 3; ++d)
+    if (std::string err = checkExpr("grid[" + std::to_string(d) + "]", a.grid[d]); !err.empty())
+      return err;
+  if (a.costBytes)
+    if (std::string err = checkExpr("cost bytes", *a.costBytes); !err.empty())
+      return err;
+  if (a.costFlops)
+    if (std::string err = checkExpr("cost flops", *a.costFlops); !err.empty())
+      return err;
   if (a.cubin.empty() && a.ptx.empty())
     return k + "neither a cubin nor PTX";
   return "";
@@ -392,6 +400,14 @@ std::string artifactMetadataJson(const KernelArtifact& a, const std::string& cub
          ", \"index\": " + std::to_string(t.index) + ", \"count\": " + std::to_string(t.count) +
          ", \"key\": " + names(t.key) + ", \"writes\": " + names(t.writes) +
          ", \"restore\": " + names(t.restore) + "}";
+  }
+  if (a.costBytes || a.costFlops) {
+    j += ",\n  \"cost\": {";
+    if (a.costBytes)
+      j += "\"bytes\": " + jsonQuote(*a.costBytes);
+    if (a.costFlops)
+      j += std::string(a.costBytes ? ", " : "") + "\"flops\": " + jsonQuote(*a.costFlops);
+    j += "}";
   }
   if (a.checkBounds) {
     std::string list = "[";

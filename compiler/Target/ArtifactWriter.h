@@ -93,6 +93,9 @@ struct KernelArtifact {
   int64_t stackBytes = 0, spillStores = 0, spillLoads = 0;
   std::optional<KernelAutotune> autotune;
   std::optional<KernelBoundsCheck> checkBounds; // --check-bounds
+  // What one launch costs (metadata "cost", docs/artifacts.md): global bytes moved and
+  // FLOPs, as grid expressions over the integer parameters; absent where not expressible.
+  std::optional<std::string> costBytes, costFlops;
   std::string source;                // optional provenance: the source file
   std::string compiler;              // optional provenance: e.g. "tcc 0.1"
 };
