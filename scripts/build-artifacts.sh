@@ -425,6 +425,30 @@ if [ -x "$tcc" ]; then
   done
 fi
 
+# The ports of Triton's tutorials (lang-examples/triton/, test/gpu/tutorial_ports_test.cpp):
+# folder | source | kernel | tcc flags (eval'd: quote string values, -D A='"s"'). An
+# autotuned port is built in chosen configurations (--config N), each a folder of its own.
+triton_ports=(
+  "triton_01_vector_add/BLOCK_SIZE1024_W4|01_vector_add|add_kernel|"
+  "triton_02_fused_softmax/BLOCK_SIZE1024_W8|02_fused_softmax|softmax_kernel|-D BLOCK_SIZE=1024"
+  "triton_02_fused_softmax/BLOCK_SIZE4096_W8|02_fused_softmax|softmax_kernel|-D BLOCK_SIZE=4096"
+  # tcc's wgmma path (sm_90a); configuration 0 (128x256x64, 8 warps) spills 336 B there, so
+  # it is built with --max-spill-bytes -1 (correctness only; bench/ times the others).
+  "triton_03_matrix_multiplication/c3_W4_S4|03_matrix_multiplication|matmul_kernel|--arch sm_90a --config 3"
+  "triton_03_matrix_multiplication/c3_leaky_W4_S4|03_matrix_multiplication|matmul_kernel|--arch sm_90a --config 3 -D ACTIVATION='\"leaky_relu\"'"
+  "triton_03_matrix_multiplication/c15_leaky_W4_S4|03_matrix_multiplication|matmul_kernel|--arch sm_90a --config 15 -D ACTIVATION='\"leaky_relu\"'"
+  "triton_03_matrix_multiplication/c0_leaky_W8_S3|03_matrix_multiplication|matmul_kernel|--arch sm_90a --config 0 --max-spill-bytes -1 -D ACTIVATION='\"leaky_relu\"'"
+)
+if [ -x "$tcc" ]; then
+  for line in "${triton_ports[@]}"; do
+    IFS='|' read -r dir src kern flags <<<"$line"
+    mkdir -p "$art/tcc/$dir"
+    eval "\"\$tcc\" \"\$root/lang-examples/triton/$src.tile\" $flags --emit=cubin" \
+      "-o \"\$art/tcc/$dir/$kern.cubin\"" >"$tmp/port.log" 2>&1 ||
+      note "triton port $dir: tcc FAILED: $(head -c 300 "$tmp/port.log" | tr '\n' ' ')"
+  done
+fi
+
 # Artifact kinds the runtime must load (test/gpu/artifact_kinds_test.cpp): an sm_80 cubin with
 # its PTX (on an H200 it runs from the PTX, JIT-compiled), PTX only (--emit=ptx -o), several
 # architectures in one folder, and a file with two kernels in one cubin.
