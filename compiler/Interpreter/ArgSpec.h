@@ -11,7 +11,9 @@
 //   out=empty:SHAPE               an output: uninitialised (reads before writes are flagged)
 //   x=data.npy  (or npy:PATH)     a .npy file; converted to the parameter's element type
 //
-// Shapes are `N` or `AxBx...`. The element type comes from the kernel's parameter. Each
+// Shapes are `N` or `AxBx...`. The grammar is tcc/arg_spec.h's, shared with the offline
+// tuner, whose shapes may also be expressions of the integer arguments (`x=rand:n`,
+// `out=zeros:M*N`); the interpreter takes numbers. The element type comes from the kernel's parameter. Each
 // buffer's random stream is derived from the seed and the parameter's name, so adding an
 // argument does not change the others' data.
 //
@@ -21,6 +23,7 @@
 #define TCC_INTERPRETER_ARGSPEC_H
 
 #include "compiler/Interpreter/Interpreter.h"
+#include "tcc/arg_spec.h"
 
 #include <string>
 #include <vector>
@@ -48,14 +51,9 @@ bool materializeArg(const ArgSpec &spec, const Param &param, uint64_t seed, Memo
 /// Converts `b` to `dtype` (rounding to nearest even), keeping its initialised flags.
 Buffer convertBuffer(const Buffer &b, DType dtype);
 
-/// The deterministic generator behind rand/randn (splitmix64), exposed for tests.
-struct Rng {
-  uint64_t state;
-  explicit Rng(uint64_t seed) : state(seed) {}
-  uint64_t next();
-  double uniform(); // [0, 1)
-  double normal();
-};
+/// The deterministic generator behind rand/randn (splitmix64), exposed for tests: the
+/// one the offline tuner fills its buffers with (tcc/arg_spec.h).
+using Rng = tcc::args::Rng;
 
 } // namespace tcc::interp
 

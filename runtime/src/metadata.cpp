@@ -353,6 +353,39 @@ std::string KernelMetadata::specialisationString() const {
   return s.empty() ? "general" : s;
 }
 
+namespace {
+// A grid expression (or cost count) of `m`: it parses, and names only integer parameters,
+// integer constexprs and the device symbols.
+void checkExpression(const Reader& r, const KernelMetadata& m, const std::string& label,
+                     const std::string& text) {
+  grid::Expr e;
+  std::string err;
+  if (!grid::parse(text, &e, &err))
+    r.fail(label + ": " + err);
+  for (const std::string& n : grid::names(e)) {
+    bool ok = false;
+    for (const ParamInfo& p : m.params)
+      if (p.name == n) {
+        if (p.isPointer || p.elementKind != ScalarKind::Int)
+          r.fail(label + " " + grid::detail::quoteExpr(text) + " uses '" + shown(n) +
+                 "', which is not an integer parameter");
+        ok = true;
+      }
+    for (const auto& c : m.constexprs)
+      if (c.first == n) {
+        if (!c.second.isInteger())
+          r.fail(label + " " + grid::detail::quoteExpr(text) + " uses constexpr '" + shown(n) +
+                 "', which is " + shown(c.second.toString()) + ", not an integer");
+        ok = true;
+      }
+    if (!ok && (n == "num_sms" || n == "occupancy"))
+      ok = true; // the device's symbols, evaluated at launch (docs/ir.md)
+    if (!ok)
+      r.fail(label + " " + grid::detail::quoteExpr(text) + " uses unknown name '" + shown(n) + "'");
+  }
+}
+} // namespace
+
 KernelMetadata parseMetadata(const std::string& text, const std::string& origin,
                              const std::string& baseDir) {
   json::Value root = json::parse(text, origin);
@@ -473,32 +506,19 @@ KernelMetadata parseMetadata(const std::string& text, const std::string& origin,
     if (!g.isString())
       r.fail("grid[" + std::to_string(d) + "] is not a string");
     m.grid[d] = g.asString();
-    grid::Expr e;
-    std::string err;
-    if (!grid::parse(m.grid[d], &e, &err))
-      r.fail("grid[" + std::to_string(d) + "]: " + err);
-    for (const std::string& n : grid::names(e)) {
-      bool ok = false;
-      for (const ParamInfo& p : m.params)
-        if (p.name == n) {
-          if (p.isPointer || p.elementKind != ScalarKind::Int)
-            r.fail("grid[" + std::to_string(d) + "] " + grid::detail::quoteExpr(m.grid[d]) + " uses '" + shown(n) +
-                   "', which is not an integer parameter");
-          ok = true;
-        }
-      for (const auto& c : m.constexprs)
-        if (c.first == n) {
-          if (!c.second.isInteger())
-            r.fail("grid[" + std::to_string(d) + "] " + grid::detail::quoteExpr(m.grid[d]) + " uses constexpr '" + shown(n) +
-                   "', which is " + shown(c.second.toString()) + ", not an integer");
-          ok = true;
-        }
-      if (!ok && (n == "num_sms" || n == "occupancy"))
-        ok = true; // the device's symbols, evaluated at launch (docs/ir.md)
-      if (!ok)
-        r.fail("grid[" + std::to_string(d) + "] " + grid::detail::quoteExpr(m.grid[d]) +
-               " uses unknown name '" + shown(n) + "'");
-    }
+    checkExpression(r, m, "grid[" + std::to_string(d) + "]", m.grid[d]);
+  }
+  // "cost" (optional, docs/artifacts.md): bytes moved and FLOPs per launch, in the grid
+  // grammar over the same names; either may be absent (not expressible).
+  if (const json::Value* cost = r.get(root, "cost", json::Value::Kind::Object, false)) {
+    CostInfo c;
+    c.bytes = r.str(*cost, "bytes", false, " in \"cost\"");
+    c.flops = r.str(*cost, "flops", false, " in \"cost\"");
+    if (!c.bytes.empty())
+      checkExpression(r, m, "cost.bytes", c.bytes);
+    if (!c.flops.empty())
+      checkExpression(r, m, "cost.flops", c.flops);
+    m.cost = std::move(c);
   }
   if (const json::Value* at = r.get(root, "autotune", json::Value::Kind::Object, false))
     m.autotune = parseAutotune(r, *at, m.params);

@@ -97,6 +97,14 @@ struct BoundsCheckInfo {
   int unchecked = 0; // accesses the compiler could not trace to a parameter (not checked)
 };
 
+// What one launch costs, as the compiler counted it (docs/artifacts.md, "cost"): global
+// bytes read plus written, and floating-point operations, as grid expressions over the
+// integer parameters and constexprs (empty: not expressible, or not in the file).
+struct CostInfo {
+  std::string bytes;
+  std::string flops;
+};
+
 struct KernelMetadata {
   std::string name;
   std::string entry;
@@ -117,6 +125,7 @@ struct KernelMetadata {
   std::string origin;      // the metadata file (or "<memory>")
   std::optional<AutotuneInfo> autotune; // "autotune": a configuration of a search space
   std::optional<BoundsCheckInfo> checkBounds; // "check_bounds": built with --check-bounds
+  std::optional<CostInfo> cost; // "cost": bytes and FLOPs per launch (absent in older files)
 
   int threadsPerBlock() const { return 32 * numWarps; }
   // Sum of log2(divisibility) over the parameters, plus 64 per parameter assumed equal to 1
