@@ -413,10 +413,10 @@ if [ -x "$tcc" ]; then
 fi
 
 # The tutorials' language features (test/gpu/tutorial_features_test.cpp): math, bitcast,
-# assume, while, join and split, trans, one configuration each.
+# assume, while, join and split, trans, Philox random numbers, one configuration each.
 if [ -x "$tcc" ]; then
   for k in tutorial_math:BLOCK256_W4 collatz_while:BLOCK128_W4 complex_mul:BLOCK256_W4 \
-      trans_dot:M64_D64_W4; do
+      trans_dot:M64_D64_W4 tutorial_random:BLOCK256_W4; do
     name=${k%%:*} cfg=${k#*:}
     mkdir -p "$art/tcc/$name/$cfg"
     "$tcc" "$root/test/gpu/kernels/$name.tile" --emit=cubin \
@@ -438,6 +438,8 @@ triton_ports=(
   "triton_03_matrix_multiplication/c3_leaky_W4_S4|03_matrix_multiplication|matmul_kernel|--arch sm_90a --config 3 -D ACTIVATION='\"leaky_relu\"'"
   "triton_03_matrix_multiplication/c15_leaky_W4_S4|03_matrix_multiplication|matmul_kernel|--arch sm_90a --config 15 -D ACTIVATION='\"leaky_relu\"'"
   "triton_03_matrix_multiplication/c0_leaky_W8_S3|03_matrix_multiplication|matmul_kernel|--arch sm_90a --config 0 --max-spill-bytes -1 -D ACTIVATION='\"leaky_relu\"'"
+  "triton_04_low_memory_dropout/seeded_BLOCK_SIZE1024_W4|04_low_memory_dropout|_seeded_dropout|--kernel _seeded_dropout"
+  "triton_04_low_memory_dropout/plain_BLOCK_SIZE1024_W4|04_low_memory_dropout|_dropout|--kernel _dropout"
 )
 if [ -x "$tcc" ]; then
   for line in "${triton_ports[@]}"; do

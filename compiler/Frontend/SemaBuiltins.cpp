@@ -928,6 +928,14 @@ Value Sema::builtinCall(Builtin b, llvm::StringRef name, const ast::CallExpr *ca
   case Builtin::Permute:
   case Builtin::Reshape:
     return shapeCall(b, name, call);
+  case Builtin::Rand:
+  case Builtin::Randn:
+  case Builtin::Randint:
+  case Builtin::Randint4x:
+  case Builtin::Rand4x:
+  case Builtin::Randn4x:
+  case Builtin::Umulhi:
+    return randomCall(b, name, call);
   case Builtin::Exp:
   case Builtin::Exp2:
   case Builtin::Log:

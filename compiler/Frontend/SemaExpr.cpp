@@ -64,7 +64,7 @@ static const char *const kBuiltinNames[] = {
     "store", "atomic_add", "where", "minimum", "maximum", "clamp", "exp", "exp2", "log", "log2",
     "sqrt", "rsqrt", "abs", "sin", "cos", "sigmoid", "tanh", "erf", "floor", "ceil", "fma", "sum", "max", "min", "argmax", "argmin", "dot",
     "multiple_of", "max_contiguous", "broadcast_to", "expand_dims", "join", "split", "trans",
-    "permute", "reshape",
+    "permute", "reshape", "rand", "randn", "randint", "randint4x", "rand4x", "randn4x", "umulhi",
     "static_assert", "static_print", "print",
     "device_print", "assume", "range", "static_range", "float", "int", "cast", "inf", "nan",
 };
@@ -82,8 +82,8 @@ static bool isUnsupportedTritonName(llvm::StringRef name) {
               "xor_sum"},
              true)
       .Cases({"make_block_ptr", "advance", "make_tensor_descriptor", "device_assert",
-              "debug_barrier", "inline_asm_elementwise", "umulhi", "fdiv", "softmax",
-              "swizzle2d", "randn", "rand", "randint"},
+              "debug_barrier", "inline_asm_elementwise", "fdiv", "softmax",
+              "swizzle2d"},
              true)
       .Default(false);
 }
@@ -146,6 +146,13 @@ Value Sema::lookupBuiltin(llvm::StringRef name) const {
       .Case("trans", Builtin::Trans)
       .Case("permute", Builtin::Permute)
       .Case("reshape", Builtin::Reshape)
+      .Case("rand", Builtin::Rand)
+      .Case("randn", Builtin::Randn)
+      .Case("randint", Builtin::Randint)
+      .Case("randint4x", Builtin::Randint4x)
+      .Case("rand4x", Builtin::Rand4x)
+      .Case("randn4x", Builtin::Randn4x)
+      .Case("umulhi", Builtin::Umulhi)
       .Case("static_assert", Builtin::StaticAssert)
       .Case("static_print", Builtin::StaticPrint)
       .Cases({"print", "device_print"}, Builtin::Print)

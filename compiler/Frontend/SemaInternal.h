@@ -26,6 +26,7 @@ enum class Builtin {
   Erf, Floor, Ceil, Fma,
   Sum, Max, Min, ArgMax, ArgMin, Dot, MultipleOf, MaxContiguous, BroadcastTo, ExpandDims,
   Join, Split, Trans, Permute, Reshape,
+  Rand, Randn, Randint, Randint4x, Rand4x, Randn4x, Umulhi,
   StaticAssert, StaticPrint, Print, Assume, Range, StaticRange, Float, Int, Cast,
 };
 
@@ -162,6 +163,8 @@ struct GridTerm {
   std::optional<int64_t> value; // when the whole term is a constant
 };
 
+class PhiloxBuilder;
+
 class Sema {
 public:
   Sema(DiagnosticEngine &diags, const ast::Module &module, const SemaOptions &options);
@@ -286,6 +289,9 @@ public:
   /// broadcast_to, expand_dims, join and split, made of broadcasts, selects and
   /// reductions (SemaShape.cpp).
   Value shapeCall(Builtin b, llvm::StringRef name, const ast::CallExpr *call);
+  /// rand, randn, randint, randint4x, rand4x, randn4x (Triton's Philox) and umulhi
+  /// (SemaRandom.cpp).
+  Value randomCall(Builtin b, llvm::StringRef name, const ast::CallExpr *call);
   /// `x` with its dimensions permuted by `order` (given in `orderRange`); reversed for
   /// an empty `order` on a 2-D tile (trans and .T).
   Value permuteDims(const Value &x, std::vector<Value> order, llvm::SMRange range,

@@ -17,7 +17,8 @@ struct Example::State {
   std::unique_ptr<Driver> driver;
 };
 
-Example::Example(const std::string &file, std::vector<std::string> defines, int config)
+Example::Example(const std::string &file, std::vector<std::string> defines, int config,
+                 const std::string &kernelName)
     : state(std::make_unique<State>()) {
   DriverOptions options;
   options.inputPath = std::string(TCC_EXAMPLES_DIR) + "/" + file;
@@ -29,7 +30,7 @@ Example::Example(const std::string &file, std::vector<std::string> defines, int 
     err = "cannot compile " + options.inputPath + ":\n" + state->diagnostics;
     return;
   }
-  mlir::Operation *func = interp::findKernel(module, "", &err);
+  mlir::Operation *func = interp::findKernel(module, kernelName, &err);
   if (func)
     kernel = interp::Kernel::compile(func, &err);
 }

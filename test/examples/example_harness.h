@@ -19,8 +19,9 @@ using interp::DType;
 class Example {
 public:
   /// `config`: for a kernel with @autotune, that configuration (its declared index);
-  /// negative: the first one kept.
-  Example(const std::string &file, std::vector<std::string> defines = {}, int config = -1);
+  /// negative: the first one kept. `kernelName`: which kernel of a file with several.
+  Example(const std::string &file, std::vector<std::string> defines = {}, int config = -1,
+          const std::string &kernelName = "");
   ~Example();
   bool ok() const { return kernel != nullptr; }
   const std::string &error() const { return err; }

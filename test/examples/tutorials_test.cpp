@@ -4,6 +4,8 @@
 // runs the same ports in test/gpu/tutorial_ports_test.cpp.
 #include "example_harness.h"
 
+#include "../gpu/tutorial_philox.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -140,6 +142,65 @@ TEST(Tutorials, MatrixMultiplication03) {
       runMatmul(ex, 37, 45, 70, leaky);
       runMatmul(ex, 1, 1, 1, leaky);
     }
+}
+
+TEST(Tutorials, PhiloxKnownAnswer) {
+  // Random123's known-answer vector for Philox4x32-10, counter 0 and key 0, checks the
+  // host reference the tests below (and the GPU tests) use.
+  std::array<uint32_t, 4> w = tutorial_philox::philox(0, 0, false);
+  EXPECT_EQ(w[0], 0x6627e8d5u);
+  EXPECT_EQ(w[1], 0xe169c58du);
+  EXPECT_EQ(w[2], 0xbc57ac4cu);
+  EXPECT_EQ(w[3], 0x9b00dbd8u);
+}
+
+TEST(Tutorials, LowMemoryDropout04) {
+  Example seeded("triton/04_low_memory_dropout.tile", {}, -1, "_seeded_dropout");
+  ASSERT_TRUE(seeded.ok()) << seeded.error();
+  Example plain("triton/04_low_memory_dropout.tile", {}, -1, "_dropout");
+  ASSERT_TRUE(plain.ok()) << plain.error();
+  for (int64_t n : {int64_t(10), int64_t(1), int64_t(1025), int64_t(100003)})
+    for (float p : {0.5f, 0.3f})
+      for (int32_t seed : {123, 512, -7}) {
+        SCOPED_TRACE("n = " + std::to_string(n) + ", p = " + std::to_string(p) + ", seed " +
+                     std::to_string(seed));
+        Launch l(seeded.get());
+        Buffer &x = l.random("x_ptr", DType::F32, n, 5);
+        l.output("output_ptr", DType::F32, n);
+        l.scalar("n_elements", n);
+        l.scalarF("p", p);
+        l.scalar("seed", seed);
+        auto r = l.run();
+        ASSERT_TRUE(r.ok) << r.error;
+        int64_t kept = 0;
+        // Exact: Triton's Philox bits, its uniform float, an IEEE f32 division.
+        EXPECT_EQ(compareView(l["output_ptr"], makeView(1, n, Layout::Contiguous),
+                              [&](int64_t, int64_t j) {
+                                bool keep = tutorial_philox::rand(seed, int32_t(j)) > p;
+                                kept += keep;
+                                return keep ? double(float(x.get(j)) / (1.0f - p)) : 0.0;
+                              },
+                              0, 0),
+                  "");
+        if (n > 10000) // about 1 - p of the elements are kept
+          EXPECT_NEAR(double(kept) / double(n), 1.0 - p, 0.01);
+      }
+  // The baseline kernel with an explicit int32 keep mask (non-zero keeps, as in Triton).
+  const int64_t n = 3000;
+  Launch l(plain.get());
+  Buffer &x = l.random("x_ptr", DType::F32, n, 6);
+  Buffer &keep = l.random("x_keep_ptr", DType::I32, n, 7); // integers in [-8, 8]
+  l.output("output_ptr", DType::F32, n);
+  l.scalar("n_elements", n);
+  l.scalarF("p", 0.25);
+  auto r = l.run();
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(compareView(l["output_ptr"], makeView(1, n, Layout::Contiguous),
+                        [&](int64_t, int64_t j) {
+                          return keep.get(j) != 0 ? double(float(x.get(j)) / 0.75f) : 0.0;
+                        },
+                        0, 0),
+            "");
 }
 
 } // namespace

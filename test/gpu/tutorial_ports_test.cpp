@@ -4,6 +4,7 @@
 // tcc/triton_NN/<config>/.
 #include "gpu_util.h"
 #include "matrix.h"
+#include "tutorial_philox.h"
 
 #include "tcc/bench.h"
 
@@ -174,5 +175,137 @@ INSTANTIATE_TEST_SUITE_P(
                       MatmulCase{512, 512, 512, "c0_leaky_W8_S3", true},
                       MatmulCase{1000, 333, 77, "c15_leaky_W4_S4", true},
                       MatmulCase{1, 1, 1, "c15_leaky_W4_S4", true}));
+
+//===----------------------------------------------------------------------===//
+// 04 low-memory dropout: Triton's Philox, bit for bit
+//===----------------------------------------------------------------------===//
+
+/// The distance from `f` to the next float away from zero.
+double ulp(float f) {
+  f = std::fabs(f);
+  return double(std::nextafter(f, INFINITY)) - double(f);
+}
+
+struct RandomCase {
+  int64_t seed;
+  int32_t base;
+  int64_t base64;
+  int32_t n;
+};
+
+class TutorialRandom : public ::testing::TestWithParam<RandomCase> {};
+
+TEST_P(TutorialRandom, PhiloxBitsMatchTriton) {
+  TCC_REQUIRE_GPU();
+  const RandomCase c = GetParam();
+  const std::string dir = portDir("tutorial_random", "BLOCK256_W4");
+  TCC_REQUIRE_ARTIFACT(dir, "tutorial_random");
+  const size_t n = size_t(c.n);
+  tcc::bench::DeviceBuffer bw(16 * n), bu(4 * n), bn(4 * n), bwide(4 * n);
+  tcc::Library lib(dir);
+  lib.kernel("tutorial_random")
+      .launch(nullptr, bw.get(), bu.get(), bn.get(), bwide.get(), c.seed, c.base, c.base64, c.n);
+  gputest::synchronize();
+  std::vector<uint32_t> words(4 * n), wide(n);
+  std::vector<float> uni(n), nrm(n);
+  gputest::download(words.data(), bw.get(), 16 * n);
+  gputest::download(uni.data(), bu.get(), 4 * n);
+  gputest::download(nrm.data(), bn.get(), 4 * n);
+  gputest::download(wide.data(), bwide.get(), 4 * n);
+  double worstNormal = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t off = uint32_t(c.base) + uint32_t(i);
+    std::array<uint32_t, 4> w = tutorial_philox::philox(uint64_t(c.seed), off, false);
+    for (size_t k = 0; k < 4; ++k)
+      ASSERT_EQ(words[4 * i + k], w[k]) << "randint4x word " << k << " at offset " << off;
+    float u = tutorial_philox::uniform(w[0]);
+    ASSERT_EQ(gputest::bitsOf(uni[i]), gputest::bitsOf(u)) << "rand at offset " << off;
+    ASSERT_TRUE(u >= 0.0f && u < 1.0f);
+    double u1 = std::max(double(tutorial_philox::uniform(w[0])), 1e-7);
+    double u2 = tutorial_philox::uniform(w[1]);
+    double want = std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+    // The GPU's lg2.approx, sqrt and cos.approx (as Triton's): a few 1e-6 absolute.
+    double err = std::fabs(nrm[i] - want);
+    worstNormal = std::max(worstNormal, err);
+    ASSERT_LE(err, 2e-5 * (1 + std::fabs(want))) << "randn at offset " << off;
+    const uint64_t off64 = uint64_t(c.base64) + i;
+    ASSERT_EQ(wide[i], tutorial_philox::philox(uint64_t(c.seed), off64, true)[0])
+        << "randint of the 64-bit offset " << off64;
+  }
+  std::printf("randn: worst absolute error %.3g\n", worstNormal);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Seeds, TutorialRandom,
+    ::testing::Values(RandomCase{0, 0, 0, 1000}, RandomCase{123, 0, int64_t(1) << 32, 1 << 20},
+                      RandomCase{-7, 1000000, -5, 4097},
+                      RandomCase{int64_t(0x123456789abcdefll), -100, int64_t(0x7fffffff), 3000}));
+
+struct DropoutCase {
+  int32_t n;
+  float p;
+  int32_t seed;
+};
+
+class LowMemoryDropout04 : public ::testing::TestWithParam<DropoutCase> {};
+
+TEST_P(LowMemoryDropout04, SameMaskAsTriton) {
+  TCC_REQUIRE_GPU();
+  const DropoutCase c = GetParam();
+  const std::string dir = portDir("triton_04_low_memory_dropout", "seeded_BLOCK_SIZE1024_W4");
+  TCC_REQUIRE_ARTIFACT(dir, "_seeded_dropout");
+  const size_t n = size_t(c.n);
+  std::vector<float> x = uniform(n, 21, 0.5f, 2.0f); // never 0: a dropped element is 0
+  tcc::bench::DeviceBuffer bx(4 * n), bo(4 * n + 64);
+  gputest::upload(bx.get(), x.data(), 4 * n);
+  gputest::fill32(bo.get(), 0x7fbadbadu, n + 16);
+  tcc::Library lib(dir);
+  lib.kernel("_seeded_dropout").launch(nullptr, bx.get(), bo.get(), c.n, c.p, c.seed);
+  gputest::synchronize();
+  std::vector<float> out(n + 16);
+  gputest::download(out.data(), bo.get(), 4 * out.size());
+  size_t kept = 0;
+  for (size_t i = 0; i < n; ++i) {
+    bool keep = tutorial_philox::rand(c.seed, int32_t(i)) > c.p;
+    kept += keep;
+    if (!keep) {
+      ASSERT_EQ(out[i], 0.0f) << "element " << i << " should be dropped";
+      continue;
+    }
+    float want = x[i] / (1.0f - c.p);
+    // f32 division on the GPU is div.full.f32 (as Triton's): within 2 ulp.
+    ASSERT_LE(std::fabs(double(out[i]) - double(want)), 2 * ulp(want)) << "element " << i;
+  }
+  for (size_t i = n; i < out.size(); ++i)
+    ASSERT_EQ(gputest::bitsOf(out[i]), 0x7fbadbadu) << "written past the end at " << i;
+  if (n >= 100000)
+    EXPECT_NEAR(double(kept) / double(n), 1.0 - c.p, 0.01);
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, LowMemoryDropout04,
+                         ::testing::Values(DropoutCase{10, 0.5f, 123}, DropoutCase{10, 0.5f, 512},
+                                           DropoutCase{1 << 20, 0.5f, 123},
+                                           DropoutCase{1000003, 0.1f, -1}));
+
+TEST(LowMemoryDropout04Baseline, KeepMask) {
+  TCC_REQUIRE_GPU();
+  const std::string dir = portDir("triton_04_low_memory_dropout", "plain_BLOCK_SIZE1024_W4");
+  TCC_REQUIRE_ARTIFACT(dir, "_dropout");
+  const int32_t n = 100000;
+  std::vector<float> x = uniform(size_t(n), 22, 0.5f, 2.0f);
+  std::vector<int32_t> keep(static_cast<size_t>(n));
+  for (int32_t i = 0; i < n; ++i)
+    keep[size_t(i)] = (i * 7919) % 3 == 0 ? 0 : ((i % 5) - 2); // non-zero (negative too) keeps
+  tcc::bench::DeviceBuffer bx(4 * size_t(n)), bk(4 * size_t(n)), bo(4 * size_t(n));
+  gputest::upload(bx.get(), x.data(), 4 * size_t(n));
+  gputest::upload(bk.get(), keep.data(), 4 * size_t(n));
+  tcc::Library lib(dir);
+  lib.kernel("_dropout").launch(nullptr, bx.get(), bk.get(), bo.get(), n, 0.5f);
+  gputest::synchronize();
+  std::vector<float> out(static_cast<size_t>(n));
+  gputest::download(out.data(), bo.get(), 4 * size_t(n));
+  for (size_t i = 0; i < size_t(n); ++i)
+    ASSERT_EQ(out[i], keep[i] != 0 ? x[i] * 2.0f : 0.0f) << "element " << i;
+}
 
 } // namespace
