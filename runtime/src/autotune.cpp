@@ -580,8 +580,59 @@ size_t Tuner::choose(CUstream stream, const int64_t* keyValues, TuneTarget& targ
 
 size_t Tuner::benchmark(CUstream stream, TuneTarget& target, const std::string& dir,
                         const std::string& path, TuningReport& rep) {
-  const Driver* d = &driver();
   rep.source = TuningReport::Source::Benchmark;
+  size_t chosen = trials(stream, target, budgetMs(), rep);
+  if (!path.empty()) {
+    json::Value entry = json::Value::object();
+    entry.set("device", deviceName_);
+    entry.set("cc", computeCapability_);
+    entry.set("driver", driverVersion_);
+    entry.set("key", rep.key);
+    entry.set("index", configs_[chosen].index);
+    entry.set("config", configs_[chosen].config);
+    json::Value medians = json::Value::object();
+    for (const TuningTrial& tr : rep.trials)
+      if (tr.ok)
+        medians.set(std::to_string(tr.index), tr.medianMs);
+    entry.set("medians_ms", medians);
+    writeCache(warned_, dir + "/autotune", path, kernel_, space_, entry);
+  }
+  return chosen;
+}
+
+TuningReport Tuner::measure(CUstream stream, const int64_t* keyValues, TuneTarget& target,
+                            double budget) {
+  TuneKey key;
+  makeKey(keyValues, &key);
+  std::lock_guard<std::mutex> tuneLock(tuneMutex_); // no other benchmark disturbs this one
+  const auto t0 = std::chrono::steady_clock::now();
+  readDevice();
+  TuningReport rep;
+  rep.kernel = kernel_;
+  rep.space = space_;
+  rep.key = keyString(key);
+  rep.device = deviceName_;
+  rep.computeCapability = computeCapability_;
+  rep.driverVersion = driverVersion_;
+  rep.source = TuningReport::Source::Benchmark;
+  if (!deviceKnown_) {
+    std::string why;
+    driverAvailable(&why);
+    throw Error("measuring the configurations", "needs a GPU (" +
+                                                    (why.empty() ? "no device answered" : why) +
+                                                    ")",
+                kernel_);
+  }
+  size_t chosen = trials(stream, target, budget > 0 ? budget : budgetMs(), rep);
+  rep.chosenIndex = configs_[chosen].index;
+  rep.chosenConfig = configs_[chosen].config;
+  rep.elapsedMs =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return rep;
+}
+
+size_t Tuner::trials(CUstream stream, TuneTarget& target, double budget, TuningReport& rep) {
+  const Driver* d = &driver();
   // Save the whole allocation of every pointer the kernel may write.
   struct Saved {
     std::string param;
@@ -637,7 +688,7 @@ size_t Tuner::benchmark(CUstream stream, TuneTarget& target, const std::string& 
 
   bench::Options opts;
   opts.warmupMs = 5;
-  opts.budgetMs = budgetMs();
+  opts.budgetMs = budget;
   opts.minReps = 5;
   opts.maxReps = 1000;
   opts.flushL2 = true;
@@ -677,21 +728,6 @@ size_t Tuner::benchmark(CUstream stream, TuneTarget& target, const std::string& 
       list += "\n  [" + std::to_string(tr.index) + "] " + tr.config + ": " + tr.error;
     throw Error("autotuning (key [" + rep.key + "])", "every configuration failed to launch:" + list,
                 kernel_);
-  }
-  if (!path.empty()) {
-    json::Value entry = json::Value::object();
-    entry.set("device", deviceName_);
-    entry.set("cc", computeCapability_);
-    entry.set("driver", driverVersion_);
-    entry.set("key", rep.key);
-    entry.set("index", configs_[chosen].index);
-    entry.set("config", configs_[chosen].config);
-    json::Value medians = json::Value::object();
-    for (const TuningTrial& tr : rep.trials)
-      if (tr.ok)
-        medians.set(std::to_string(tr.index), tr.medianMs);
-    entry.set("medians_ms", medians);
-    writeCache(warned_, dir + "/autotune", path, kernel_, space_, entry);
   }
   return chosen;
 }
@@ -779,6 +815,60 @@ std::vector<TuningReport> Kernel::tunings() const {
   return tuning_->tuner->tunings();
 }
 
+// The configurations of a Library's autotuned kernel, launched with one launch's arguments.
+class Kernel::Tuning::Target : public detail::TuneTarget {
+public:
+  Target(const Tuning& t, const Arg* args, size_t count) : t_(t), args_(args), count_(count) {}
+  void launch(size_t config, CUstream stream) override {
+    t_.configs[config]->launchArgs(stream, args_, count_);
+  }
+  bool launchesNothing(size_t config) override {
+    try {
+      return t_.configs[config]->planArgs(args_, count_).empty();
+    } catch (const Error&) {
+      return false;
+    }
+  }
+  CUdeviceptr savedPointer(size_t i) override {
+    return static_cast<CUdeviceptr>(args_[t_.savedParams[i]].asUnsigned());
+  }
+
+private:
+  const Tuning& t_;
+  const Arg* args_;
+  size_t count_;
+};
+
+TuningReport Kernel::measureArgs(CUstream stream, const Arg* args, size_t count,
+                                 double budgetMs) {
+  {
+    Marshalled m;
+    (tuning_ ? *tuning_->configs.front() : *this).marshal(args, count, &m); // the arguments
+  }
+  if (tuning_) {
+    Tuning& t = *tuning_;
+    std::vector<int64_t> key(t.info.keyParams.size() + 1);
+    t.keyValues(args, key.data());
+    Tuning::Target target(t, args, count);
+    return t.tuner->measure(stream, key.data(), target, budgetMs);
+  }
+  // One configuration, nothing known to be written: nothing saved.
+  class Plain : public detail::TuneTarget {
+  public:
+    Plain(Kernel& k, const Arg* args, size_t count) : k_(k), args_(args), count_(count) {}
+    void launch(size_t, CUstream stream) override { k_.launchArgs(stream, args_, count_); }
+    bool launchesNothing(size_t) override { return false; }
+    CUdeviceptr savedPointer(size_t) override { return 0; }
+
+  private:
+    Kernel& k_;
+    const Arg* args_;
+    size_t count_;
+  } target(*this, args, count);
+  detail::Tuner one(name_, "", {}, {{0, configString()}}, {});
+  return one.measure(stream, nullptr, target, budgetMs);
+}
+
 size_t Kernel::chooseConfiguration(CUstream stream, const Arg* args, size_t count,
                                    bool benchmark) const {
   Tuning& t = *tuning_;
@@ -801,29 +891,7 @@ size_t Kernel::chooseConfiguration(CUstream stream, const Arg* args, size_t coun
     Marshalled m;
     t.configs.front()->marshal(args, count, &m); // nothing is measured with wrong arguments
   }
-  // The configurations of this Library, launched with these arguments.
-  class Target : public detail::TuneTarget {
-  public:
-    Target(const Tuning& t, const Arg* args, size_t count) : t_(t), args_(args), count_(count) {}
-    void launch(size_t config, CUstream stream) override {
-      t_.configs[config]->launchArgs(stream, args_, count_);
-    }
-    bool launchesNothing(size_t config) override {
-      try {
-        return t_.configs[config]->planArgs(args_, count_).empty();
-      } catch (const Error&) {
-        return false;
-      }
-    }
-    CUdeviceptr savedPointer(size_t i) override {
-      return static_cast<CUdeviceptr>(args_[t_.savedParams[i]].asUnsigned());
-    }
-
-  private:
-    const Tuning& t_;
-    const Arg* args_;
-    size_t count_;
-  } target(t, args, count);
+  Tuning::Target target(t, args, count);
   return t.tuner->choose(stream, key, target, benchmark);
 }
 

@@ -57,6 +57,9 @@ struct Kernel::Tuning {
 
   // The key arguments' values, as int64 (count already checked).
   void keyValues(const Arg* args, int64_t* out) const;
+  // What the tuner launches: these configurations with one launch's arguments
+  // (autotune.cpp).
+  class Target;
 };
 
 } // namespace tcc

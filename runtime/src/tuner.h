@@ -103,6 +103,14 @@ public:
   // none of those knows it (nothing is remembered then).
   size_t choose(CUstream stream, const int64_t* keyValues, TuneTarget& target, bool benchmark);
 
+  // Benchmarks every configuration with the arguments `target` launches, exactly as a
+  // choice by benchmark does (the saved pointers saved and restored, a warm-up launch, then
+  // bench::run with the L2 flushed), but reads no cache or table, writes nothing and
+  // remembers no choice: the offline tuner's measurement (runtime/tools/tune.h).
+  // `budgetMs` (> 0) replaces TCC_AUTOTUNE_BUDGET_MS; chosenIndex is the lowest median.
+  TuningReport measure(CUstream stream, const int64_t* keyValues, TuneTarget& target,
+                       double budgetMs = 0);
+
   std::optional<TuningReport> lastTuning() const;
   std::vector<TuningReport> tunings() const;
 
@@ -115,6 +123,9 @@ private:
   size_t fromCache(const std::string& path, const std::string& key, TuningReport& rep);
   size_t benchmark(CUstream stream, TuneTarget& target, const std::string& dir,
                    const std::string& path, TuningReport& rep);
+  // The trials of benchmark() and measure(): every configuration measured into rep.trials;
+  // the position of the lowest median (throws when every configuration failed).
+  size_t trials(CUstream stream, TuneTarget& target, double budgetMs, TuningReport& rep);
   size_t position(int64_t index) const;
 
   std::string kernel_, space_;

@@ -7,6 +7,7 @@
 
 #include "compiler/Driver/Driver.h"
 #include "compiler/Driver/Run.h"
+#include "compiler/Driver/Tune.h"
 #include "Doctor.h"
 
 #include <CLI/CLI.hpp>
@@ -18,6 +19,10 @@
 #include <vector>
 
 int main(int argc, char **argv) {
+  // tcc tune KERNEL.tile --shape ... (docs/autotuning.md): its options are the offline
+  // tuner's (tcc-tune's), parsed there; the subcommand below only lists it in --help.
+  if (argc > 1 && std::string(argv[1]) == "tune")
+    return tcc::runTuneCommand(std::vector<std::string>(argv + 2, argv + argc));
   CLI::App app{"tcc: ahead-of-time compiler for .tile GPU kernels"};
   app.footer(
       "Outputs: -o FILE writes the result there (default: stdout). --emit=cubin -o k.cubin also "
@@ -153,6 +158,13 @@ int main(int argc, char **argv) {
   run->add_flag("--allow-uninit", runOptions.allowUninit,
                 "reads of never-written memory warn instead of failing");
   run->add_flag("-v", runOptions.verbose, "print the grid and the run time");
+
+  // tcc tune: parsed before CLI11 (above); listed here for --help.
+  CLI::App *tune = app.add_subcommand(
+      "tune", "compile an @autotune kernel's space and benchmark it on this GPU: tcc tune "
+              "K.tile --shape n=1048576,268435456 x=rand:n ... -o TABLE.json [--report DIR] "
+              "(tcc tune --help for the options)");
+  (void)tune;
 
   // tcc doctor: is this machine ready to compile and run kernels?
   CLI::App *doctor = app.add_subcommand(

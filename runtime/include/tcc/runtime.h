@@ -231,6 +231,14 @@ public:
   // a kernel that is not autotuned.
   std::optional<TuningReport> lastTuning() const;
   std::vector<TuningReport> tunings() const;
+  // Benchmarks every configuration with these arguments on `stream` as a first launch's
+  // tuning does (the written memory saved and restored around the trials, a warm-up launch,
+  // CUDA events, the median of repetitions with the L2 flushed; `budgetMs` timed per
+  // configuration, 0: TCC_AUTOTUNE_BUDGET_MS or 25), but reads no disk cache or table,
+  // writes nothing and remembers no choice: the offline tuner's measurement (`tcc-tune`,
+  // docs/autotuning.md). chosenIndex is the lowest median. A kernel that is not autotuned
+  // is measured as its one configuration (nothing saved). Needs a GPU; throws tcc::Error.
+  TuningReport measureArgs(CUstream stream, const Arg* args, size_t count, double budgetMs = 0);
 
   // Launches on `stream` (0: the legacy default stream) with arguments in parameter order.
   template <typename... A>
