@@ -22,11 +22,13 @@ std::string readFile(const std::string& path) {
   return s.str();
 }
 
-const tcc::json::Value& need(const tcc::json::Value& o, const std::string& key,
+// The key is a C string: a std::string temporary bound to a reference parameter of a
+// function returning a reference makes g++ 13 warn (-Wdangling-reference) at every use.
+const tcc::json::Value& need(const tcc::json::Value& o, const char* key,
                              const std::string& where) {
   const tcc::json::Value* v = o.find(key);
   if (!v)
-    throw tcc::Error("reading " + where, "no \"" + key + "\"");
+    throw tcc::Error("reading " + where, "no \"" + std::string(key) + "\"");
   return *v;
 }
 

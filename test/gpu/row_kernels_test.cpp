@@ -250,8 +250,9 @@ TEST(Plans, RowKernels) {
         const int64_t sms = tcc::deviceInfo(0).smCount;
         EXPECT_LE(p.grid.x, c.M);
         EXPECT_GE(p.grid.x, std::min<int64_t>(c.M, sms));
-        if (p.grid.x < c.M) // capped by the device: num_sms * occupancy
+        if (p.grid.x < c.M) { // capped by the device: num_sms * occupancy
           EXPECT_EQ(p.grid.x % sms, 0);
+        }
       }
     } else {
       EXPECT_EQ(p.grid.x, c.M);
