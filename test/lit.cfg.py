@@ -27,3 +27,9 @@ if cxx:
 import sys
 config.substitutions.append(("%python", '"%s"' % sys.executable))
 config.substitutions.append(("%runtime_include", os.path.join(config.tcc_src_root, "runtime", "include")))
+# The runtime's fake CUDA driver (test/unit/runtime_fake_cuda.cpp), for tests that run the
+# offline tuner end to end without a GPU (TCC_LIBCUDA=%fake_cuda).
+fake_cuda = os.path.join(config.tcc_obj_root, "lib", "libtcc-fake-cuda.so")
+if os.path.exists(fake_cuda):
+    config.available_features.add("fake-cuda")
+    config.substitutions.append(("%fake_cuda", fake_cuda))
