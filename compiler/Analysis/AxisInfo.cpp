@@ -1,33 +1,54 @@
 //===- AxisInfo.cpp - contiguity, divisibility and constancy ---------------===//
 //
-// One walk over each function in dominance order. Structured control flow is all the
-// tile IR has, so a walk suffices: scf.for iteration arguments are iterated to a
-// fixpoint (every fact only weakens, and ranges that differ are dropped, so it ends
-// quickly), scf.if results join both branches.
+// A sparse forward data-flow analysis on MLIR's framework (mlir/Analysis/DataFlow). One
+// DataFlowSolver per function holds four analyses:
+//
+// - DeadCodeAnalysis and SparseConstantPropagation, which the framework needs to know
+//   which blocks run and which region successors an scf.if or scf.for takes (the
+//   constants include integers the ranges pin down);
+// - MLIR's IntegerRangeAnalysis, extended to the tile ops that carry integers
+//   (program_id, make_range, splat, ...): the integer ranges;
+// - AxisInfoDataFlow: contiguity, divisibility and constancy, one transfer function per
+//   op kind, reading the ranges of the operands (`x * 1`, `x % 16` of non-negative x, ...)
+//   from the integer-range lattices in the same solver.
+//
+// Loop-carried values (scf.for iteration arguments, scf.while arguments) and scf.if
+// results are joins the framework computes from RegionBranchOpInterface: it revisits a
+// loop body until the arguments stop changing. Every fact only weakens with a join, and
+// facts are powers of two bounded by 1, so that ends; the integer-range analysis widens a
+// loop-carried range that changes to "anything" (as upstream does).
 //
 // Every transfer function below states why its result holds; all entries are powers of
-// two, so gcd is min and lcm is max.
+// two, so gcd is min and lcm is max. An op without a transfer function gets the
+// pessimistic state (every entry 1), except that an element-wise op keeps the constancy
+// its operands share.
 //
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Analysis/AxisInfo.h"
 #include "dialects/Tile/TileDialect.h"
 
+#include "mlir/Analysis/DataFlow/ConstantPropagationAnalysis.h"
+#include "mlir/Analysis/DataFlow/DeadCodeAnalysis.h"
+#include "mlir/Analysis/DataFlow/IntegerRangeAnalysis.h"
+#include "mlir/Analysis/DataFlow/SparseAnalysis.h"
+#include "mlir/Analysis/DataFlowFramework.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinTypes.h"
-#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/TypeSwitch.h"
-#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <limits>
 
 using namespace mlir;
 using llvm::SmallVector;
 
 namespace tcc {
+
+using Range = std::pair<int64_t, int64_t>;
 
 //===----------------------------------------------------------------------===//
 // The lattice value
@@ -66,7 +87,7 @@ std::optional<int64_t> AxisInfo::getConstantValue() const {
   return std::nullopt;
 }
 
-static AxisInfo joinImpl(const AxisInfo &a, const AxisInfo &b, bool unionRanges) {
+AxisInfo AxisInfo::join(const AxisInfo &a, const AxisInfo &b) {
   if (!a.isInitialized())
     return b;
   if (!b.isInitialized())
@@ -83,20 +104,10 @@ static AxisInfo joinImpl(const AxisInfo &a, const AxisInfo &b, bool unionRanges)
     };
     r.divisibility[d] = std::min(at(a), at(b));
   }
-  if (a.range && b.range) {
-    if (unionRanges)
-      r.range = std::make_pair(std::min(a.range->first, b.range->first),
-                               std::max(a.range->second, b.range->second));
-    else if (*a.range == *b.range)
-      r.range = a.range;
-  }
+  if (a.range && b.range)
+    r.range = std::make_pair(std::min(a.range->first, b.range->first),
+                             std::max(a.range->second, b.range->second));
   return r;
-}
-
-AxisInfo AxisInfo::join(const AxisInfo &a, const AxisInfo &b) { return joinImpl(a, b, true); }
-
-AxisInfo AxisInfo::joinForLoop(const AxisInfo &a, const AxisInfo &b) {
-  return joinImpl(a, b, false);
 }
 
 bool AxisInfo::operator==(const AxisInfo &other) const {
@@ -105,6 +116,10 @@ bool AxisInfo::operator==(const AxisInfo &other) const {
 }
 
 void AxisInfo::print(llvm::raw_ostream &os) const {
+  if (!isInitialized()) {
+    os << "<uninitialized>";
+    return;
+  }
   auto list = [&](StringRef name, ArrayRef<int64_t> values) {
     os << name << " = [";
     llvm::interleaveComma(values, os);
@@ -135,31 +150,34 @@ int64_t getPointeeBytes(Type ptrLike) {
   return std::max<int64_t>(1, bits / 8);
 }
 
-static Type elementOf(Type type) {
+namespace {
+
+Type elementOf(Type type) {
   if (auto tile = dyn_cast<RankedTensorType>(type))
     return tile.getElementType();
   return type;
 }
 
 /// The shape AxisInfo uses: a tile's, or [1] for a scalar.
-static SmallVector<int64_t, 4> shapeOf(Type type) {
+SmallVector<int64_t, 4> shapeOf(Type type) {
   if (auto tile = dyn_cast<RankedTensorType>(type))
     return SmallVector<int64_t, 4>(tile.getShape());
   return {1};
 }
 
+unsigned rankOf(Type type) { return shapeOf(type).size(); }
+
 /// Integers (i1 included), indices and pointers are analysed; floats are not.
-static bool isTracked(Type type) {
-  Type elt = elementOf(type);
-  return isa<IntegerType, IndexType, tile::PointerType>(elt);
+bool isTracked(Type type) {
+  return isa<IntegerType, IndexType, tile::PointerType>(elementOf(type));
 }
 
-static bool isPointerLike(Type type) { return isa<tile::PointerType>(elementOf(type)); }
+bool isPointerLike(Type type) { return isa<tile::PointerType>(elementOf(type)); }
 
-static bool isBool(Type type) { return elementOf(type).isInteger(1); }
+bool isBool(Type type) { return elementOf(type).isInteger(1); }
 
 /// Bit width of an integer-like type (index: 64), 0 for anything else.
-static unsigned intWidth(Type type) {
+unsigned intWidth(Type type) {
   Type elt = elementOf(type);
   if (auto i = dyn_cast<IntegerType>(elt))
     return i.getWidth();
@@ -168,28 +186,175 @@ static unsigned intWidth(Type type) {
   return 0;
 }
 
-/// `range` if every value in it is representable in `type` (i1: 0 and 1), else nothing:
-/// a computation that may wrap proves no bounds.
-static std::optional<std::pair<int64_t, int64_t>>
-fitRange(std::optional<int64_t> lo, std::optional<int64_t> hi, Type type) {
+/// `[lo, hi]` if every value in it is representable in `type` (i1: 0 and 1).
+bool fits(int64_t lo, int64_t hi, Type type) {
   unsigned width = intWidth(type);
-  if (!lo || !hi || width == 0 || *lo > *hi)
+  if (width == 0 || lo > hi)
+    return false;
+  if (width == 1)
+    return lo >= 0 && hi <= 1;
+  if (width < 64)
+    return lo >= -(int64_t(1) << (width - 1)) && hi <= (int64_t(1) << (width - 1)) - 1;
+  return true;
+}
+
+/// What the integer-range analysis knows about a value, in AxisInfo's terms: signed
+/// bounds (i1: 0 or 1), nothing for the full range of the type or wider than 64 bits.
+std::optional<Range> toRange(const IntegerValueRange &value) {
+  if (value.isUninitialized())
+    return std::nullopt;
+  const ConstantIntRanges &r = value.getValue();
+  unsigned width = r.smin().getBitWidth();
+  if (width == 0 || width > 64)
     return std::nullopt;
   if (width == 1)
-    return (*lo >= 0 && *hi <= 1) ? std::optional(std::make_pair(*lo, *hi)) : std::nullopt;
-  if (width < 64) {
-    int64_t min = -(int64_t(1) << (width - 1)), max = (int64_t(1) << (width - 1)) - 1;
-    if (*lo < min || *hi > max)
-      return std::nullopt;
-  }
-  return std::make_pair(*lo, *hi);
+    return Range(int64_t(r.umin().getZExtValue()), int64_t(r.umax().getZExtValue()));
+  if (r.smin().isMinSignedValue() && r.smax().isMaxSignedValue())
+    return std::nullopt;
+  return Range(r.smin().getSExtValue(), r.smax().getSExtValue());
 }
+
+/// `tile.equal_to` of a function argument (the Driver replaces its uses by the constant,
+/// but tile-opt sees the attribute alone).
+std::optional<int64_t> equalToOf(Value value) {
+  auto arg = dyn_cast<BlockArgument>(value);
+  if (!arg || !arg.getOwner()->isEntryBlock())
+    return std::nullopt;
+  auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
+  if (!func || isPointerLike(arg.getType()) || intWidth(arg.getType()) == 0)
+    return std::nullopt;
+  if (auto eq = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(), "tile.equal_to"))
+    return eq.getInt();
+  return std::nullopt;
+}
+
+/// What is known of a value where the analysis starts without predecessors: function
+/// arguments from their attributes, anything else nothing.
+AxisInfo entryInfo(Value value) {
+  AxisInfo info = AxisInfo::unknown(rankOf(value.getType()));
+  auto arg = dyn_cast<BlockArgument>(value);
+  if (!arg || !arg.getOwner()->isEntryBlock() || !isTracked(value.getType()))
+    return info;
+  auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
+  if (!func)
+    return info;
+  auto attr = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(), "tile.divisibility");
+  int64_t div = attr ? attr.getInt() : 1;
+  // A pointer is at least aligned to its pointee: PTX's scalar accesses require it.
+  if (isPointerLike(arg.getType()))
+    div = std::max(div, getPointeeBytes(arg.getType()));
+  if (tile::isPowerOf2(div))
+    std::fill(info.divisibility.begin(), info.divisibility.end(), div);
+  if (std::optional<int64_t> eq = equalToOf(value)) {
+    info = AxisInfo::constant(shapeOf(arg.getType()), *eq);
+    info.range.reset();
+  }
+  return info;
+}
+
+//===----------------------------------------------------------------------===//
+// Integer ranges of the tile ops
+//===----------------------------------------------------------------------===//
+
+/// MLIR's integer-range analysis knows arith and the loops of scf; this adds the tile
+/// ops through which integers flow, and `tile.equal_to` arguments. Other tile ops
+/// (loads, reductions, ...) give the full range of their type.
+class TileIntegerRangeAnalysis : public dataflow::IntegerRangeAnalysis {
+public:
+  using IntegerRangeAnalysis::IntegerRangeAnalysis;
+
+  void setToEntryState(dataflow::IntegerValueRangeLattice *lattice) override {
+    Value value = lattice->getAnchor();
+    if (std::optional<int64_t> eq = equalToOf(value)) {
+      APInt v(ConstantIntRanges::getStorageBitwidth(value.getType()), uint64_t(*eq),
+              /*isSigned=*/true);
+      propagateIfChanged(lattice, lattice->join(IntegerValueRange(ConstantIntRanges::constant(v))));
+      return;
+    }
+    IntegerRangeAnalysis::setToEntryState(lattice);
+  }
+
+  LogicalResult visitOperation(Operation *op,
+                               ArrayRef<const dataflow::IntegerValueRangeLattice *> operands,
+                               ArrayRef<dataflow::IntegerValueRangeLattice *> results) override {
+    if (!isa<tile::TileDialect>(op->getDialect()))
+      return IntegerRangeAnalysis::visitOperation(op, operands, results);
+    auto signedRange = [](unsigned width, int64_t lo, int64_t hi) {
+      return IntegerValueRange(ConstantIntRanges::fromSigned(
+          APInt(width, uint64_t(lo), /*isSigned=*/true), APInt(width, uint64_t(hi), true)));
+    };
+    std::optional<IntegerValueRange> range =
+        llvm::TypeSwitch<Operation *, std::optional<IntegerValueRange>>(op)
+            // Grid coordinates and sizes are non-negative 32-bit values; a grid has at
+            // least one program.
+            .Case<tile::ProgramIdOp>(
+                [&](auto) { return signedRange(32, 0, std::numeric_limits<int32_t>::max()); })
+            .Case<tile::NumProgramsOp>(
+                [&](auto) { return signedRange(32, 1, std::numeric_limits<int32_t>::max()); })
+            .Case<tile::MakeRangeOp>([&](tile::MakeRangeOp r) {
+              return signedRange(32, r.getStart(), int64_t(r.getEnd()) - 1);
+            })
+            // Ops that copy, replicate or relayout their elements, or promise something
+            // the ranges do not say.
+            .Case<tile::SplatOp, tile::BroadcastOp, tile::ExpandDimsOp, tile::ConvertLayoutOp,
+                  tile::HintOp>([&](Operation *) { return operands[0]->getValue(); })
+            .Default([](Operation *) { return std::nullopt; });
+    if (!range || op->getNumResults() != 1) {
+      setAllToEntryStates(results);
+      return success();
+    }
+    if (range->isUninitialized()) // the operand is not known yet
+      return success();
+    Value result = op->getResult(0);
+    dataflow::IntegerValueRangeLattice *lattice = results[0];
+    IntegerValueRange old = lattice->getValue();
+    ChangeResult changed = lattice->join(*range);
+    // As upstream: a yielded value whose range grows gives up at once, so that a loop
+    // does not climb one iteration at a time.
+    bool yielded = llvm::any_of(result.getUsers(), [](Operation *user) {
+      return user->hasTrait<OpTrait::IsTerminator>();
+    });
+    if (yielded && !old.isUninitialized() && !(lattice->getValue() == old))
+      changed |= lattice->join(IntegerValueRange::getMaxRange(result));
+    propagateIfChanged(lattice, changed);
+    return success();
+  }
+};
+
+/// SparseConstantPropagation folds ops whose operands are constants. An integer that the
+/// integer ranges pin to one value (`program_id(0) < 0`) is a constant too (the range
+/// lattice says so when it changes), and the dead-code analysis then takes only one side
+/// of an scf.if on it: such results wait for their range, and are not folded over.
+class RangedConstantPropagation : public dataflow::SparseConstantPropagation {
+public:
+  using SparseConstantPropagation::SparseConstantPropagation;
+
+  LogicalResult
+  visitOperation(Operation *op,
+                 ArrayRef<const dataflow::Lattice<dataflow::ConstantValue> *> operands,
+                 ArrayRef<dataflow::Lattice<dataflow::ConstantValue> *> results) override {
+    ProgramPoint *point = getProgramPointAfter(op);
+    bool allPinned = !results.empty();
+    for (Value result : op->getResults()) {
+      if (intWidth(result.getType()) == 0) {
+        allPinned = false;
+        continue;
+      }
+      const auto *range = getOrCreateFor<dataflow::IntegerValueRangeLattice>(point, result);
+      if (range->getValue().isUninitialized())
+        return success();
+      if (!range->getValue().getValue().getConstantValue())
+        allPinned = false;
+    }
+    if (allPinned)
+      return success();
+    return SparseConstantPropagation::visitOperation(op, operands, results);
+  }
+};
 
 //===----------------------------------------------------------------------===//
 // Transfer functions
 //===----------------------------------------------------------------------===//
-
-namespace {
 
 /// Divisibility of `info` along `d` at every index that is a multiple of `c`, where a
 /// step of one along a contiguous run adds `unit` (pointee bytes for pointers).
@@ -212,10 +377,20 @@ bool isNonNegative(const AxisInfo &info) { return info.range && info.range->firs
 
 bool isPositive(const AxisInfo &info) { return info.range && info.range->first > 0; }
 
+/// What a transfer function is given: the operands' facts, each with its integer range
+/// (`range`, from the integer-range analysis), and the result's type.
+struct Inputs {
+  ArrayRef<AxisInfo> operands;
+  Type type;
+
+  const AxisInfo &operator[](unsigned i) const { return operands[i]; }
+  unsigned rank() const { return rankOf(type); }
+  SmallVector<int64_t, 4> shape() const { return shapeOf(type); }
+};
+
 /// An addition (or subtraction) of two tiles; for addptr, `b` is the offset already
 /// scaled to bytes and `unit` the pointee size.
-AxisInfo addLike(const AxisInfo &a, const AxisInfo &b, bool isSub, int64_t unit,
-                 Type resultType) {
+AxisInfo addLike(const AxisInfo &a, const AxisInfo &b, bool isSub, int64_t unit) {
   AxisInfo r = AxisInfo::unknown(a.getRank());
   for (unsigned d = 0; d < a.getRank(); ++d) {
     // A run of a plus a constant group of b stays a run (and vice versa for addition;
@@ -231,38 +406,10 @@ AxisInfo addLike(const AxisInfo &a, const AxisInfo &b, bool isSub, int64_t unit,
       k = std::max(k, std::min(a.contiguity[d], b.contiguity[d]));
     r.constancy[d] = k;
   }
-  if (a.range && b.range && !isPointerLike(resultType)) {
-    if (isSub)
-      r.range = fitRange(llvm::checkedSub(a.range->first, b.range->second),
-                         llvm::checkedSub(a.range->second, b.range->first), resultType);
-    else
-      r.range = fitRange(llvm::checkedAdd(a.range->first, b.range->first),
-                         llvm::checkedAdd(a.range->second, b.range->second), resultType);
-  }
   return r;
 }
 
-/// Bounds of the four corner results of a monotone (in each argument) operation.
-template <typename Fn>
-std::optional<std::pair<int64_t, int64_t>> corners(const AxisInfo &a, const AxisInfo &b,
-                                                   Type type, Fn fn) {
-  if (!a.range || !b.range)
-    return std::nullopt;
-  std::optional<int64_t> lo, hi;
-  for (int64_t x : {a.range->first, a.range->second})
-    for (int64_t y : {b.range->first, b.range->second}) {
-      std::optional<int64_t> v = fn(x, y);
-      if (!v)
-        return std::nullopt;
-      lo = lo ? std::min(*lo, *v) : *v;
-      hi = hi ? std::max(*hi, *v) : *v;
-    }
-  return fitRange(lo, hi, type);
-}
-
-AxisInfo mul(const AxisInfo &a, const AxisInfo &b, Type type) {
-  if (isConst(a, 0) || isConst(b, 0))
-    return AxisInfo::constant(shapeOf(type), 0);
+AxisInfo mul(const AxisInfo &a, const AxisInfo &b) {
   AxisInfo r = AxisInfo::unknown(a.getRank());
   for (unsigned d = 0; d < a.getRank(); ++d) {
     if (isConst(b, 1)) {
@@ -276,7 +423,6 @@ AxisInfo mul(const AxisInfo &a, const AxisInfo &b, Type type) {
     }
     r.constancy[d] = std::min(a.constancy[d], b.constancy[d]);
   }
-  r.range = corners(a, b, type, [](int64_t x, int64_t y) { return llvm::checkedMul(x, y); });
   return r;
 }
 
@@ -286,7 +432,7 @@ int64_t alignedGroup(const AxisInfo &a, const AxisInfo &b, unsigned d) {
   return std::min({a.contiguity[d], a.divisibility[d], divAt(b, d, 1, 1), b.constancy[d]});
 }
 
-AxisInfo divsi(const AxisInfo &a, const AxisInfo &b, Type type) {
+AxisInfo divsi(const AxisInfo &a, const AxisInfo &b) {
   if (isConst(b, 1))
     return a;
   // Truncation toward zero breaks the grouping across 0, so signs must be known.
@@ -303,16 +449,10 @@ AxisInfo divsi(const AxisInfo &a, const AxisInfo &b, Type type) {
         every < AxisInfo::kMaxDivisor)
       r.divisibility[d] = every / *bValue;
   }
-  if (b.range && (b.range->first > 0 || b.range->second < 0))
-    r.range = corners(a, b, type, [](int64_t x, int64_t y) -> std::optional<int64_t> {
-      if (y == -1 && x == std::numeric_limits<int64_t>::min())
-        return std::nullopt;
-      return x / y;
-    });
   return r;
 }
 
-AxisInfo remsi(const AxisInfo &a, const AxisInfo &b, Type type) {
+AxisInfo remsi(const AxisInfo &a, const AxisInfo &b) {
   bool signsKnown = isNonNegative(a) && isPositive(b);
   // x % v == x for 0 <= x < v.
   if (signsKnown && a.range->second < b.range->first)
@@ -325,15 +465,12 @@ AxisInfo remsi(const AxisInfo &a, const AxisInfo &b, Type type) {
     r.divisibility[d] = std::min(divAt(a, d, c, 1), divAt(b, d, 1, 1));
     r.constancy[d] = std::min(a.constancy[d], b.constancy[d]);
   }
-  if (signsKnown)
-    r.range = fitRange(int64_t(0), std::min(a.range->second, b.range->second - 1), type);
   return r;
 }
 
-AxisInfo boolAndOr(const AxisInfo &a, const AxisInfo &b, Type type, bool isAnd) {
-  int64_t absorbing = isAnd ? 0 : 1, neutral = isAnd ? 1 : 0;
-  if (isConst(a, absorbing) || isConst(b, absorbing))
-    return AxisInfo::constant(shapeOf(type), absorbing);
+/// `and` / `or` of booleans: the neutral element gives the other operand.
+AxisInfo boolAndOr(const AxisInfo &a, const AxisInfo &b, bool isAnd) {
+  int64_t neutral = isAnd ? 1 : 0;
   if (isConst(a, neutral))
     return b;
   if (isConst(b, neutral))
@@ -341,11 +478,11 @@ AxisInfo boolAndOr(const AxisInfo &a, const AxisInfo &b, Type type, bool isAnd) 
   AxisInfo r = AxisInfo::unknown(a.getRank());
   for (unsigned d = 0; d < a.getRank(); ++d)
     r.constancy[d] = std::min(a.constancy[d], b.constancy[d]);
-  r.range = std::make_pair(int64_t(0), int64_t(1));
   return r;
 }
 
-AxisInfo bitwise(const AxisInfo &a, const AxisInfo &b, Type type, bool isAnd) {
+/// Bitwise ops on integers (and min/max, which pick one operand per element).
+AxisInfo bitwise(const AxisInfo &a, const AxisInfo &b, bool isAnd) {
   AxisInfo r = AxisInfo::unknown(a.getRank());
   for (unsigned d = 0; d < a.getRank(); ++d) {
     int64_t da = divAt(a, d, 1, 1), db = divAt(b, d, 1, 1);
@@ -353,76 +490,10 @@ AxisInfo bitwise(const AxisInfo &a, const AxisInfo &b, Type type, bool isAnd) {
     r.divisibility[d] = isAnd ? std::max(da, db) : std::min(da, db);
     r.constancy[d] = std::min(a.constancy[d], b.constancy[d]);
   }
-  if (isAnd && (isNonNegative(a) || isNonNegative(b))) {
-    int64_t hi = std::numeric_limits<int64_t>::max();
-    if (isNonNegative(a))
-      hi = std::min(hi, a.range->second);
-    if (isNonNegative(b))
-      hi = std::min(hi, b.range->second);
-    r.range = fitRange(int64_t(0), hi, type);
-  }
   return r;
 }
 
-/// Decides `a pred b` for every element from the ranges, when they allow it.
-std::optional<bool> decideCompare(arith::CmpIPredicate pred, const AxisInfo &a,
-                                  const AxisInfo &b) {
-  if (!a.range || !b.range)
-    return std::nullopt;
-  using P = arith::CmpIPredicate;
-  bool unsignedPred = pred == P::ult || pred == P::ule || pred == P::ugt || pred == P::uge;
-  if (unsignedPred) {
-    // Non-negative values compare the same way unsigned.
-    if (a.range->first < 0 || b.range->first < 0)
-      return std::nullopt;
-    pred = pred == P::ult ? P::slt : pred == P::ule ? P::sle : pred == P::ugt ? P::sgt : P::sge;
-  }
-  auto [alo, ahi] = *a.range;
-  auto [blo, bhi] = *b.range;
-  switch (pred) {
-  case P::eq:
-  case P::ne: {
-    std::optional<bool> equal;
-    if (alo == ahi && blo == bhi && alo == blo)
-      equal = true;
-    else if (ahi < blo || bhi < alo)
-      equal = false;
-    if (!equal)
-      return std::nullopt;
-    return pred == P::eq ? *equal : !*equal;
-  }
-  case P::slt:
-    if (ahi < blo)
-      return true;
-    if (alo >= bhi)
-      return false;
-    return std::nullopt;
-  case P::sle:
-    if (ahi <= blo)
-      return true;
-    if (alo > bhi)
-      return false;
-    return std::nullopt;
-  case P::sgt:
-    if (alo > bhi)
-      return true;
-    if (ahi <= blo)
-      return false;
-    return std::nullopt;
-  case P::sge:
-    if (alo >= bhi)
-      return true;
-    if (ahi < blo)
-      return false;
-    return std::nullopt;
-  default:
-    return std::nullopt;
-  }
-}
-
-AxisInfo cmpi(arith::CmpIPredicate pred, const AxisInfo &a, const AxisInfo &b, Type type) {
-  if (std::optional<bool> known = decideCompare(pred, a, b))
-    return AxisInfo::constant(shapeOf(type), *known ? 1 : 0);
+AxisInfo cmpi(arith::CmpIPredicate pred, const AxisInfo &a, const AxisInfo &b) {
   using P = arith::CmpIPredicate;
   AxisInfo r = AxisInfo::unknown(a.getRank());
   for (unsigned d = 0; d < a.getRank(); ++d) {
@@ -437,7 +508,6 @@ AxisInfo cmpi(arith::CmpIPredicate pred, const AxisInfo &a, const AxisInfo &b, T
       k = std::max(k, alignedGroup(b, a, d));
     r.constancy[d] = k;
   }
-  r.range = std::make_pair(int64_t(0), int64_t(1));
   return r;
 }
 
@@ -455,14 +525,11 @@ AxisInfo select(const AxisInfo &cond, bool condIsScalar, const AxisInfo &a, cons
     r.divisibility[d] = std::min(divAt(a, d, c, unit), divAt(b, d, c, unit));
     r.constancy[d] = std::min({a.constancy[d], b.constancy[d], kc});
   }
-  if (a.range && b.range)
-    r.range = std::make_pair(std::min(a.range->first, b.range->first),
-                             std::max(a.range->second, b.range->second));
   return r;
 }
 
 AxisInfo trunc(const AxisInfo &a, Type type) {
-  if (a.range && fitRange(a.range->first, a.range->second, type))
+  if (a.range && fits(a.range->first, a.range->second, type))
     return a;
   unsigned width = intWidth(type);
   AxisInfo r = AxisInfo::unknown(a.getRank());
@@ -481,347 +548,292 @@ AxisInfo trunc(const AxisInfo &a, Type type) {
   return r;
 }
 
-/// The analysis proper: one walk in dominance order over structured control flow.
-class Walker {
-public:
-  explicit Walker(llvm::DenseMap<Value, AxisInfo> &infos) : infos(infos) {}
+/// The shift amount of a shift by a constant that stays within the type (and within
+/// what 2^s can express), if it is one.
+std::optional<int64_t> constantShift(const AxisInfo &amount, Type type) {
+  std::optional<int64_t> s = amount.getConstantValue();
+  if (!s || *s < 0 || *s >= std::min(intWidth(type), 62u))
+    return std::nullopt;
+  return s;
+}
 
-  void visitFunction(func::FuncOp func) {
-    if (func.isExternal())
-      return;
-    Block &entry = func.getBody().front();
-    for (BlockArgument arg : entry.getArguments()) {
-      if (!isTracked(arg.getType()))
-        continue;
-      AxisInfo info = AxisInfo::unknown(shapeOf(arg.getType()).size());
-      auto attr = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(), "tile.divisibility");
-      int64_t div = attr ? attr.getInt() : 1;
-      // A pointer is at least aligned to its pointee: PTX's scalar accesses require it.
-      if (isPointerLike(arg.getType()))
-        div = std::max(div, getPointeeBytes(arg.getType()));
-      if (tile::isPowerOf2(div))
-        std::fill(info.divisibility.begin(), info.divisibility.end(), div);
-      // `tile.equal_to = 1`: the Driver replaces the uses by the constant, but tile-opt
-      // sees the attribute alone.
-      if (auto eq = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(), "tile.equal_to"))
-        if (!isPointerLike(arg.getType()))
-          info = AxisInfo::constant(shapeOf(arg.getType()), eq.getInt());
-      set(arg, info);
+// One transfer function per op kind.
+
+AxisInfo visitConstant(arith::ConstantOp c, const Inputs &in) {
+  SmallVector<int64_t, 4> shape = in.shape();
+  auto fromInt = [&](const APInt &v) {
+    return v.getBitWidth() == 1 ? int64_t(v.getZExtValue()) : v.getSExtValue();
+  };
+  Attribute value = c.getValue();
+  if (auto i = dyn_cast<IntegerAttr>(value))
+    return AxisInfo::constant(shape, fromInt(i.getValue()));
+  if (auto dense = dyn_cast<DenseIntElementsAttr>(value)) {
+    if (dense.isSplat())
+      return AxisInfo::constant(shape, fromInt(dense.getSplatValue<APInt>()));
+    AxisInfo info = AxisInfo::unknown(shape.size());
+    int64_t div = AxisInfo::kMaxDivisor;
+    for (const APInt &v : dense.getValues<APInt>())
+      div = std::min(div, highestPowerOf2Divisor(fromInt(v)));
+    std::fill(info.divisibility.begin(), info.divisibility.end(), div);
+    return info;
+  }
+  return AxisInfo::unknown(shape.size());
+}
+
+AxisInfo visitMakeRange(tile::MakeRangeOp r, const Inputs &in) {
+  AxisInfo info = AxisInfo::unknown(1);
+  info.contiguity[0] = in.shape()[0];
+  info.divisibility[0] = highestPowerOf2Divisor(r.getStart());
+  return info;
+}
+
+AxisInfo visitSplat(tile::SplatOp, const Inputs &in) {
+  SmallVector<int64_t, 4> shape = in.shape();
+  AxisInfo info = AxisInfo::unknown(shape.size());
+  for (unsigned d = 0; d < shape.size(); ++d) {
+    info.divisibility[d] = in[0].divisibility[0];
+    info.constancy[d] = shape[d];
+  }
+  return info;
+}
+
+AxisInfo visitBroadcast(tile::BroadcastOp b, const Inputs &in) {
+  AxisInfo info = in[0];
+  SmallVector<int64_t, 4> shape = in.shape();
+  ArrayRef<int64_t> srcShape = b.getSrc().getType().getShape();
+  for (unsigned d = 0; d < shape.size(); ++d)
+    if (srcShape[d] == 1 && shape[d] != 1) {
+      info.contiguity[d] = 1;
+      info.constancy[d] = shape[d];
     }
-    for (Block &block : func.getBody())
-      visitBlock(block);
+  return info;
+}
+
+AxisInfo visitExpandDims(tile::ExpandDimsOp e, const Inputs &in) {
+  AxisInfo info = in[0];
+  int64_t unit = getPointeeBytes(in.type);
+  int64_t every = AxisInfo::kMaxDivisor;
+  for (unsigned d = 0; d < info.getRank(); ++d)
+    every = std::min(every, divAt(info, d, 1, unit));
+  unsigned axis = e.getAxis();
+  info.contiguity.insert(info.contiguity.begin() + axis, 1);
+  info.divisibility.insert(info.divisibility.begin() + axis, every);
+  info.constancy.insert(info.constancy.begin() + axis, 1);
+  return info;
+}
+
+AxisInfo visitHint(tile::HintOp h, const Inputs &in) {
+  AxisInfo info = in[0];
+  SmallVector<int64_t, 4> shape = in.shape();
+  // Both the analysis and the promise hold: keep the stronger of each.
+  if (auto div = h.getDivisibility())
+    for (unsigned d = 0; d < shape.size(); ++d)
+      info.divisibility[d] = std::max<int64_t>(info.divisibility[d], (*div)[d]);
+  if (auto contig = h.getContiguity())
+    for (unsigned d = 0; d < shape.size(); ++d)
+      info.contiguity[d] =
+          std::min<int64_t>(shape[d], std::max<int64_t>(info.contiguity[d], (*contig)[d]));
+  return info;
+}
+
+AxisInfo visitAddPtr(tile::AddPtrOp, const Inputs &in) {
+  int64_t unit = getPointeeBytes(in.type);
+  AxisInfo offset = in[1];
+  for (int64_t &div : offset.divisibility)
+    div = capDiv(div, unit);
+  return addLike(in[0], offset, false, unit);
+}
+
+AxisInfo visitShL(arith::ShLIOp, const Inputs &in) {
+  std::optional<int64_t> s = constantShift(in[1], in.type);
+  if (!s)
+    return AxisInfo::unknown(in.rank());
+  return mul(in[0], AxisInfo::constant(in.shape(), int64_t(1) << *s));
+}
+
+/// Shifts right of non-negative values by a constant: divisions by a power of two.
+AxisInfo visitShR(Operation *, const Inputs &in) {
+  std::optional<int64_t> s = constantShift(in[1], in.type);
+  if (!s || !isNonNegative(in[0]))
+    return AxisInfo::unknown(in.rank());
+  return divsi(in[0], AxisInfo::constant(in.shape(), int64_t(1) << *s));
+}
+
+AxisInfo visitXOr(arith::XOrIOp, const Inputs &in) {
+  // Booleans: `x ^ true` is `not x`, constant where x is.
+  if (isBool(in.type) && (isConst(in[0], 1) || isConst(in[1], 1)))
+    return isConst(in[0], 1) ? in[1] : in[0];
+  return bitwise(in[0], in[1], false);
+}
+
+AxisInfo visitSelect(arith::SelectOp s, const Inputs &in) {
+  bool scalarCond = !isa<RankedTensorType>(s.getCondition().getType());
+  return select(in[0], scalarCond, in[1], in[2], getPointeeBytes(in.type), in.shape());
+}
+
+/// Sign extension and index casts: the values are the same where they fit.
+AxisInfo visitExtOrCast(Operation *op, const Inputs &in) {
+  if (intWidth(in.type) < intWidth(op->getOperand(0).getType()))
+    return trunc(in[0], in.type);
+  return in[0];
+}
+
+AxisInfo visitExtUI(arith::ExtUIOp, const Inputs &in) {
+  if (isNonNegative(in[0]))
+    return in[0];
+  AxisInfo r = AxisInfo::unknown(in.rank());
+  r.constancy = in[0].constancy;
+  return r;
+}
+
+/// Ops without a transfer function. An element-wise op computes each element from the
+/// same element of its operands: where all operands are constant, so is the result.
+/// Anything else: nothing known.
+AxisInfo visitOther(Operation *op, const Inputs &in) {
+  unsigned rank = in.rank();
+  AxisInfo r = AxisInfo::unknown(rank);
+  if (!op->hasTrait<OpTrait::Elementwise>() || op->getNumOperands() == 0)
+    return r;
+  SmallVector<int64_t, 4> constancy(rank, std::numeric_limits<int64_t>::max());
+  for (auto [value, info] : llvm::zip(op->getOperands(), in.operands)) {
+    if (!isa<RankedTensorType>(value.getType()))
+      continue;
+    if (!isTracked(value.getType()) || info.getRank() != rank)
+      return r;
+    for (unsigned d = 0; d < rank; ++d)
+      constancy[d] = std::min(constancy[d], info.constancy[d]);
+  }
+  for (unsigned d = 0; d < rank; ++d)
+    r.constancy[d] = constancy[d] == std::numeric_limits<int64_t>::max() ? 1 : constancy[d];
+  return r;
+}
+
+AxisInfo transfer(Operation *op, const Inputs &in) {
+  return llvm::TypeSwitch<Operation *, AxisInfo>(op)
+      .Case<arith::ConstantOp>([&](auto c) { return visitConstant(c, in); })
+      // Grid queries: nothing but their (integer) range.
+      .Case<tile::ProgramIdOp, tile::NumProgramsOp>(
+          [&](Operation *) { return AxisInfo::unknown(1); })
+      .Case<tile::MakeRangeOp>([&](auto r) { return visitMakeRange(r, in); })
+      .Case<tile::SplatOp>([&](auto s) { return visitSplat(s, in); })
+      .Case<tile::BroadcastOp>([&](auto b) { return visitBroadcast(b, in); })
+      .Case<tile::ExpandDimsOp>([&](auto e) { return visitExpandDims(e, in); })
+      .Case<tile::ConvertLayoutOp>([&](Operation *) { return in[0]; })
+      .Case<tile::HintOp>([&](auto h) { return visitHint(h, in); })
+      .Case<tile::AddPtrOp>([&](auto a) { return visitAddPtr(a, in); })
+      .Case<arith::AddIOp>([&](Operation *) { return addLike(in[0], in[1], false, 1); })
+      .Case<arith::SubIOp>([&](Operation *) { return addLike(in[0], in[1], true, 1); })
+      .Case<arith::MulIOp>([&](Operation *) { return mul(in[0], in[1]); })
+      .Case<arith::DivSIOp>([&](Operation *) { return divsi(in[0], in[1]); })
+      .Case<arith::RemSIOp>([&](Operation *) { return remsi(in[0], in[1]); })
+      .Case<arith::ShLIOp>([&](auto s) { return visitShL(s, in); })
+      .Case<arith::ShRSIOp, arith::ShRUIOp>([&](Operation *s) { return visitShR(s, in); })
+      .Case<arith::AndIOp, arith::OrIOp>([&](Operation *o) {
+        bool isAnd = isa<arith::AndIOp>(o);
+        return isBool(in.type) ? boolAndOr(in[0], in[1], isAnd) : bitwise(in[0], in[1], isAnd);
+      })
+      .Case<arith::XOrIOp>([&](auto x) { return visitXOr(x, in); })
+      .Case<arith::MaxSIOp, arith::MinSIOp>(
+          [&](Operation *) { return bitwise(in[0], in[1], false); })
+      .Case<arith::CmpIOp>([&](auto c) { return cmpi(c.getPredicate(), in[0], in[1]); })
+      .Case<arith::SelectOp>([&](auto s) { return visitSelect(s, in); })
+      .Case<arith::ExtSIOp, arith::IndexCastOp>([&](Operation *e) { return visitExtOrCast(e, in); })
+      .Case<arith::ExtUIOp>([&](auto e) { return visitExtUI(e, in); })
+      .Case<arith::TruncIOp>([&](Operation *) { return trunc(in[0], in.type); })
+      .Default([&](Operation *) { return visitOther(op, in); });
+}
+
+//===----------------------------------------------------------------------===//
+// The data-flow analysis
+//===----------------------------------------------------------------------===//
+
+class AxisInfoLattice : public dataflow::Lattice<AxisInfo> {
+public:
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(AxisInfoLattice)
+  using Lattice::Lattice;
+};
+
+class AxisInfoDataFlow : public dataflow::SparseForwardDataFlowAnalysis<AxisInfoLattice> {
+public:
+  using SparseForwardDataFlowAnalysis::SparseForwardDataFlowAnalysis;
+
+  /// Function arguments from their attributes; results of calls, arguments of regions
+  /// the framework cannot follow: nothing known.
+  void setToEntryState(AxisInfoLattice *lattice) override {
+    propagateIfChanged(lattice, lattice->join(entryInfo(lattice->getAnchor())));
+  }
+
+  LogicalResult visitOperation(Operation *op, ArrayRef<const AxisInfoLattice *> operands,
+                               ArrayRef<AxisInfoLattice *> results) override {
+    if (results.empty())
+      return success();
+    // Several results, or regions whose flow the op does not describe (tile.reduce):
+    // nothing known.
+    if (op->getNumResults() != 1 || op->getNumRegions() != 0 ||
+        !isTracked(op->getResult(0).getType())) {
+      setAllToEntryStates(results);
+      return success();
+    }
+    ProgramPoint *point = getProgramPointAfter(op);
+    SmallVector<AxisInfo, 4> infos;
+    for (auto [value, lattice] : llvm::zip(op->getOperands(), operands)) {
+      AxisInfo info = lattice->getValue();
+      // Not reached yet: the framework comes back when it is.
+      if (!info.isInitialized() || !rangeOf(point, value, info.range))
+        return success();
+      infos.push_back(std::move(info));
+    }
+    Value result = op->getResult(0);
+    std::optional<Range> resultRange;
+    if (!rangeOf(point, result, resultRange))
+      return success();
+    AxisInfo info;
+    // A value the integer ranges pin down is that constant in every element, whatever
+    // computed it (a decided comparison, x * 0, ...).
+    if (resultRange && resultRange->first == resultRange->second)
+      info = AxisInfo::constant(shapeOf(result.getType()), resultRange->first);
+    else
+      info = transfer(op, Inputs{infos, result.getType()});
+    // Ranges live in the integer-range lattices; the analysis adds them when asked.
+    info.range.reset();
+    propagateIfChanged(results[0], results[0]->join(info));
+    return success();
+  }
+
+  /// The induction variable of scf.for: lb + i * step, divisible by what divides both.
+  /// The iteration arguments are the framework's (joins of the initial and the yielded
+  /// values).
+  void visitNonControlFlowArguments(Operation *op, const RegionSuccessor &successor,
+                                    ArrayRef<AxisInfoLattice *> argLattices,
+                                    unsigned firstIndex) override {
+    auto forOp = dyn_cast<scf::ForOp>(op);
+    if (!forOp || successor.getSuccessor() != &forOp.getRegion())
+      return SparseForwardDataFlowAnalysis::visitNonControlFlowArguments(op, successor,
+                                                                         argLattices, firstIndex);
+    ProgramPoint *point = getProgramPointBefore(forOp.getBody());
+    const AxisInfo &lb = getLatticeElementFor(point, forOp.getLowerBound())->getValue();
+    const AxisInfo &step = getLatticeElementFor(point, forOp.getStep())->getValue();
+    if (!lb.isInitialized() || !step.isInitialized())
+      return;
+    AxisInfo iv = AxisInfo::unknown(1);
+    iv.divisibility[0] = std::min(lb.divisibility[0], step.divisibility[0]);
+    AxisInfoLattice *lattice = getLatticeElement(forOp.getInductionVar());
+    propagateIfChanged(lattice, lattice->join(iv));
   }
 
 private:
-  llvm::DenseMap<Value, AxisInfo> &infos;
-
-  AxisInfo get(Value value) const {
-    auto it = infos.find(value);
-    if (it != infos.end())
-      return it->second;
-    return AxisInfo::unknown(shapeOf(value.getType()).size());
-  }
-
-  void set(Value value, const AxisInfo &info) {
-    if (isTracked(value.getType()))
-      infos[value] = info;
-  }
-
-  void setUnknown(ValueRange values) {
-    for (Value v : values)
-      set(v, AxisInfo::unknown(shapeOf(v.getType()).size()));
-  }
-
-  void visitBlock(Block &block) {
-    for (Operation &op : block)
-      visitOp(&op);
-  }
-
-  void visitOp(Operation *op) {
-    if (auto forOp = dyn_cast<scf::ForOp>(op))
-      return visitFor(forOp);
-    if (auto ifOp = dyn_cast<scf::IfOp>(op))
-      return visitIf(ifOp);
-    if (op->getNumRegions() > 0) {
-      // Other region ops (scf.while, ...): nothing is known about what flows around.
-      for (Region &region : op->getRegions())
-        for (Block &block : region) {
-          setUnknown(block.getArguments());
-          visitBlock(block);
-        }
-      setUnknown(op->getResults());
-      return;
-    }
-    if (op->getNumResults() != 1) {
-      setUnknown(op->getResults());
-      return;
-    }
-    Value result = op->getResult(0);
-    if (!isTracked(result.getType()))
-      return;
-    set(result, transfer(op, result.getType()));
-  }
-
-  void visitFor(scf::ForOp forOp) {
-    AxisInfo lb = get(forOp.getLowerBound()), ub = get(forOp.getUpperBound()),
-             step = get(forOp.getStep());
-    AxisInfo iv = AxisInfo::unknown(1);
-    // iv = lb + i * step, lb <= iv < ub.
-    iv.divisibility[0] = std::min(lb.divisibility[0], step.divisibility[0]);
-    if (lb.range && ub.range && isPositive(step))
-      iv.range = fitRange(lb.range->first, std::max(lb.range->first, ub.range->second - 1),
-                          forOp.getInductionVar().getType());
-    set(forOp.getInductionVar(), iv);
-
-    SmallVector<AxisInfo> carried;
-    for (Value init : forOp.getInitArgs())
-      carried.push_back(get(init));
-    auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
-    // Facts only weaken from one round to the next; the cap is a safety net.
-    for (int round = 0;; ++round) {
-      for (auto [arg, info] : llvm::zip(forOp.getRegionIterArgs(), carried))
-        set(arg, info);
-      visitBlock(*forOp.getBody());
-      bool changed = false;
-      for (auto [i, next] : llvm::enumerate(yield.getOperands())) {
-        if (!isTracked(next.getType()))
-          continue;
-        AxisInfo joined = AxisInfo::joinForLoop(carried[i], get(next));
-        if (joined != carried[i]) {
-          carried[i] = joined;
-          changed = true;
-        }
-      }
-      if (!changed)
-        break;
-      if (round == 64) {
-        for (auto [i, arg] : llvm::enumerate(forOp.getRegionIterArgs()))
-          carried[i] = AxisInfo::unknown(shapeOf(arg.getType()).size());
-        for (auto [arg, info] : llvm::zip(forOp.getRegionIterArgs(), carried))
-          set(arg, info);
-        visitBlock(*forOp.getBody());
-        break;
-      }
-    }
-    for (auto [result, info] : llvm::zip(forOp.getResults(), carried))
-      set(result, info);
-  }
-
-  void visitIf(scf::IfOp ifOp) {
-    std::optional<int64_t> cond = get(ifOp.getCondition()).getConstantValue();
-    visitBlock(ifOp.getThenRegion().front());
-    if (!ifOp.getElseRegion().empty())
-      visitBlock(ifOp.getElseRegion().front());
-    if (ifOp.getNumResults() == 0)
-      return;
-    auto thenYield = ifOp.thenYield(), elseYield = ifOp.elseYield();
-    for (auto [i, result] : llvm::enumerate(ifOp.getResults())) {
-      AxisInfo t = get(thenYield.getOperand(i)), e = get(elseYield.getOperand(i));
-      set(result, cond ? (*cond ? t : e) : AxisInfo::join(t, e));
-    }
-  }
-
-  AxisInfo transfer(Operation *op, Type type) {
-    SmallVector<int64_t, 4> shape = shapeOf(type);
-    unsigned rank = shape.size();
-    auto operand = [&](unsigned i) { return get(op->getOperand(i)); };
-    using P = arith::CmpIPredicate;
-    return llvm::TypeSwitch<Operation *, AxisInfo>(op)
-        .Case<arith::ConstantOp>([&](arith::ConstantOp c) { return constant(c, shape); })
-        .Case<tile::ProgramIdOp>([&](auto) {
-          AxisInfo r = AxisInfo::unknown(1);
-          r.range = std::make_pair(int64_t(0), int64_t(INT32_MAX));
-          return r;
-        })
-        .Case<tile::NumProgramsOp>([&](auto) {
-          AxisInfo r = AxisInfo::unknown(1);
-          r.range = std::make_pair(int64_t(1), int64_t(INT32_MAX));
-          return r;
-        })
-        .Case<tile::MakeRangeOp>([&](tile::MakeRangeOp r) {
-          AxisInfo info = AxisInfo::unknown(1);
-          info.contiguity[0] = shape[0];
-          info.divisibility[0] = highestPowerOf2Divisor(r.getStart());
-          info.range = std::make_pair(int64_t(r.getStart()), int64_t(r.getEnd()) - 1);
-          return info;
-        })
-        .Case<tile::SplatOp>([&](tile::SplatOp s) {
-          AxisInfo src = get(s.getSrc());
-          AxisInfo info = AxisInfo::unknown(rank);
-          for (unsigned d = 0; d < rank; ++d) {
-            info.divisibility[d] = src.divisibility[0];
-            info.constancy[d] = shape[d];
-          }
-          info.range = src.range;
-          return info;
-        })
-        .Case<tile::BroadcastOp>([&](tile::BroadcastOp b) {
-          AxisInfo info = get(b.getSrc());
-          ArrayRef<int64_t> srcShape = b.getSrc().getType().getShape();
-          for (unsigned d = 0; d < rank; ++d)
-            if (srcShape[d] == 1 && shape[d] != 1) {
-              info.contiguity[d] = 1;
-              info.constancy[d] = shape[d];
-            }
-          return info;
-        })
-        .Case<tile::ExpandDimsOp>([&](tile::ExpandDimsOp e) {
-          AxisInfo info = get(e.getSrc());
-          int64_t unit = getPointeeBytes(type);
-          int64_t every = AxisInfo::kMaxDivisor;
-          for (unsigned d = 0; d < info.getRank(); ++d)
-            every = std::min(every, divAt(info, d, 1, unit));
-          unsigned axis = e.getAxis();
-          info.contiguity.insert(info.contiguity.begin() + axis, 1);
-          info.divisibility.insert(info.divisibility.begin() + axis, every);
-          info.constancy.insert(info.constancy.begin() + axis, 1);
-          return info;
-        })
-        .Case<tile::ConvertLayoutOp>([&](tile::ConvertLayoutOp c) { return get(c.getSrc()); })
-        .Case<tile::HintOp>([&](tile::HintOp h) {
-          AxisInfo info = get(h.getSrc());
-          // Both the analysis and the promise hold: keep the stronger of each.
-          if (auto div = h.getDivisibility())
-            for (unsigned d = 0; d < rank; ++d)
-              info.divisibility[d] = std::max<int64_t>(info.divisibility[d], (*div)[d]);
-          if (auto contig = h.getContiguity())
-            for (unsigned d = 0; d < rank; ++d)
-              info.contiguity[d] = std::min<int64_t>(
-                  shape[d], std::max<int64_t>(info.contiguity[d], (*contig)[d]));
-          return info;
-        })
-        .Case<tile::AddPtrOp>([&](tile::AddPtrOp a) {
-          int64_t unit = getPointeeBytes(type);
-          AxisInfo offset = get(a.getOffset());
-          for (int64_t &div : offset.divisibility)
-            div = capDiv(div, unit);
-          return addLike(get(a.getPtr()), offset, false, unit, type);
-        })
-        .Case<arith::AddIOp>([&](auto) { return addLike(operand(0), operand(1), false, 1, type); })
-        .Case<arith::SubIOp>([&](auto) { return addLike(operand(0), operand(1), true, 1, type); })
-        .Case<arith::MulIOp>([&](auto) { return mul(operand(0), operand(1), type); })
-        .Case<arith::DivSIOp>([&](auto) { return divsi(operand(0), operand(1), type); })
-        .Case<arith::RemSIOp>([&](auto) { return remsi(operand(0), operand(1), type); })
-        .Case<arith::ShLIOp>([&](auto) {
-          std::optional<int64_t> s = operand(1).getConstantValue();
-          if (!s || *s < 0 || *s >= std::min(intWidth(type), 62u))
-            return generic(op, rank);
-          return mul(operand(0), AxisInfo::constant(shape, int64_t(1) << *s), type);
-        })
-        .Case<arith::ShRSIOp, arith::ShRUIOp>([&](auto) {
-          std::optional<int64_t> s = operand(1).getConstantValue();
-          AxisInfo a = operand(0);
-          if (!s || *s < 0 || *s >= std::min(intWidth(type), 62u) || !isNonNegative(a))
-            return generic(op, rank);
-          return divsi(a, AxisInfo::constant(shape, int64_t(1) << *s), type);
-        })
-        .Case<arith::AndIOp, arith::OrIOp>([&](auto) {
-          bool isAnd = isa<arith::AndIOp>(op);
-          if (isBool(type))
-            return boolAndOr(operand(0), operand(1), type, isAnd);
-          return bitwise(operand(0), operand(1), type, isAnd);
-        })
-        .Case<arith::XOrIOp>([&](auto) {
-          AxisInfo a = operand(0), b = operand(1);
-          if (isBool(type) && (isConst(a, 1) || isConst(b, 1))) {
-            AxisInfo r = isConst(a, 1) ? b : a;
-            if (r.range)
-              r.range = std::make_pair(1 - r.range->second, 1 - r.range->first);
-            return r;
-          }
-          AxisInfo r = bitwise(a, b, type, false);
-          if (isBool(type))
-            r.range = std::make_pair(int64_t(0), int64_t(1));
-          return r;
-        })
-        .Case<arith::MaxSIOp, arith::MinSIOp>([&](auto) {
-          AxisInfo a = operand(0), b = operand(1);
-          AxisInfo r = bitwise(a, b, type, false);
-          if (a.range && b.range) {
-            bool isMax = isa<arith::MaxSIOp>(op);
-            auto pick = [&](int64_t x, int64_t y) { return isMax ? std::max(x, y) : std::min(x, y); };
-            r.range = std::make_pair(pick(a.range->first, b.range->first),
-                                     pick(a.range->second, b.range->second));
-          }
-          return r;
-        })
-        .Case<arith::CmpIOp>([&](arith::CmpIOp c) {
-          return cmpi(c.getPredicate(), operand(0), operand(1), type);
-        })
-        .Case<arith::SelectOp>([&](arith::SelectOp s) {
-          bool scalarCond = !isa<RankedTensorType>(s.getCondition().getType());
-          return select(operand(0), scalarCond, operand(1), operand(2), getPointeeBytes(type),
-                        shape);
-        })
-        .Case<arith::ExtSIOp, arith::IndexCastOp>([&](auto) {
-          AxisInfo a = operand(0);
-          if (intWidth(type) < intWidth(op->getOperand(0).getType()))
-            return trunc(a, type);
-          return a;
-        })
-        .Case<arith::ExtUIOp>([&](auto) {
-          AxisInfo a = operand(0);
-          if (isNonNegative(a))
-            return a;
-          AxisInfo r = AxisInfo::unknown(rank);
-          r.constancy = a.constancy;
-          return r;
-        })
-        .Case<arith::TruncIOp>([&](auto) { return trunc(operand(0), type); })
-        .Default([&](Operation *) { return generic(op, rank); });
-  }
-
-  AxisInfo constant(arith::ConstantOp c, ArrayRef<int64_t> shape) {
-    auto fromInt = [&](const APInt &v) {
-      return v.getBitWidth() == 1 ? int64_t(v.getZExtValue()) : v.getSExtValue();
-    };
-    Attribute value = c.getValue();
-    if (auto i = dyn_cast<IntegerAttr>(value))
-      return AxisInfo::constant(shape, fromInt(i.getValue()));
-    if (auto dense = dyn_cast<DenseIntElementsAttr>(value)) {
-      if (dense.isSplat())
-        return AxisInfo::constant(shape, fromInt(dense.getSplatValue<APInt>()));
-      AxisInfo info = AxisInfo::unknown(shape.size());
-      int64_t lo = std::numeric_limits<int64_t>::max(), hi = std::numeric_limits<int64_t>::min();
-      int64_t div = AxisInfo::kMaxDivisor;
-      for (const APInt &v : dense.getValues<APInt>()) {
-        int64_t x = fromInt(v);
-        lo = std::min(lo, x);
-        hi = std::max(hi, x);
-        div = std::min(div, highestPowerOf2Divisor(x));
-      }
-      std::fill(info.divisibility.begin(), info.divisibility.end(), div);
-      info.range = std::make_pair(lo, hi);
-      return info;
-    }
-    return AxisInfo::unknown(shape.size());
-  }
-
-  /// An element-wise op computes each element from the same element of its operands:
-  /// where all operands are constant, so is the result. Nothing else is known.
-  AxisInfo generic(Operation *op, unsigned rank) {
-    AxisInfo r = AxisInfo::unknown(rank);
-    if (!op->hasTrait<OpTrait::Elementwise>() || op->getNumOperands() == 0)
-      return r;
-    for (Value v : op->getOperands()) {
-      if (!isa<RankedTensorType>(v.getType()))
-        continue;
-      AxisInfo info = get(v);
-      if (!isTracked(v.getType()) || info.getRank() != rank)
-        return r;
-    }
-    r.constancy.assign(rank, std::numeric_limits<int64_t>::max());
-    for (Value v : op->getOperands()) {
-      if (!isa<RankedTensorType>(v.getType()))
-        continue;
-      AxisInfo info = get(v);
-      for (unsigned d = 0; d < rank; ++d)
-        r.constancy[d] = std::min(r.constancy[d], info.constancy[d]);
-    }
-    for (int64_t &k : r.constancy)
-      if (k == std::numeric_limits<int64_t>::max())
-        k = 1;
-    return r;
+  /// The integer range of `value` as far as the integer-range analysis has come, read
+  /// from `point` (which is revisited when it changes). False while an integer's range
+  /// is not known yet; values that are no integers have none.
+  bool rangeOf(ProgramPoint *point, Value value, std::optional<Range> &range) {
+    range.reset();
+    if (intWidth(value.getType()) == 0)
+      return true;
+    const auto *lattice = getOrCreateFor<dataflow::IntegerValueRangeLattice>(point, value);
+    if (lattice->getValue().isUninitialized())
+      return false;
+    range = toRange(lattice->getValue());
+    return true;
   }
 };
 
@@ -831,19 +843,55 @@ private:
 // The analysis
 //===----------------------------------------------------------------------===//
 
+namespace {
+
+/// Runs the solver on one function and keeps what it found for every value.
+void analyseFunction(func::FuncOp func, llvm::DenseMap<Value, AxisInfo> &infos) {
+  if (func.isExternal())
+    return;
+  DataFlowSolver solver(DataFlowConfig().setInterprocedural(false));
+  solver.load<dataflow::DeadCodeAnalysis>();
+  solver.load<RangedConstantPropagation>();
+  solver.load<TileIntegerRangeAnalysis>();
+  solver.load<AxisInfoDataFlow>();
+  if (failed(solver.initializeAndRun(func)))
+    return;
+  auto record = [&](Value value) {
+    if (!isTracked(value.getType()))
+      return;
+    AxisInfo info;
+    if (const auto *lattice = solver.lookupState<AxisInfoLattice>(value))
+      info = lattice->getValue();
+    // Not reached (dead code): nothing known.
+    if (!info.isInitialized())
+      info = AxisInfo::unknown(rankOf(value.getType()));
+    if (const auto *range = solver.lookupState<dataflow::IntegerValueRangeLattice>(value))
+      info.range = toRange(range->getValue());
+    infos[value] = std::move(info);
+  };
+  func.walk([&](Block *block) {
+    for (BlockArgument arg : block->getArguments())
+      record(arg);
+    for (Operation &op : *block)
+      for (Value result : op.getResults())
+        record(result);
+  });
+}
+
+} // namespace
+
 AxisInfoAnalysis::AxisInfoAnalysis(Operation *root) {
-  Walker walker(infos);
   if (auto func = dyn_cast<func::FuncOp>(root))
-    walker.visitFunction(func);
+    analyseFunction(func, infos);
   else
-    root->walk([&](func::FuncOp func) { walker.visitFunction(func); });
+    root->walk([&](func::FuncOp func) { analyseFunction(func, infos); });
 }
 
 AxisInfo AxisInfoAnalysis::getAxisInfo(Value value) const {
   auto it = infos.find(value);
   if (it != infos.end())
     return it->second;
-  return AxisInfo::unknown(shapeOf(value.getType()).size());
+  return AxisInfo::unknown(rankOf(value.getType()));
 }
 
 int64_t AxisInfoAnalysis::getContiguity(Value ptr, unsigned dim) const {

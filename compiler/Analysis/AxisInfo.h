@@ -40,7 +40,8 @@ struct AxisInfo {
   llvm::SmallVector<int64_t, 4> contiguity;
   llvm::SmallVector<int64_t, 4> divisibility;
   llvm::SmallVector<int64_t, 4> constancy;
-  /// Inclusive bounds on every element (signed; i1 is 0 or 1), when known.
+  /// Inclusive bounds on every element (signed; i1 is 0 or 1), when known: what MLIR's
+  /// integer-range analysis found (nothing for the full range of the type).
   std::optional<std::pair<int64_t, int64_t>> range;
 
   AxisInfo() = default;
@@ -54,11 +55,9 @@ struct AxisInfo {
   /// The value every element has, when the range pins it down.
   std::optional<int64_t> getConstantValue() const;
 
-  /// Both facts hold: what a value equal to one of two others still satisfies (scf.if).
+  /// Both facts hold: what a value equal to one of two others still satisfies (an scf.if
+  /// result, a loop-carried value). The lattice's join: every entry only shrinks.
   static AxisInfo join(const AxisInfo &a, const AxisInfo &b);
-  /// Like join, but a range survives only if equal on both sides, so that the fixpoint
-  /// over a loop's iteration arguments cannot climb one value at a time.
-  static AxisInfo joinForLoop(const AxisInfo &a, const AxisInfo &b);
 
   bool operator==(const AxisInfo &other) const;
   bool operator!=(const AxisInfo &other) const { return !(*this == other); }
@@ -69,10 +68,13 @@ struct AxisInfo {
 int64_t highestPowerOf2Divisor(int64_t value);
 
 /// AxisInfo of every integer, boolean and pointer value of every function under `root`,
-/// computed once, in dominance order, with fixpoints over scf.for iteration arguments.
-/// Function arguments: `tile.divisibility` (bytes for pointers), `tile.equal_to` (an integer
-/// known exactly), or nothing known (pointers: aligned to their pointee's size). Loads, reductions and ops it does not
-/// know give "nothing known".
+/// computed once by a sparse forward data-flow analysis on MLIR's framework (one solver
+/// per function, with MLIR's dead-code, constant and integer-range analyses; the ranges
+/// come from the latter), then kept: later changes to the IR are not seen.
+/// Function arguments: `tile.divisibility` (bytes for pointers), `tile.equal_to` (an
+/// integer known exactly), or nothing known (pointers: aligned to their pointee's size).
+/// Loads, reductions and ops without a transfer function give "nothing known"
+/// (element-wise ops keep the constancy their operands share).
 class AxisInfoAnalysis {
 public:
   explicit AxisInfoAnalysis(mlir::Operation *root);
