@@ -108,8 +108,14 @@ Value toMemory(OpBuilder &b, Location loc, Value v) {
   return v;
 }
 
+/// A group of `count` elements at `ptr`. A predicated load with `others` (the masked-off
+/// lanes' values, memory-typed) writes into registers that already hold them, as Triton's
+/// `mov; @p ld` does: the `other` words are inputs tied to the outputs, so LLVM copies them
+/// into the destination before the load and no select follows it. A select would keep
+/// each load's predicate live until its data arrives (16 predicates for a 64-element row,
+/// more than a thread has), and ptxas then holds the data of every load in flight twice.
 SmallVector<Value> emitGlobalLoad(OpBuilder &b, Location loc, Value ptr, Value pred,
-                                  Type memType, unsigned count) {
+                                  Type memType, unsigned count, ArrayRef<Value> others = {}) {
   unsigned bytes = memType.getIntOrFloatBitWidth() / 8 * count;
   if (!pred) {
     if (count == 1)
@@ -122,6 +128,12 @@ SmallVector<Value> emitGlobalLoad(OpBuilder &b, Location loc, Value ptr, Value p
     return elements;
   }
   AccessShape s = accessShape(memType, count);
+  // Operands: the output words, the predicate, the tied `other` words (if any), the address
+  // (last, where tcc::relaxPredicatedGlobalAccesses expects it).
+  SmallVector<Value> inputs{pred};
+  if (!others.empty())
+    inputs.append(toWords(b, loc, others, s));
+  inputs.push_back(ptr);
   std::string asmText = "@$" + std::to_string(s.words) + " ld.global" + ptxAccessType(s) + " ";
   std::string constraints;
   if (s.words > 1)
@@ -132,15 +144,19 @@ SmallVector<Value> emitGlobalLoad(OpBuilder &b, Location loc, Value ptr, Value p
   }
   if (s.words > 1)
     asmText += "}";
-  asmText += ", [$" + std::to_string(s.words + 1) + "];";
-  constraints += ",b,l";
+  asmText += ", [$" + std::to_string(s.words + inputs.size() - 1) + "];";
+  constraints += ",b";
+  if (!others.empty())
+    for (unsigned i = 0; i < s.words; ++i)
+      constraints += "," + std::to_string(i);
+  constraints += ",l";
   Type wordType = b.getIntegerType(s.wordBits);
   Type resultType = wordType;
   if (s.words > 1)
     resultType = LLVM::LLVMStructType::getLiteral(b.getContext(),
                                                   SmallVector<Type>(s.words, wordType));
   auto asmOp = LLVM::InlineAsmOp::create(
-      b, loc, resultType, ValueRange{pred, ptr}, asmText, constraints,
+      b, loc, resultType, inputs, asmText, constraints,
       /*has_side_effects=*/true, /*is_align_stack=*/false, LLVM::TailCallKind::None,
       LLVM::AsmDialectAttr(), ArrayAttr());
   SmallVector<Value> words;
@@ -229,13 +245,14 @@ struct LoadLowering : OpConversionPattern<LoadOp> {
     SmallVector<Value> values;
     for (size_t first = 0; first < ptrs.size(); first += vec) {
       Value mask = masks.empty() ? Value() : masks[first];
-      SmallVector<Value> loaded = emitGlobalLoad(rewriter, loc, ptrs[first], mask, memType, vec);
-      for (unsigned i = 0; i < vec; ++i) {
-        Value v = fromMemory(rewriter, loc, loaded[i], element);
-        if (!others.empty())
-          v = arith::SelectOp::create(rewriter, loc, mask, v, others[first + i]);
-        values.push_back(v);
-      }
+      SmallVector<Value> fill;
+      if (mask && !others.empty())
+        for (unsigned i = 0; i < vec; ++i)
+          fill.push_back(toMemory(rewriter, loc, others[first + i]));
+      SmallVector<Value> loaded =
+          emitGlobalLoad(rewriter, loc, ptrs[first], mask, memType, vec, fill);
+      for (unsigned i = 0; i < vec; ++i)
+        values.push_back(fromMemory(rewriter, loc, loaded[i], element));
     }
     replaceWithRegisters(rewriter, op, values);
     return success();
