@@ -267,8 +267,9 @@ class Workload:
             return [dict(BM=64, BN=64, num_warps=4), dict(BM=32, BN=128, num_warps=4),
                     dict(BM=128, BN=128, num_warps=8)]
         if k in ("softmax", "layernorm"):
+            # 1 to 16 warps, up to 128 elements per thread (a 1024-wide row fits one warp).
             b = next_pow2(self.N)
-            return [dict(BLOCK=b, num_warps=w) for w in (4, 8, 16)]
+            return [dict(BLOCK=b, num_warps=w) for w in (1, 2, 4, 8, 16) if b // (32 * w) <= 128]
         if k == "softmax_persistent":
             # The tutorial's choice: 8 warps, 4 stages where shared memory exceeds 200 KB.
             props = torch.cuda.get_device_properties(0)
