@@ -20,6 +20,8 @@
 #   DIR/kinds/{sm80,ptx_only,multi_arch,two_kernels}/   artifact kinds: sm_80 cubin + PTX,
 #                                        PTX only, three architectures, two kernels in one cubin
 #   DIR/kinds/default/<example>/         each course example built with no flags at all
+#   DIR/tcc/tensor_peak/                 runtime/tools/tensor_peak.tile: the tensor-core
+#                                        ceiling of tcc-tune's report (--peak)
 #   DIR/check_bounds/{oob_copy,vector_add,matmul,matmul_f32}/   tcc --check-bounds builds
 #                                        (test/gpu/check_bounds_test.cpp)
 #   DIR/src/*.tile                       derived sources: matmul with bf16 and f32 operands
@@ -450,6 +452,15 @@ if [ -x "$tcc" ]; then
       "-o \"\$art/tcc/$dir/$kern.cubin\"" >"$tmp/port.log" 2>&1 ||
       note "triton port $dir: tcc FAILED: $(head -c 300 "$tmp/port.log" | tr '\n' ' ')"
   done
+fi
+
+# The tensor-core ceiling of the offline tuner's report (runtime/tools/tensor_peak.tile:
+# tcc-tune --peak; test/gpu/offline_tune_test.cpp and gpu-run.sh's tuning step).
+if [ -x "$tcc" ]; then
+  mkdir -p "$art/tcc/tensor_peak"
+  "$tcc" "$root/runtime/tools/tensor_peak.tile" --emit=cubin \
+    -o "$art/tcc/tensor_peak/tensor_peak.cubin" >"$tmp/peak.log" 2>&1 ||
+    note "tensor_peak: tcc FAILED: $(head -c 300 "$tmp/peak.log" | tr '\n' ' ')"
 fi
 
 # Artifact kinds the runtime must load (test/gpu/artifact_kinds_test.cpp): an sm_80 cubin with

@@ -166,6 +166,23 @@ if [ -f "$root/.carry/doctor/tcc-bundle.tar.xz" ]; then
   tail -1 "$out/tests.log"
 fi
 
+# The offline tuner on the course's vector add (docs/autotuning.md): the table and the
+# report (text, CSV, JSON, sweep and roofline SVGs) into $out/tune, for a look.
+if [ -x "$build/bin/tcc-tune" ] && [ -d "$art/kinds/default/vector_add" ]; then
+  step "tcc-tune (vector_add, report in tune/)" | tee -a "$out/tests.log"
+  mkdir -p "$out/tune"
+  if TCC_CACHE_DIR= timeout "$(limit 60 200)" "$build/bin/tcc-tune" "$art/kinds/default/vector_add" \
+       --shape n=1048576,268435456 x=rand:n y=rand:n out=empty:n --peak "$art/tcc/tensor_peak" \
+       --budget-ms 20 -o "$out/tune/vector_add.tuning.json" --report "$out/tune" \
+       >"$out/tune.log" 2>&1; then
+    tests_summary="$tests_summary; tcc-tune OK"
+  else
+    tests_summary="$tests_summary; tcc-tune FAILED (see tune.log)"
+    rc=1
+  fi
+  head -4 "$out/tune.log"
+fi
+
 step "benchmarks" | tee "$out/bench.log"
 {
   step "triton_bench.py --export-only (Triton's cubins, for tcc-bench --triton)"
