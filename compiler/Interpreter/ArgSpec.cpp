@@ -28,7 +28,13 @@ bool parseArgSpec(const std::string &text, ArgSpec *out, std::string *error) {
   s.value = spec.value;
   std::string why;
   if (spec.isBuffer() && spec.kind != args::Kind::File && !args::constantShape(spec, &s.shape, &why)) {
-    *error = "'" + text + "': bad shape (the interpreter takes numbers: " + why + ")";
+    // The message of a bad shape, as for one that does not parse.
+    std::string shape = text.substr(text.rfind(':') + 1);
+    std::string name = "argument '" + spec.name + "': ";
+    if (why.compare(0, name.size(), name) == 0)
+      why = why.substr(name.size());
+    *error = "'" + text + "': bad shape '" + shape +
+             "' (expected N or AxB...; the interpreter takes numbers: " + why + ")";
     return false;
   }
   *out = std::move(s);
