@@ -114,6 +114,16 @@ Value toMemory(OpBuilder &b, Location loc, Value v) {
 /// into the destination before the load and no select follows it. A select would keep
 /// each load's predicate live until its data arrives (16 predicates for a 64-element row,
 /// more than a thread has), and ptxas then holds the data of every load in flight twice.
+/// The contract with the tile dialect's LLVM IR translation (TileToLLVMIRTranslation.cpp):
+/// a predicated global access is a side-effecting inline asm with its address, operand
+/// #address, under the constraint "*m", marked `tile.predicated_access`. The translation
+/// adds the address's element type, and the memory effects of a load.
+void markPredicatedAccess(LLVM::InlineAsmOp asmOp, PredicatedAccessKind kind,
+                          unsigned address) {
+  asmOp->setAttr(kPredicatedAccessAttrName,
+                 PredicatedAccessAttr::get(asmOp.getContext(), kind, address));
+}
+
 SmallVector<Value> emitGlobalLoad(OpBuilder &b, Location loc, Value ptr, Value pred,
                                   Type memType, unsigned count, ArrayRef<Value> others = {}) {
   unsigned bytes = memType.getIntOrFloatBitWidth() / 8 * count;
@@ -129,7 +139,7 @@ SmallVector<Value> emitGlobalLoad(OpBuilder &b, Location loc, Value ptr, Value p
   }
   AccessShape s = accessShape(memType, count);
   // Operands: the output words, the predicate, the tied `other` words (if any), the address
-  // (last, where tcc::relaxPredicatedGlobalAccesses expects it).
+  // (an indirect memory operand, "*m": printed with its brackets, `[%rd+imm]`).
   SmallVector<Value> inputs{pred};
   if (!others.empty())
     inputs.append(toWords(b, loc, others, s));
@@ -144,12 +154,12 @@ SmallVector<Value> emitGlobalLoad(OpBuilder &b, Location loc, Value ptr, Value p
   }
   if (s.words > 1)
     asmText += "}";
-  asmText += ", [$" + std::to_string(s.words + inputs.size() - 1) + "];";
+  asmText += ", $" + std::to_string(s.words + inputs.size() - 1) + ";";
   constraints += ",b";
   if (!others.empty())
     for (unsigned i = 0; i < s.words; ++i)
       constraints += "," + std::to_string(i);
-  constraints += ",l";
+  constraints += ",*m";
   Type wordType = b.getIntegerType(s.wordBits);
   Type resultType = wordType;
   if (s.words > 1)
@@ -159,6 +169,7 @@ SmallVector<Value> emitGlobalLoad(OpBuilder &b, Location loc, Value ptr, Value p
       b, loc, resultType, inputs, asmText, constraints,
       /*has_side_effects=*/true, /*is_align_stack=*/false, LLVM::TailCallKind::None,
       LLVM::AsmDialectAttr(), ArrayAttr());
+  markPredicatedAccess(asmOp, PredicatedAccessKind::Load, inputs.size() - 1);
   SmallVector<Value> words;
   if (s.words == 1)
     words.push_back(asmOp.getResult(0));
@@ -187,8 +198,8 @@ void emitGlobalStore(OpBuilder &b, Location loc, Value ptr, Value pred,
   }
   AccessShape s = accessShape(memType, count);
   SmallVector<Value> words = toWords(b, loc, elements, s);
-  std::string asmText = "@$0 st.global" + ptxAccessType(s) + " [$1], ";
-  std::string constraints = "b,l";
+  std::string asmText = "@$0 st.global" + ptxAccessType(s) + " $1, ";
+  std::string constraints = "b,*m";
   if (s.words > 1)
     asmText += "{";
   for (unsigned i = 0; i < s.words; ++i) {
@@ -200,9 +211,11 @@ void emitGlobalStore(OpBuilder &b, Location loc, Value ptr, Value pred,
   asmText += ";";
   SmallVector<Value> operands{pred, ptr};
   operands.append(words.begin(), words.end());
-  LLVM::InlineAsmOp::create(b, loc, TypeRange(), operands, asmText, constraints,
-                            /*has_side_effects=*/true, /*is_align_stack=*/false,
-                            LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, loc, TypeRange(), operands, asmText, constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false, LLVM::TailCallKind::None,
+      LLVM::AsmDialectAttr(), ArrayAttr());
+  markPredicatedAccess(asmOp, PredicatedAccessKind::Store, /*address=*/1);
 }
 
 /// The vector width for a memory op on a tile: `tile.vec`, clamped to what the

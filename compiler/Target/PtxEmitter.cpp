@@ -1,17 +1,13 @@
 //===- PtxEmitter.cpp - LLVM dialect to PTX --------------------------------===//
 
 #include "PtxEmitter.h"
+#include "TileToLLVMIRTranslation.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
-#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
 #include "llvm/ADT/SmallString.h"
-#include "llvm/IR/InlineAsm.h"
-#include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -103,77 +99,12 @@ static std::unique_ptr<llvm::TargetMachine> createTargetMachine(const PtxOptions
   return machine;
 }
 
-/// Predicated global accesses of the tile lowering (MemoryLowering.cpp) arrive as
-/// side-effecting inline PTX with the address in a register: `@$P ld.global... {..}, [$A];`
-/// and `@$0 st.global... [$1], {..};` (constraint "l"). MLIR's llvm.inline_asm can express
-/// neither memory effects nor (reliably, in LLVM 22) the element type of an indirect
-/// operand, so they are rewritten here, after translation:
-/// - the address becomes an indirect memory operand ("*m", printed `$A`): NVPTX selects
-///   it like the address of a plain load, so a constant offset from a base pointer is
-///   folded into `[%rd+imm]`, and the machine instruction counts as a memory access;
-/// - loads lose the side effect and get `memory(argmem: read) nounwind willreturn`: LLVM
-///   orders them like plain loads (freely among reads, never across a possible write: a
-///   store, a predicated store, which stays side-effecting, a barrier, an atomic), may
-///   merge identical ones and drop unused ones.
-static void relaxPredicatedGlobalAccesses(llvm::Module &module) {
-  for (llvm::Function &function : module)
-    for (llvm::BasicBlock &block : function)
-      for (llvm::Instruction &inst : block) {
-        auto *call = llvm::dyn_cast<llvm::CallInst>(&inst);
-        if (!call)
-          continue;
-        auto *asmValue = llvm::dyn_cast<llvm::InlineAsm>(call->getCalledOperand());
-        if (!asmValue || !asmValue->hasSideEffects())
-          continue;
-        std::string text = asmValue->getAsmString().str();
-        llvm::StringRef rest(text);
-        if (!rest.consume_front("@$"))
-          continue;
-        rest = rest.drop_while([](char c) { return c >= '0' && c <= '9'; });
-        bool isLoad = rest.starts_with(" ld.global.");
-        if (!isLoad && !rest.starts_with(" st.global."))
-          continue;
-        // The address: the last operand of a load, operand 1 of a store.
-        unsigned address = isLoad ? call->arg_size() - 1 : 1;
-        if (call->arg_size() < 2 || !call->getArgOperand(address)->getType()->isPointerTy())
-          continue;
-        // Operands are numbered outputs first, as are the constraints.
-        llvm::SmallVector<llvm::StringRef> constraints;
-        std::string constraintText = asmValue->getConstraintString().str();
-        llvm::StringRef(constraintText).split(constraints, ',');
-        unsigned asmIndex = llvm::count_if(constraints, [](llvm::StringRef c) {
-                              return c.starts_with("=");
-                            }) + address;
-        std::string bracketed = "[$" + std::to_string(asmIndex) + "]";
-        size_t at = text.find(bracketed);
-        unsigned constraintIndex = asmIndex;
-        if (at == std::string::npos || constraintIndex >= constraints.size() ||
-            constraints[constraintIndex] != "l")
-          continue;
-        text.replace(at, bracketed.size(), "$" + std::to_string(asmIndex));
-        std::string newConstraints;
-        for (auto [i, c] : llvm::enumerate(constraints))
-          newConstraints += (i ? "," : "") + (i == constraintIndex ? std::string("*m") : c.str());
-        call->setCalledOperand(llvm::InlineAsm::get(
-            asmValue->getFunctionType(), text, newConstraints, /*hasSideEffects=*/!isLoad,
-            asmValue->isAlignStack(), asmValue->getDialect()));
-        call->addParamAttr(address, llvm::Attribute::get(module.getContext(),
-                                                         llvm::Attribute::ElementType,
-                                                         llvm::Type::getInt8Ty(module.getContext())));
-        if (isLoad) {
-          call->setMemoryEffects(llvm::MemoryEffects::argMemOnly(llvm::ModRefInfo::Ref));
-          call->setDoesNotThrow();
-          call->addFnAttr(llvm::Attribute::WillReturn);
-        }
-      }
-}
-
 std::unique_ptr<llvm::Module> translateToLLVMIR(mlir::ModuleOp module, llvm::LLVMContext &context,
                                                 const PtxOptions &options, std::string *error) {
+  // The tile dialect's translation gives the lowering's predicated global accesses
+  // their element type and memory effects (TileToLLVMIRTranslation.cpp).
   mlir::DialectRegistry registry;
-  mlir::registerBuiltinDialectTranslation(registry);
-  mlir::registerLLVMDialectTranslation(registry);
-  mlir::registerNVVMDialectTranslation(registry);
+  registerTccTranslations(registry);
   module->getContext()->appendDialectRegistry(registry);
 
   std::unique_ptr<llvm::Module> llvmModule =
@@ -185,7 +116,6 @@ std::unique_ptr<llvm::Module> translateToLLVMIR(mlir::ModuleOp module, llvm::LLV
   std::unique_ptr<llvm::TargetMachine> machine = createTargetMachine(options, error);
   if (!machine)
     return nullptr;
-  relaxPredicatedGlobalAccesses(*llvmModule);
   llvmModule->setTargetTriple(llvm::Triple(kTriple));
   llvmModule->setDataLayout(machine->createDataLayout());
   std::string verifyMessage;

@@ -179,4 +179,36 @@ def Tile_ReduceKind : I32EnumAttr<"ReduceKind", "the combining function of tile.
   let cppNamespace = "::mlir::tile";
 }
 
+def Tile_PredicatedAccessKind : I32EnumAttr<"PredicatedAccessKind",
+    "what a predicated global access of the lowering does", [
+    I32EnumAttrCase<"Load", 0, "load">,
+    I32EnumAttrCase<"Store", 1, "store">]> {
+  let cppNamespace = "::mlir::tile";
+  let genSpecializedAttr = 0;
+}
+
+def Tile_PredicatedAccessAttr : Tile_Attr<"PredicatedAccess", "predicated_access"> {
+  let summary = "marks the inline PTX of a predicated global load or store";
+  let description = [{
+    The lowering (convert-tile-to-nvvm) writes a predicated global access as an
+    `llvm.inline_asm` (`@p ld.global.v4.b32 {...}, $A;`, `@p st.global.b32 $A, ...;`) whose
+    address operand has the indirect memory constraint `*m`, and marks it with the
+    discardable attribute `tile.predicated_access`:
+
+    ```mlir
+    %v = llvm.inline_asm has_side_effects "@$1 ld.global.b32 $0, $2;", "=r,b,*m" %p, %a
+        {tile.predicated_access = #tile.predicated_access<load, address = 1>} : (i1, !llvm.ptr<1>) -> i32
+    ```
+
+    `address` is the index of the address among the op's operands. MLIR's inline asm
+    can state neither the element type of an indirect operand (of one without results)
+    nor memory effects, so the tile dialect's LLVM IR translation adds them: the address
+    gets `elementtype(i8)`; a load loses `sideeffect` and becomes `memory(argmem: read)
+    nounwind willreturn` (LLVM orders it like a plain load); a store stays side-effecting.
+    The translation fails if the marked op is not such an access (docs/lowering.md).
+  }];
+  let parameters = (ins EnumParameter<Tile_PredicatedAccessKind>:$kind, "unsigned":$address);
+  let assemblyFormat = "`<` $kind `,` `address` `=` $address `>`";
+}
+
 #endif // TILE_ATTRS_TD

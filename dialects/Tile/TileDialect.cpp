@@ -74,6 +74,28 @@ Operation *TileDialect::materializeConstant(OpBuilder &builder, Attribute value,
   return nullptr;
 }
 
+LogicalResult TileDialect::verifyOperationAttribute(Operation *op, NamedAttribute attribute) {
+  if (attribute.getName() != kPredicatedAccessAttrName)
+    return success();
+  auto access = dyn_cast<PredicatedAccessAttr>(attribute.getValue());
+  if (!access)
+    return op->emitOpError() << "'" << kPredicatedAccessAttrName
+                             << "' must be a #tile.predicated_access, not " << attribute.getValue();
+  // What the LLVM IR translation relies on; it checks the constraints itself.
+  if (op->getName().getStringRef() != "llvm.inline_asm")
+    return op->emitOpError() << "'" << kPredicatedAccessAttrName
+                             << "' marks an llvm.inline_asm, not this op";
+  if (access.getAddress() >= op->getNumOperands())
+    return op->emitOpError() << "'" << kPredicatedAccessAttrName << "': address operand #"
+                             << access.getAddress() << " of " << op->getNumOperands()
+                             << " operands";
+  bool isLoad = access.getKind() == PredicatedAccessKind::Load;
+  if (isLoad != (op->getNumResults() == 1))
+    return op->emitOpError() << "'" << kPredicatedAccessAttrName << "': a predicated "
+                             << (isLoad ? "load has a result" : "store has no result");
+  return success();
+}
+
 LogicalResult PointerType::verify(function_ref<InFlightDiagnostic()> emitError,
                                   Type pointeeType) {
   if (!pointeeType.isIntOrFloat())

@@ -38,6 +38,10 @@ inline constexpr unsigned kThreadsPerWarp = 32;
 /// Module attribute holding the #tile.target description.
 inline constexpr llvm::StringLiteral kTargetAttrName = "tile.target";
 
+/// Discardable attribute (#tile.predicated_access) of the lowering's inline asm for a
+/// predicated global load or store; read by the tile dialect's LLVM IR translation.
+inline constexpr llvm::StringLiteral kPredicatedAccessAttrName = "tile.predicated_access";
+
 /// The target of the module around `op` (`tile.target`), or the default (sm_90).
 TargetAttr getTarget(Operation *op);
 /// The description of `arch` (sm_80, sm_90, sm_90a, ...) with its shared-memory limit.

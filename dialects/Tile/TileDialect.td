@@ -25,6 +25,8 @@ def Tile_Dialect : Dialect {
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 1;
+  // tile.predicated_access on the lowering's inline asm (TileDialect.cpp).
+  let hasOperationAttrVerify = 1;
 }
 
 class Tile_Op<string mnemonic, list<Trait> traits = []>

@@ -2,7 +2,10 @@
 
 // f16, 8 per thread, tile.vec = 8: one 128-bit access per thread. Predicated loads are
 // inline PTX whose 32-bit words are split back into halves; masked-off lanes take
-// `other`. Unpredicated accesses are plain LLVM vector loads and stores.
+// `other`, whose words are inputs tied to the outputs. The address is an indirect memory
+// operand ("*m") and the access is marked #tile.predicated_access (kind, address operand)
+// for the LLVM IR translation. Unpredicated accesses are plain LLVM vector loads and
+// stores.
 // i1 travels as bytes. A scalar store is done by thread 0 alone.
 
 #b = #tile.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
@@ -32,20 +35,20 @@ func.func @mem(%p: !tile.ptr<f16>, %q: !tile.ptr<i1>, %s: !tile.ptr<f32>, %n: i3
 // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x range <i32, 0, 32> : i32
 // CHECK: %[[PTR:.*]] = llvm.getelementptr %arg0[%{{.*}}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f16
 // CHECK: %[[M:.*]] = arith.cmpi slt
-// CHECK: %[[LD:.*]] = llvm.inline_asm has_side_effects "@$4 ld.global.v4.b32 {$0, $1, $2, $3}, [$5];", "=r,=r,=r,=r,b,l" %[[M]], %[[PTR]] : (i1, !llvm.ptr<1>) -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK: %[[LD:.*]] = llvm.inline_asm has_side_effects {tile.predicated_access = #tile.predicated_access<load, address = 5>} "@$4 ld.global.v4.b32 {$0, $1, $2, $3}, $9;", "=r,=r,=r,=r,b,0,1,2,3,*m" %[[M]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[PTR]] : (i1, i32, i32, i32, i32, !llvm.ptr<1>) -> !llvm.struct<(i32, i32, i32, i32)>
 // CHECK: %[[W0:.*]] = llvm.extractvalue %[[LD]][0]
 // CHECK: llvm.bitcast %[[W0]] : i32 to vector<2xf16>
-// CHECK-COUNT-8: arith.select %[[M]], %{{.*}}, %{{.*}} : f16
+// CHECK-NOT: arith.select
 // CHECK: llvm.load %[[PTR]] {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xf16>
 // CHECK: llvm.store %{{.*}}, %[[PTR]] {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<1>
 // CHECK: %[[QPTR:.*]] = llvm.getelementptr %arg1[%{{.*}}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i8
-// CHECK: llvm.inline_asm has_side_effects "@$2 ld.global.v2.b32 {$0, $1}, [$3];", "=r,=r,b,l" %[[M]], %[[QPTR]]
+// CHECK: llvm.inline_asm has_side_effects {tile.predicated_access = #tile.predicated_access<load, address = 1>} "@$2 ld.global.v2.b32 {$0, $1}, $3;", "=r,=r,b,*m" %[[M]], %[[QPTR]]
 // CHECK: llvm.bitcast %{{.*}} : i32 to vector<4xi8>
 // CHECK: arith.cmpi ne, %{{.*}}, %{{.*}} : i8
 // CHECK: arith.extui %{{.*}} : i1 to i8
-// CHECK: llvm.inline_asm has_side_effects "@$0 st.global.v2.b32 [$1], {$2, $3};", "b,l,r,r" %[[M]], %[[QPTR]]
+// CHECK: llvm.inline_asm has_side_effects {tile.predicated_access = #tile.predicated_access<store, address = 1>} "@$0 st.global.v2.b32 $1, {$2, $3};", "b,*m,r,r" %[[M]], %[[QPTR]]
 // CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[TID]], %{{.*}} : i32
-// CHECK: llvm.inline_asm has_side_effects "@$0 st.global.b32 [$1], $2;", "b,l,r" %[[FIRST]], %arg2
+// CHECK: llvm.inline_asm has_side_effects {tile.predicated_access = #tile.predicated_access<store, address = 1>} "@$0 st.global.b32 $1, $2;", "b,*m,r" %[[FIRST]], %arg2
 
 // -----
 
@@ -72,4 +75,4 @@ func.func @replicated(%p: !tile.ptr<f32>) attributes {tile.kernel, tile.num_warp
 // CHECK: %[[WARP:.*]] = arith.shrui %[[TID]], %{{.*}} : i32
 // CHECK: %[[WBIT:.*]] = arith.andi %[[WARP]], %{{.*}} : i32
 // CHECK: %[[OWNER:.*]] = arith.cmpi eq, %[[WBIT]], %{{.*}} : i32
-// CHECK: llvm.inline_asm has_side_effects "@$0 st.global.b32 [$1], $2;", "b,l,r" %[[OWNER]]
+// CHECK: llvm.inline_asm has_side_effects {tile.predicated_access = #tile.predicated_access<store, address = 1>} "@$0 st.global.b32 $1, $2;", "b,*m,r" %[[OWNER]]

@@ -1,9 +1,11 @@
 // RUN: tile-opt %s -tile-allocate-shared -convert-tile-to-nvvm=per-thread-only -cse | FileCheck %s --check-prefix=THREAD
 // RUN: tile-opt %s -tile-allocate-shared -convert-tile-to-nvvm | FileCheck %s
-// RUN: tile-opt %s -tile-allocate-shared -convert-tile-to-nvvm | mlir-translate --mlir-to-llvmir | opt -O3 -S \
+// RUN: tile-opt %s -tile-allocate-shared -convert-tile-to-nvvm | tile-translate --mlir-to-llvmir | opt -O3 -S \
 // RUN:   | llc -mtriple=nvptx64-nvidia-cuda -mcpu=sm_90 -mattr=+ptx80 | FileCheck %s --check-prefix=PTX
 
-// The lowering alone, through upstream LLVM tools (tcc --emit=ptx has its own tests):
+// The lowering alone, through tile-translate (mlir-translate with the tile dialect's
+// translation of #tile.predicated_access) and upstream LLVM tools (tcc --emit=ptx has its
+// own tests):
 // specialised vector add uses predicated 128-bit accesses, two per array and thread.
 // PTX: .entry vector_add(
 // PTX: .maxntid 128, 1, 1
@@ -42,10 +44,10 @@ func.func @vector_add(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %out: !tile.ptr<f3
 // THREAD-SAME: nvvm.maxntid = array<i32: 128, 1, 1>
 // THREAD: nvvm.read.ptx.sreg.ctaid.x
 // THREAD: nvvm.read.ptx.sreg.tid.x range <i32, 0, 128>
-// THREAD-COUNT-2: llvm.inline_asm has_side_effects {{.*}}"@$4 ld.global.v4.b32 {$0, $1, $2, $3}, [$5];", "=r,=r,=r,=r,b,l"
-// THREAD-COUNT-2: llvm.inline_asm has_side_effects {{.*}}"@$4 ld.global.v4.b32 {$0, $1, $2, $3}, [$5];", "=r,=r,=r,=r,b,l"
+// THREAD-COUNT-2: llvm.inline_asm has_side_effects {tile.predicated_access = #tile.predicated_access<load, address = 1>} "@$4 ld.global.v4.b32 {$0, $1, $2, $3}, $5;", "=r,=r,=r,=r,b,*m"
+// THREAD-COUNT-2: llvm.inline_asm has_side_effects {tile.predicated_access = #tile.predicated_access<load, address = 1>} "@$4 ld.global.v4.b32 {$0, $1, $2, $3}, $5;", "=r,=r,=r,=r,b,*m"
 // THREAD-COUNT-8: arith.addf {{.*}} : f32
-// THREAD-COUNT-2: llvm.inline_asm has_side_effects {{.*}}"@$0 st.global.v4.b32 [$1], {$2, $3, $4, $5};", "b,l,r,r,r,r"
+// THREAD-COUNT-2: llvm.inline_asm has_side_effects {tile.predicated_access = #tile.predicated_access<store, address = 1>} "@$0 st.global.v4.b32 $1, {$2, $3, $4, $5};", "b,*m,r,r,r,r"
 
 // CHECK-LABEL: llvm.func @vector_add(
 // CHECK-SAME: tile.shared_bytes = 0 : i64
