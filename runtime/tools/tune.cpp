@@ -18,6 +18,8 @@
 namespace tcc {
 namespace tune {
 
+namespace fs = std::filesystem;
+
 std::string usage(const std::string& program) {
   return "usage: " + program +
          " ARTIFACT --shape NAME=V1,V2,... [--shape ...] [NAME=SPEC ...] [-o TABLE.json]\n"
@@ -629,6 +631,11 @@ Ceilings measureCeilings(const std::string& peakArtifact, double budgetMs) {
       throw Error("measuring the tensor-core ceiling",
                   "the tensor_peak artifact has no usable FLOP count (" +
                       (why.empty() ? std::string("no \"cost\" in its metadata") : why) + ")");
+    if (r.trials.empty() || !r.trials.front().ok || r.trials.front().medianMs <= 0)
+      throw Error("measuring the tensor-core ceiling",
+                  r.trials.empty() || r.trials.front().error.empty()
+                      ? std::string("tensor_peak took no measurable time")
+                      : r.trials.front().error);
     c.tensorTFLOPs = *flops / (r.trials.front().medianMs * 1e9);
     c.tensorNote = "tensor_peak " + m.configString() + " (" + m.arch + "), " +
                    std::to_string(programs) + " programs x " + std::to_string(iters) +
@@ -749,6 +756,10 @@ int run(const Options& o, const std::string& program) {
         std::string table = tuningTable(rep, &warnings);
         for (const std::string& w : warnings)
           std::fprintf(stderr, "%s: warning: %s\n", program.c_str(), w.c_str());
+        std::error_code ec;
+        fs::path parent = fs::path(o.table).parent_path();
+        if (!parent.empty())
+          fs::create_directories(parent, ec); // a failure shows in the write below
         if (!writeFileAtomically(o.table, table, &why))
           return fail("writing the tuning table " + o.table + ": " + why);
         std::fprintf(stderr, "%s: wrote the tuning table %s\n", program.c_str(), o.table.c_str());
