@@ -110,6 +110,8 @@ S mul(S a, S b) {
     std::swap(a, b); // the literal first: "12288 * cdiv(n, 1024)"
   if (isLit(a, &x) && b->op == Op::Mul && isLit(b->a, &y) && grid::mul(x, y, &r))
     return mul(lit(r), b->b);
+  if (!isLit(a) && b->op == Op::Mul && isLit(b->a)) // the literal first: 512 * A * cdiv(B, 2)
+    return mul(b->a, mul(a, b->b));
   return make(Op::Mul, a, b);
 }
 S cdiv(S a, S b) {
@@ -305,10 +307,19 @@ public:
     Cost c = region(kernel_.getBody());
     S programs = mul(mul(grid_[0], grid_[1]), grid_[2]);
     KernelCost out;
-    if (S b = mul(c.bytes, programs))
-      out.bytes = print(b, 0);
-    if (S f = mul(c.flops, programs))
-      out.flops = print(f, 0);
+    // Only what the runtime's grammar reads back (it always should: a safeguard, so that a
+    // count never fails a compilation).
+    auto text = [](S s) -> std::optional<std::string> {
+      if (!s)
+        return std::nullopt;
+      std::string t = print(s, 0);
+      grid::Expr e;
+      if (!grid::parse(t, &e, nullptr))
+        return std::nullopt;
+      return t;
+    };
+    out.bytes = text(mul(c.bytes, programs));
+    out.flops = text(mul(c.flops, programs));
     return out;
   }
 
