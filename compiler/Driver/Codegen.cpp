@@ -2,8 +2,8 @@
 
 #include "compiler/Driver/Codegen.h"
 
-#include "compiler/Analysis/AxisInfo.h"
 #include "compiler/Analysis/Cost.h"
+#include "compiler/Analysis/InnerStrides.h"
 #include "compiler/Analysis/PointerOrigin.h"
 #include "compiler/Conversion/Passes.h"
 #include "compiler/Driver/Driver.h"
@@ -14,7 +14,9 @@
 #include "compiler/Target/Cubin.h"
 #include "compiler/Target/HeaderWriter.h"
 #include "compiler/Target/PtxEmitter.h"
+#include "compiler/Transforms/Passes.h"
 #include "compiler/Transforms/Pipeline.h"
+#include "compiler/Transforms/SpecializeArguments.h"
 #include "dialects/Tile/TileDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -28,7 +30,6 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/Timing.h"
 
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -48,12 +49,10 @@ namespace {
 
 constexpr const char *kCompilerName = "tcc 0.1";
 
-/// What one compilation assumes about one argument (--specialize, --variants=auto).
-struct Assumption {
-  int64_t divisibility = 1; // a multiple of this (a pointer: its address in bytes)
-  bool equalToOne = false;  // an integer equal to 1 (a unit stride)
-};
-using Assumptions = std::map<std::string, Assumption>; // argument name -> assumption
+/// What one compilation assumes about its arguments (--specialize, --variants=auto):
+/// compiler/Transforms/SpecializeArguments.h.
+using Assumption = ArgumentAssumption;
+using Assumptions = ArgumentAssumptions;
 
 /// "f32", "i32", "bf16", ...; empty for types a kernel parameter cannot have.
 std::string scalarName(Type type) {
@@ -79,16 +78,6 @@ std::string paramTypeName(Type type) {
   return scalarName(type);
 }
 
-SmallVector<std::string> argNames(func::FuncOp kernel) {
-  SmallVector<std::string> names;
-  auto attr = kernel->getAttrOfType<ArrayAttr>("tile.arg_names");
-  for (unsigned i = 0; i < kernel.getNumArguments(); ++i) {
-    auto name = attr && i < attr.size() ? dyn_cast<StringAttr>(attr[i]) : StringAttr();
-    names.push_back(name ? name.str() : "arg" + std::to_string(i));
-  }
-  return names;
-}
-
 SmallVector<func::FuncOp> kernelsOf(ModuleOp module) {
   SmallVector<func::FuncOp> kernels;
   for (auto func : module.getOps<func::FuncOp>())
@@ -100,171 +89,22 @@ SmallVector<func::FuncOp> kernelsOf(ModuleOp module) {
 /// --specialize NAME=D|NAME=eq1[,...] entries.
 bool parseSpecializations(const CodegenOptions &options, Assumptions *out,
                           DiagnosticEngine &diags) {
-  for (const std::string &option : options.specialize) {
-    SmallVector<StringRef> items;
-    StringRef(option).split(items, ',', -1, /*KeepEmpty=*/false);
-    for (StringRef item : items) {
-      auto [name, value] = item.split('=');
-      name = name.trim();
-      value = value.trim();
-      Assumption a;
-      int64_t d = 0;
-      if (!name.empty() && value == "eq1") {
-        a.equalToOne = true;
-      } else if (!name.empty() && !value.getAsInteger(10, d) && d > 0 && !(d & (d - 1))) {
-        a.divisibility = d;
-      } else {
-        diags.error("invalid --specialize '" + item + "': expected NAME=D with D a power of two "
-                    "(such as x=16) or NAME=eq1 (an integer equal to 1, such as stride_n=eq1)");
-        return false;
-      }
-      (*out)[name.str()] = a;
-    }
-  }
-  return true;
-}
-
-bool isSpecialisableInteger(Type type) {
-  auto integer = dyn_cast<IntegerType>(type);
-  return integer && integer.getWidth() > 1;
+  std::string error;
+  if (parseArgumentAssumptions(options.specialize, "--specialize", out, &error))
+    return true;
+  diags.error(error);
+  return false;
 }
 
 /// The assumptions each argument of `kernel` is compiled under: `all` (--specialize-all:
 /// pointers 16-byte aligned, i32/i64 divisible by 16), overridden by `requested`.
 bool resolveSpecializations(func::FuncOp kernel, const Assumptions &requested, bool all,
                             Assumptions *resolved, DiagnosticEngine &diags) {
-  SmallVector<std::string> names = argNames(kernel);
-  for (auto &[name, a] : requested)
-    if (!llvm::is_contained(names, name)) {
-      diags.error("--specialize names '" + name + "', which is not a parameter of kernel '" +
-                  kernel.getName().str() + "'");
-      return false;
-    }
-  for (auto [i, name] : llvm::enumerate(names)) {
-    Type type = kernel.getArgumentTypes()[i];
-    Assumption a;
-    if (all && (isa<tile::PointerType>(type) || type.isInteger(32) || type.isInteger(64)))
-      a.divisibility = 16;
-    if (auto it = requested.find(name); it != requested.end())
-      a = it->second;
-    if (a.divisibility > 1 && !isa<tile::PointerType, IntegerType>(type)) {
-      diags.error("--specialize: parameter '" + name + "' of kernel '" + kernel.getName().str() +
-                  "' is not a pointer or an integer");
-      return false;
-    }
-    if (a.equalToOne && !isSpecialisableInteger(type)) {
-      diags.error("--specialize " + name + "=eq1: parameter '" + name + "' of kernel '" +
-                  kernel.getName().str() + "' is not an integer (i8..i64)");
-      return false;
-    }
-    if (a.divisibility > 1 || a.equalToOne)
-      (*resolved)[name] = a;
-  }
-  return true;
-}
-
-/// Records the assumptions as argument attributes (tile.divisibility, tile.equal_to) and
-/// replaces every use of an argument assumed equal to 1 by the constant 1: the argument
-/// stays in the signature (the ABI does not change), and AxisInfo and canonicalisation see
-/// a unit stride (contiguity, `x * 1` folded).
-void applySpecializations(func::FuncOp kernel, const Assumptions &assumptions) {
-  SmallVector<std::string> names = argNames(kernel);
-  Builder b(kernel.getContext());
-  for (auto [i, name] : llvm::enumerate(names)) {
-    auto it = assumptions.find(name);
-    if (it == assumptions.end())
-      continue;
-    if (it->second.divisibility > 1)
-      kernel.setArgAttr(i, "tile.divisibility",
-                        b.getI32IntegerAttr(int32_t(it->second.divisibility)));
-    if (it->second.equalToOne && !kernel.isExternal()) {
-      kernel.setArgAttr(i, "tile.equal_to", b.getI32IntegerAttr(1));
-      BlockArgument arg = kernel.getArgument(i);
-      OpBuilder builder = OpBuilder::atBlockBegin(&kernel.getBody().front());
-      Value one = arith::ConstantOp::create(builder, arg.getLoc(),
-                                            b.getIntegerAttr(arg.getType(), 1));
-      arg.replaceAllUsesWith(one);
-    }
-  }
-}
-
-/// True if `offset` (an integer tile) reaches, through the ops computing addresses, the
-/// pointer of a load or store that is contiguous along no dimension: an access that a unit
-/// stride could make contiguous. Transpose's destination (`rn[None, :] * stride_dst +
-/// rm[:, None]`) is already contiguous along its first dimension: its stride is a row stride.
-bool feedsNonContiguousAccess(Value offset, const AxisInfoAnalysis &axis) {
-  SmallVector<Value> work{offset};
-  llvm::DenseSet<Value> seen;
-  while (!work.empty()) {
-    Value v = work.pop_back_val();
-    if (!seen.insert(v).second || seen.size() > 256)
-      continue;
-    for (OpOperand &use : v.getUses()) {
-      Operation *user = use.getOwner();
-      if (isa<tile::LoadOp, tile::StoreOp>(user)) {
-        if (use.getOperandNumber() != 0)
-          continue; // a stored value or a mask, not an address
-        auto shaped = dyn_cast<ShapedType>(v.getType());
-        unsigned rank = shaped ? shaped.getRank() : 0;
-        bool contiguous = false;
-        for (unsigned d = 0; d < rank; ++d)
-          contiguous = contiguous || axis.getContiguity(v, d) > 1;
-        if (!contiguous)
-          return true;
-        continue;
-      }
-      if (isa<tile::BroadcastOp, tile::ExpandDimsOp, tile::AddPtrOp, arith::AddIOp,
-              arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp, arith::IndexCastOp>(user))
-        for (Value r : user->getResults())
-          work.push_back(r);
-    }
-  }
+  std::string error;
+  if (resolveArgumentAssumptions(kernel, requested, all, "--specialize", resolved, &error))
+    return true;
+  diags.error(error);
   return false;
-}
-
-/// The integer arguments of `kernel` that are inner strides, worth a unit-stride variant:
-/// multiplied (after splats, broadcasts and casts) by a tile that is contiguous along its
-/// last dimension (`rn[None, :] * stride_n`, `offs * stride`), into the address of an
-/// access that is otherwise contiguous along no dimension. Row strides multiply scalars or
-/// tiles contiguous along another dimension, and are not listed.
-SmallVector<std::string> innerStrides(func::FuncOp kernel) {
-  SmallVector<std::string> result;
-  if (kernel.isExternal())
-    return result;
-  AxisInfoAnalysis axis(kernel);
-  SmallVector<std::string> names = argNames(kernel);
-  for (auto [i, name] : llvm::enumerate(names)) {
-    BlockArgument arg = kernel.getArgument(i);
-    if (!isSpecialisableInteger(arg.getType()))
-      continue;
-    SmallVector<Value> work{arg};
-    llvm::DenseSet<Value> seen;
-    bool inner = false;
-    while (!work.empty() && !inner) {
-      Value v = work.pop_back_val();
-      if (!seen.insert(v).second)
-        continue;
-      for (OpOperand &use : v.getUses()) {
-        Operation *user = use.getOwner();
-        if (isa<tile::SplatOp, tile::BroadcastOp, tile::ExpandDimsOp, arith::ExtSIOp,
-                arith::ExtUIOp, arith::TruncIOp, arith::IndexCastOp>(user)) {
-          work.push_back(user->getResult(0));
-        } else if (isa<arith::MulIOp>(user)) {
-          Value other = user->getOperand(1 - use.getOperandNumber());
-          auto shaped = dyn_cast<ShapedType>(other.getType());
-          if (!shaped || shaped.getRank() == 0)
-            continue;
-          AxisInfo info = axis.getAxisInfo(other);
-          if (info.getRank() == shaped.getRank() && info.contiguity.back() > 1 &&
-              feedsNonContiguousAccess(user->getResult(0), axis))
-            inner = true;
-        }
-      }
-    }
-    if (inner)
-      result.push_back(name);
-  }
-  return result;
 }
 
 /// --variants=auto: the general variant; every pointer 16-byte aligned and every i32/i64
@@ -277,11 +117,12 @@ std::vector<Assumptions> deriveVariants(func::FuncOp kernel, DiagnosticEngine &d
     return {};
   if (!aligned.empty())
     sets.push_back(aligned);
-  SmallVector<std::string> strides = innerStrides(kernel);
+  SmallVector<unsigned> strides = innerStrideArguments(kernel);
   if (!strides.empty()) {
+    SmallVector<std::string> names = kernelArgumentNames(kernel);
     Assumptions unit = aligned;
-    for (const std::string &name : strides)
-      unit[name] = Assumption{1, true};
+    for (unsigned i : strides)
+      unit[names[i]] = Assumption{1, true};
     sets.push_back(unit);
   }
   return sets;
@@ -290,7 +131,7 @@ std::vector<Assumptions> deriveVariants(func::FuncOp kernel, DiagnosticEngine &d
 /// "general" or "x%16, n%16, stride_n==1", in parameter order (for --ptxas-verbose).
 std::string describeAssumptions(func::FuncOp kernel, const Assumptions &set) {
   std::string s;
-  for (const std::string &name : argNames(kernel)) {
+  for (const std::string &name : kernelArgumentNames(kernel)) {
     auto it = set.find(name);
     if (it == set.end())
       continue;
@@ -451,8 +292,6 @@ bool Codegen::compileTimed(ModuleOp tileModule,
       if (!llvm::is_contained(result->only, kernel.getName().str()))
         kernel.erase();
   for (func::FuncOp kernel : kernelsOf(*module)) {
-    if (auto it = perKernel.find(kernel.getName().str()); it != perKernel.end())
-      applySpecializations(kernel, it->second);
     if (codegen.numStages)
       kernel->setAttr("tile.num_stages",
                       IntegerAttr::get(IntegerType::get(context, 32), codegen.numStages));
@@ -466,6 +305,16 @@ bool Codegen::compileTimed(ModuleOp tileModule,
         /*shouldPrintAfterPass=*/[](Pass *, Operation *) { return true; },
         /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false);
   }
+  // The variant's argument assumptions, one tile-specialize-arguments per kernel.
+  for (func::FuncOp kernel : kernelsOf(*module))
+    if (auto it = perKernel.find(kernel.getName().str());
+        it != perKernel.end() && !it->second.empty()) {
+      TileSpecializeArgumentsOptions specialise;
+      specialise.kernel = kernel.getName().str();
+      for (const std::string &entry : formatArgumentAssumptions(it->second))
+        specialise.assume.push_back(entry);
+      pm.addPass(createTileSpecializeArguments(specialise));
+    }
   GpuPipelineOptions pipeline;
   pipeline.numWarps = codegen.numWarps;
   pipeline.checkBounds = codegen.checkBounds;
@@ -576,7 +425,7 @@ tcc::KernelArtifact Codegen::describe(func::FuncOp kernel, const Assumptions &as
                                       const Compiled &compiled) {
   tcc::KernelArtifact artifact;
   artifact.name = kernel.getName().str();
-  SmallVector<std::string> names = argNames(kernel);
+  SmallVector<std::string> names = kernelArgumentNames(kernel);
   for (auto [i, name] : llvm::enumerate(names)) {
     tcc::KernelParam param;
     param.name = name;

@@ -175,6 +175,38 @@ def TileCheckBounds : Pass<"tile-check-bounds", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::tile::TileDialect", "::mlir::arith::ArithDialect"];
 }
 
+def TileSpecializeArguments : Pass<"tile-specialize-arguments", "::mlir::ModuleOp"> {
+  let summary = "compiles a kernel variant under assumptions about its arguments";
+  let description = [{
+    The first pass of a variant's pipeline (--specialize, --specialize-all, --variants=auto).
+    Each `assume` entry is `NAME=D` (a pointer D-byte aligned or an integer a multiple of D,
+    D a power of two: the argument attribute `tile.divisibility = D`) or `NAME=eq1` (an
+    integer equal to 1: `tile.equal_to = 1`, and every use of the argument replaced by the
+    constant 1, so that AxisInfo and canonicalisation see a unit stride; the signature does
+    not change). `all` first assumes every pointer 16-byte aligned and every i32/i64 a
+    multiple of 16; `kernel` limits the pass to one kernel (default: every kernel). A name
+    that is not a parameter, or an assumption of the wrong kind for its parameter, is an
+    error located at the kernel.
+  }];
+  let options = [
+    Option<"kernel", "kernel", "std::string", /*default=*/"\"\"",
+           "the kernel to specialise (default: every kernel)">,
+    ListOption<"assume", "assume", "std::string",
+               "NAME=D or NAME=eq1 entries">,
+    Option<"all", "all", "bool", /*default=*/"false",
+           "every pointer 16-byte aligned, every i32/i64 a multiple of 16 (before `assume`)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def TestPrintInnerStrides : Pass<"test-print-inner-strides", "::mlir::ModuleOp"> {
+  let summary = "(test) reports each kernel's inner-stride arguments as a remark";
+  let description = [{
+    For lit tests of compiler/Analysis/InnerStrides: one remark per kernel, `inner strides:
+    NAME, ...` (or `none`), the arguments --variants=auto compiles a unit-stride variant for.
+  }];
+}
+
 def TestPrintAxisInfo : Pass<"test-print-axis-info", "::mlir::ModuleOp"> {
   let summary = "(test) reports AxisInfo of every integer and pointer value as remarks";
   let description = [{

@@ -1,0 +1,166 @@
+//===- SpecializeArguments.cpp - tile-specialize-arguments ----------------===//
+//
+// The argument assumptions of one variant (SpecializeArguments.h) and the pass that applies
+// them. The driver runs the pass first in each variant's pipeline; AxisInfo then reads the
+// attributes (divisibility) and the constants (a unit stride) like any other fact.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Transforms/SpecializeArguments.h"
+
+#include "compiler/Analysis/InnerStrides.h"
+#include "compiler/Transforms/Passes.h"
+#include "dialects/Tile/TileDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/STLExtras.h"
+
+namespace tcc {
+#define GEN_PASS_DEF_TILESPECIALIZEARGUMENTS
+#include "compiler/Transforms/Passes.h.inc"
+} // namespace tcc
+
+using namespace mlir;
+
+namespace tcc {
+
+SmallVector<std::string> kernelArgumentNames(func::FuncOp kernel) {
+  SmallVector<std::string> names;
+  auto attr = kernel->getAttrOfType<ArrayAttr>("tile.arg_names");
+  for (unsigned i = 0; i < kernel.getNumArguments(); ++i) {
+    auto name = attr && i < attr.size() ? dyn_cast<StringAttr>(attr[i]) : StringAttr();
+    names.push_back(name ? name.str() : "arg" + std::to_string(i));
+  }
+  return names;
+}
+
+bool parseArgumentAssumptions(ArrayRef<std::string> entries, StringRef what,
+                              ArgumentAssumptions *out, std::string *error) {
+  for (const std::string &entry : entries) {
+    SmallVector<StringRef> items;
+    StringRef(entry).split(items, ',', -1, /*KeepEmpty=*/false);
+    for (StringRef item : items) {
+      auto [name, value] = item.split('=');
+      name = name.trim();
+      value = value.trim();
+      ArgumentAssumption a;
+      int64_t d = 0;
+      if (!name.empty() && value == "eq1") {
+        a.equalToOne = true;
+      } else if (!name.empty() && !value.getAsInteger(10, d) && d > 0 && !(d & (d - 1))) {
+        a.divisibility = d;
+      } else {
+        *error = "invalid " + what.str() + " '" + item.str() +
+                 "': expected NAME=D with D a power of two (such as x=16) or NAME=eq1 (an "
+                 "integer equal to 1, such as stride_n=eq1)";
+        return false;
+      }
+      (*out)[name.str()] = a;
+    }
+  }
+  return true;
+}
+
+bool resolveArgumentAssumptions(func::FuncOp kernel, const ArgumentAssumptions &requested,
+                                bool all, StringRef what, ArgumentAssumptions *resolved,
+                                std::string *error) {
+  SmallVector<std::string> names = kernelArgumentNames(kernel);
+  std::string kernelName = kernel.getName().str();
+  for (auto &[name, a] : requested)
+    if (!llvm::is_contained(names, name)) {
+      *error = what.str() + " names '" + name + "', which is not a parameter of kernel '" +
+               kernelName + "'";
+      return false;
+    }
+  for (auto [i, name] : llvm::enumerate(names)) {
+    Type type = kernel.getArgumentTypes()[i];
+    ArgumentAssumption a;
+    if (all && (isa<tile::PointerType>(type) || type.isInteger(32) || type.isInteger(64)))
+      a.divisibility = 16;
+    if (auto it = requested.find(name); it != requested.end())
+      a = it->second;
+    if (a.divisibility > 1 && !isa<tile::PointerType, IntegerType>(type)) {
+      *error = what.str() + ": parameter '" + name + "' of kernel '" + kernelName +
+               "' is not a pointer or an integer";
+      return false;
+    }
+    if (a.equalToOne && !isSpecialisableInteger(type)) {
+      *error = what.str() + " " + name + "=eq1: parameter '" + name + "' of kernel '" +
+               kernelName + "' is not an integer (i8..i64)";
+      return false;
+    }
+    if (a.divisibility > 1 || a.equalToOne)
+      (*resolved)[name] = a;
+  }
+  return true;
+}
+
+void applyArgumentAssumptions(func::FuncOp kernel, const ArgumentAssumptions &assumptions) {
+  SmallVector<std::string> names = kernelArgumentNames(kernel);
+  Builder b(kernel.getContext());
+  for (auto [i, name] : llvm::enumerate(names)) {
+    auto it = assumptions.find(name);
+    if (it == assumptions.end())
+      continue;
+    if (it->second.divisibility > 1)
+      kernel.setArgAttr(i, "tile.divisibility",
+                        b.getI32IntegerAttr(int32_t(it->second.divisibility)));
+    if (it->second.equalToOne && !kernel.isExternal()) {
+      kernel.setArgAttr(i, "tile.equal_to", b.getI32IntegerAttr(1));
+      BlockArgument arg = kernel.getArgument(i);
+      OpBuilder builder = OpBuilder::atBlockBegin(&kernel.getBody().front());
+      Value one = arith::ConstantOp::create(builder, arg.getLoc(),
+                                            b.getIntegerAttr(arg.getType(), 1));
+      arg.replaceAllUsesWith(one);
+    }
+  }
+}
+
+SmallVector<std::string> formatArgumentAssumptions(const ArgumentAssumptions &assumptions) {
+  SmallVector<std::string> entries;
+  for (auto &[name, a] : assumptions)
+    entries.push_back(name + "=" + (a.equalToOne ? std::string("eq1")
+                                                 : std::to_string(a.divisibility)));
+  return entries;
+}
+
+} // namespace tcc
+
+namespace {
+
+struct TileSpecializeArguments
+    : tcc::impl::TileSpecializeArgumentsBase<TileSpecializeArguments> {
+  using TileSpecializeArgumentsBase::TileSpecializeArgumentsBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    std::string error;
+    tcc::ArgumentAssumptions requested;
+    SmallVector<std::string> entries(assume.begin(), assume.end());
+    if (!tcc::parseArgumentAssumptions(entries, "assumption", &requested, &error)) {
+      module.emitError() << "tile-specialize-arguments: " << error;
+      return signalPassFailure();
+    }
+    bool found = false;
+    for (auto func : module.getOps<func::FuncOp>()) {
+      if (!func->hasAttr("tile.kernel") || (!kernel.empty() && func.getName() != kernel))
+        continue;
+      found = true;
+      tcc::ArgumentAssumptions resolved;
+      if (!tcc::resolveArgumentAssumptions(func, requested, all, "assumption", &resolved,
+                                           &error)) {
+        func.emitError() << "tile-specialize-arguments: " << error;
+        return signalPassFailure();
+      }
+      tcc::applyArgumentAssumptions(func, resolved);
+    }
+    if (!kernel.empty() && !found) {
+      module.emitError() << "tile-specialize-arguments: no kernel named '" << kernel << "'";
+      return signalPassFailure();
+    }
+  }
+};
+
+} // namespace
