@@ -443,6 +443,13 @@ triton_ports=(
   "triton_03_matrix_multiplication/c0_leaky_W8_S3|03_matrix_multiplication|matmul_kernel|--arch sm_90a --config 0 --max-spill-bytes -1 -D ACTIVATION='\"leaky_relu\"'"
   "triton_04_low_memory_dropout/seeded_BLOCK_SIZE1024_W4|04_low_memory_dropout|_seeded_dropout|--kernel _seeded_dropout"
   "triton_04_low_memory_dropout/plain_BLOCK_SIZE1024_W4|04_low_memory_dropout|_dropout|--kernel _dropout"
+  # The tutorial's launches: N = 8192 (BLOCK 8192, 8 warps, 96 locks) and N <= 1024 (BLOCK
+  # 1024, 4 warps, 256 locks); its dw/db reduction in one configuration.
+  "triton_05_layer_norm/fwd_BLOCK8192_W8|05_layer_norm|_layer_norm_fwd_fused|--kernel _layer_norm_fwd_fused -D BLOCK_SIZE=8192"
+  "triton_05_layer_norm/bwd_BLOCK8192_W8|05_layer_norm|_layer_norm_bwd_dx_fused|--kernel _layer_norm_bwd_dx_fused -D BLOCK_SIZE_N=8192 -D GROUP_SIZE_M=96"
+  "triton_05_layer_norm/fwd_BLOCK1024_W4|05_layer_norm|_layer_norm_fwd_fused|--kernel _layer_norm_fwd_fused -D BLOCK_SIZE=1024 --num-warps 4"
+  "triton_05_layer_norm/bwd_BLOCK1024_W4|05_layer_norm|_layer_norm_bwd_dx_fused|--kernel _layer_norm_bwd_dx_fused -D BLOCK_SIZE_N=1024 -D GROUP_SIZE_M=256 --num-warps 4"
+  "triton_05_layer_norm/dwdb_BLOCK_SIZE_M32_BLOCK_SIZE_N128_W4|05_layer_norm|_layer_norm_bwd_dwdb|--kernel _layer_norm_bwd_dwdb"
 )
 if [ -x "$tcc" ]; then
   for line in "${triton_ports[@]}"; do

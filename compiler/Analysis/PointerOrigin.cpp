@@ -34,6 +34,10 @@ std::optional<llvm::SmallVector<unsigned>> tcc::writtenArguments(func::FuncOp ke
       ptr = store.getPtr();
     else if (auto atomic = dyn_cast<AtomicAddOp>(op))
       ptr = atomic.getPtr();
+    else if (auto rmw = dyn_cast<AtomicRMWOp>(op))
+      ptr = rmw.getPtr();
+    else if (auto cas = dyn_cast<AtomicCASOp>(op))
+      ptr = cas.getPtr();
     else
       return;
     Value arg = pointerArgument(ptr);

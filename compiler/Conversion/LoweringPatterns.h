@@ -59,6 +59,10 @@ unsigned kernelNumThreads(mlir::Operation *op);
 int64_t convertLayoutScratchBytes(mlir::Operation *op);
 int64_t reduceScratchBytes(mlir::Operation *op);
 int64_t dotScratchBytes(mlir::Operation *op);
+/// A scalar tile.atomic_rmw / atomic_cas whose old value is used broadcasts it (AtomicLowering.cpp).
+int64_t atomicScratchBytes(mlir::Operation *op);
+/// An error on a tile atomic whose old values the layout would not give every copy of.
+mlir::LogicalResult checkAtomicResults(mlir::Operation *op);
 
 /// Stage 1 (tiles to per-thread scalars).
 void populateKernelLoweringPatterns(TileTypeConverter &converter,
@@ -75,6 +79,8 @@ void populateGridLoweringPatterns(TileTypeConverter &converter,
 void populatePointerLoweringPatterns(TileTypeConverter &converter,
                                      mlir::RewritePatternSet &patterns);
 void populateMemoryLoweringPatterns(TileTypeConverter &converter,
+                                    mlir::RewritePatternSet &patterns);
+void populateAtomicLoweringPatterns(TileTypeConverter &converter,
                                     mlir::RewritePatternSet &patterns);
 void populatePrintLoweringPatterns(TileTypeConverter &converter,
                                    mlir::RewritePatternSet &patterns);

@@ -101,6 +101,8 @@ LogicalResult checkLowerable(func::FuncOp func) {
         for (BlockArgument arg : block.getArguments())
           if (failed(checkType(op, arg.getType())))
             return WalkResult::interrupt();
+    if (failed(checkAtomicResults(op)))
+      return WalkResult::interrupt();
     if (auto atomic = dyn_cast<tile::AtomicAddOp>(op); atomic && !atomic->use_empty()) {
       // Only the owner of a replicated element adds it, so only it sees the old value.
       auto tile = dyn_cast<RankedTensorType>(atomic.getType());
@@ -195,6 +197,7 @@ struct ConvertTileToNVVM : impl::ConvertTileToNVVMBase<ConvertTileToNVVM> {
       populateGridLoweringPatterns(converter, patterns);
       populatePointerLoweringPatterns(converter, patterns);
       populateMemoryLoweringPatterns(converter, patterns);
+      populateAtomicLoweringPatterns(converter, patterns);
       populatePrintLoweringPatterns(converter, patterns);
       populateConvertLayoutLoweringPatterns(converter, patterns);
       populateReduceLoweringPatterns(converter, patterns);

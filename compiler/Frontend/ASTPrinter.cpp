@@ -140,6 +140,9 @@ private:
         expr(a, depth + 1, "");
       return;
     }
+    case Stmt::Kind::Barrier:
+      os << "debug_barrier" << loc(s->range) << "\n";
+      return;
     case Stmt::Kind::Assume:
       os << "assume" << loc(s->range) << "\n";
       expr(cast<AssumeStmt>(s)->cond, depth + 1, "");
@@ -342,6 +345,17 @@ private:
       auto *at = cast<AtomicAddExpr>(e);
       head(e, depth, label, "atomic_add");
       expr(at->ptr, depth + 1, "ptr ");
+      expr(at->value, depth + 1, "value ");
+      if (at->mask)
+        expr(at->mask, depth + 1, "mask ");
+      return;
+    }
+    case Expr::Kind::Atomic: {
+      auto *at = cast<AtomicExpr>(e);
+      head(e, depth, label, "atomic_" + at->op + " sem=" + at->sem + " scope=" + at->scope);
+      expr(at->ptr, depth + 1, "ptr ");
+      if (at->cmp)
+        expr(at->cmp, depth + 1, "cmp ");
       expr(at->value, depth + 1, "value ");
       if (at->mask)
         expr(at->mask, depth + 1, "mask ");

@@ -184,6 +184,9 @@ private:
       mlir::tile::PrintOp::create(b, loc(s->range), p->prefix, args);
       return;
     }
+    case typed::Stmt::Kind::Barrier:
+      mlir::tile::BarrierOp::create(b, loc(s->range));
+      return;
     case typed::Stmt::Kind::Assume:
       mlir::tile::AssumeOp::create(b, loc(s->range), expr(cast<typed::AssumeStmt>(s)->cond));
       return;
@@ -364,6 +367,19 @@ private:
       Value v = expr(at->value);
       Value m = at->mask ? expr(at->mask) : Value();
       return mlir::tile::AtomicAddOp::create(b, l, v.getType(), p, v, m);
+    }
+    case typed::Expr::Kind::Atomic: {
+      auto *at = cast<typed::AtomicExpr>(e);
+      Value p = expr(at->ptr);
+      if (at->cmp) {
+        Value c = expr(at->cmp);
+        Value v = expr(at->value);
+        return mlir::tile::AtomicCASOp::create(b, l, v.getType(), p, c, v, at->sem, at->scope);
+      }
+      Value v = expr(at->value);
+      Value m = at->mask ? expr(at->mask) : Value();
+      return mlir::tile::AtomicRMWOp::create(b, l, v.getType(), at->op, p, v, m, at->sem,
+                                             at->scope);
     }
     case typed::Expr::Kind::Reduce: {
       auto *r = cast<typed::ReduceExpr>(e);

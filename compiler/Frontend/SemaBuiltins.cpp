@@ -257,9 +257,13 @@ Value Sema::storeCall(const ast::CallExpr *call) {
 }
 
 Value Sema::atomicAddCall(const ast::CallExpr *call) {
+  // With sem= or scope=: tile.atomic_rmw "add" (atomicCall); without, tile.atomic_add.
+  for (const ast::KeywordArg &kw : call->kwargs)
+    if (kw.name == "sem" || kw.name == "scope")
+      return atomicCall(Builtin::AtomicAdd, "atomic_add", call);
   std::vector<Value> a;
   std::vector<SMRange> r;
-  if (!bindArguments(call, "atomic_add", {"pointer", "val", "mask"}, 2, a, r))
+  if (!bindArguments(call, "atomic_add", {"pointer", "val", "mask", "sem", "scope"}, 2, a, r))
     return Value::error();
   typed::Expr *mask = nullptr;
   if (!readPointer(*this, a[0], r[0], "atomic_add") ||
@@ -280,6 +284,102 @@ Value Sema::atomicAddCall(const ast::CallExpr *call) {
   // update happens even if the old values are never used.
   return bindTemporary("old",
                        make<typed::AtomicAddExpr>(v->type, call->range, ptr, v, mask),
+                       call->range);
+}
+
+/// sem= / scope= of an atomic: a string PTX knows, Triton's defaults (acq_rel, gpu) when
+/// absent. False after an error.
+static bool readOrdering(Sema &s, const Value &v, SMRange range, llvm::StringRef fn,
+                         bool isScope, std::string &out) {
+  static const char *const scopes[] = {"gpu", "cta", "sys"};
+  static const char *const sems[] = {"acq_rel", "acquire", "release", "relaxed"};
+  llvm::ArrayRef<const char *> known =
+      isScope ? llvm::ArrayRef<const char *>(scopes) : llvm::ArrayRef<const char *>(sems);
+  if (v.kind == Value::Kind::None) {
+    out = known[0];
+    return true;
+  }
+  if (v.kind == Value::Kind::Str && llvm::is_contained(known, v.str)) {
+    out = v.str;
+    return true;
+  }
+  std::string list;
+  for (const char *k : known)
+    list += (list.empty() ? "\"" : ", \"") + std::string(k) + "\"";
+  if (!v.isError())
+    s.diags.error(range, fn + "() " + (isScope ? "scope" : "sem") + " must be one of " + list +
+                             ", not " +
+                             (v.kind == Value::Kind::Str ? "\"" + v.str + "\"" : v.describe()));
+  return false;
+}
+
+Value Sema::atomicCall(Builtin b, llvm::StringRef name, const ast::CallExpr *call) {
+  std::vector<Value> a;
+  std::vector<SMRange> r;
+  const bool cas = b == Builtin::AtomicCas;
+  // atomic_cas(pointer, cmp, val, sem, scope); the others (pointer, val, mask, sem, scope).
+  if (cas ? !bindArguments(call, name, {"pointer", "cmp", "val", "sem", "scope"}, 3, a, r)
+          : !bindArguments(call, name, {"pointer", "val", "mask", "sem", "scope"}, 2, a, r))
+    return Value::error();
+  std::string sem, scope;
+  if (!readOrdering(*this, a[3], r[3], name, false, sem) ||
+      !readOrdering(*this, a[4], r[4], name, true, scope))
+    return Value::error();
+  typed::Expr *mask = nullptr;
+  if (!readPointer(*this, a[0], r[0], name) ||
+      (!cas && !readMask(*this, a[2], r[2], name, mask)))
+    return Value::error();
+  typed::Expr *ptr = a[0].expr;
+  ScalarKind pointee = ptr->type.element().scalar;
+  std::string op;
+  bool integerOnly = false;
+  switch (b) {
+  case Builtin::AtomicMax: op = "max"; integerOnly = true; break;
+  case Builtin::AtomicMin: op = "min"; integerOnly = true; break;
+  case Builtin::AtomicAnd: op = "and"; integerOnly = true; break;
+  case Builtin::AtomicOr: op = "or"; integerOnly = true; break;
+  case Builtin::AtomicXor: op = "xor"; integerOnly = true; break;
+  case Builtin::AtomicXchg: op = "xchg"; break;
+  case Builtin::AtomicAdd: op = "add"; break;
+  default: op = "cas"; break;
+  }
+  bool integer = pointee == ScalarKind::I32 || pointee == ScalarKind::I64;
+  bool ok = integerOnly ? integer
+            : op == "add" ? integer || pointee == ScalarKind::F32
+                          : integer || pointee == ScalarKind::F32 || pointee == ScalarKind::F64;
+  if (!ok) {
+    const char *what = integerOnly ? "i32 or i64 (signed)"
+                       : op == "add" ? "i32, i64 or f32"
+                                     : "i32, i64, f32 or f64";
+    diags.error(r[0], name + "() works on " + what + " in memory, but the pointer is " +
+                          ptr->type.str() +
+                          ((b == Builtin::AtomicMax || b == Builtin::AtomicMin) &&
+                                   ElementType::number(pointee).isFloat()
+                               ? " (tcc has no floating-point atomic max/min yet)"
+                               : ""));
+    noteDefinition(a[0]);
+    return Value::error();
+  }
+  typed::Expr *v = nullptr, *cmp = nullptr;
+  std::string what = name.str() + "() writes";
+  if (cas) {
+    // cmp, then val, each broadcast with the pointers (the mask slot stays empty).
+    std::vector<Value> withCmp = {a[0], a[1], Value::none()}, withVal = {a[0], a[2], Value::none()};
+    std::vector<SMRange> rc = {r[0], r[1], r[1]}, rv = {r[0], r[2], r[2]};
+    typed::Expr *none = nullptr;
+    if (!writeOperands(call, what, withCmp, rc, ptr, cmp, none))
+      return Value::error();
+    if (!writeOperands(call, what, withVal, rv, ptr, v, none))
+      return Value::error();
+    cmp = broadcastTo(cmp, ptr->type.shape(), r[1]);
+  } else if (!writeOperands(call, what, a, r, ptr, v, mask)) {
+    return Value::error();
+  }
+  // Bound at once, like atomic_add: the memory is updated where the source says, even if
+  // the old values are never used.
+  return bindTemporary("old",
+                       make<typed::AtomicExpr>(v->type, call->range, op, ptr, v, cmp, mask, sem,
+                                               scope),
                        call->range);
 }
 
@@ -936,6 +1036,20 @@ Value Sema::builtinCall(Builtin b, llvm::StringRef name, const ast::CallExpr *ca
   case Builtin::Randn4x:
   case Builtin::Umulhi:
     return randomCall(b, name, call);
+  case Builtin::AtomicMax:
+  case Builtin::AtomicMin:
+  case Builtin::AtomicAnd:
+  case Builtin::AtomicOr:
+  case Builtin::AtomicXor:
+  case Builtin::AtomicXchg:
+  case Builtin::AtomicCas:
+    return atomicCall(b, name, call);
+  case Builtin::DebugBarrier: {
+    if (!bindArguments(call, name, {}, 0, a, r))
+      return Value::error();
+    emit(make<typed::BarrierStmt>(call->range));
+    return Value::none();
+  }
   case Builtin::Exp:
   case Builtin::Exp2:
   case Builtin::Log:

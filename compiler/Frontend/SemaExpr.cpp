@@ -65,6 +65,8 @@ static const char *const kBuiltinNames[] = {
     "sqrt", "rsqrt", "abs", "sin", "cos", "sigmoid", "tanh", "erf", "floor", "ceil", "fma", "sum", "max", "min", "argmax", "argmin", "dot",
     "multiple_of", "max_contiguous", "broadcast_to", "expand_dims", "join", "split", "trans",
     "permute", "reshape", "rand", "randn", "randint", "randint4x", "rand4x", "randn4x", "umulhi",
+    "atomic_max", "atomic_min", "atomic_and", "atomic_or", "atomic_xor", "atomic_xchg", "atomic_cas",
+    "debug_barrier",
     "static_assert", "static_print", "print",
     "device_print", "assume", "range", "static_range", "float", "int", "cast", "inf", "nan",
 };
@@ -73,16 +75,13 @@ static const char *const kBuiltinNames[] = {
 /// "undefined name".
 static bool isUnsupportedTritonName(llvm::StringRef name) {
   return llvm::StringSwitch<bool>(name)
-      .Cases({"atomic_max", "atomic_min", "atomic_cas", "atomic_xchg",
-              "atomic_and", "atomic_or", "atomic_xor"},
-             true)
       .Cases({"view", "cat", "ravel"},
              true)
       .Cases({"cumsum", "cumprod", "reduce", "associative_scan", "sort", "histogram",
               "xor_sum"},
              true)
       .Cases({"make_block_ptr", "advance", "make_tensor_descriptor", "device_assert",
-              "debug_barrier", "inline_asm_elementwise", "fdiv", "softmax",
+              "inline_asm_elementwise", "fdiv", "softmax",
               "swizzle2d"},
              true)
       .Default(false);
@@ -153,6 +152,14 @@ Value Sema::lookupBuiltin(llvm::StringRef name) const {
       .Case("rand4x", Builtin::Rand4x)
       .Case("randn4x", Builtin::Randn4x)
       .Case("umulhi", Builtin::Umulhi)
+      .Case("atomic_max", Builtin::AtomicMax)
+      .Case("atomic_min", Builtin::AtomicMin)
+      .Case("atomic_and", Builtin::AtomicAnd)
+      .Case("atomic_or", Builtin::AtomicOr)
+      .Case("atomic_xor", Builtin::AtomicXor)
+      .Case("atomic_xchg", Builtin::AtomicXchg)
+      .Case("atomic_cas", Builtin::AtomicCas)
+      .Case("debug_barrier", Builtin::DebugBarrier)
       .Case("static_assert", Builtin::StaticAssert)
       .Case("static_print", Builtin::StaticPrint)
       .Cases({"print", "device_print"}, Builtin::Print)

@@ -27,6 +27,7 @@ enum class Builtin {
   Sum, Max, Min, ArgMax, ArgMin, Dot, MultipleOf, MaxContiguous, BroadcastTo, ExpandDims,
   Join, Split, Trans, Permute, Reshape,
   Rand, Randn, Randint, Randint4x, Rand4x, Randn4x, Umulhi,
+  AtomicMax, AtomicMin, AtomicAnd, AtomicOr, AtomicXor, AtomicXchg, AtomicCas, DebugBarrier,
   StaticAssert, StaticPrint, Print, Assume, Range, StaticRange, Float, Int, Cast,
 };
 
@@ -306,6 +307,8 @@ public:
   Value loadCall(const ast::CallExpr *call);
   Value storeCall(const ast::CallExpr *call);
   Value atomicAddCall(const ast::CallExpr *call);
+  /// atomic_max/min/and/or/xor/xchg/cas, and atomic_add with sem= or scope=.
+  Value atomicCall(Builtin b, llvm::StringRef name, const ast::CallExpr *call);
   bool writeOperands(const ast::CallExpr *call, llvm::StringRef whatItDoes,
                      const std::vector<Value> &a, const std::vector<llvm::SMRange> &r,
                      typed::Expr *&ptr, typed::Expr *&v, typed::Expr *&mask);

@@ -51,7 +51,7 @@ public:
   enum class Kind {
     Constant, VarRef, Unary, Binary, Compare, AddPtr, Cast, Splat, Broadcast, ExpandDims,
     Select, ProgramId, NumPrograms, Arange, Load, AtomicAdd, Reduce, Dot, Hint, Math, Bitcast,
-    Trans,
+    Trans, Atomic,
   };
   Kind getKind() const { return kind; }
   Type type;
@@ -245,6 +245,21 @@ public:
   static bool classof(const Expr *e) { return e->getKind() == Kind::AtomicAdd; }
 };
 
+/// atomic_max/min/and/or/xor/xchg (`op` "max", "min", "and", "or", "xor", "xchg", or "add"
+/// with sem=/scope=) and atomic_cas (`op` "cas", with `cmp`; no mask): tile.atomic_rmw and
+/// tile.atomic_cas. The result is the old values; `sem` and `scope` are PTX's.
+class AtomicExpr : public Expr {
+public:
+  AtomicExpr(Type t, llvm::SMRange r, std::string op, Expr *ptr, Expr *value, Expr *cmp,
+             Expr *mask, std::string sem, std::string scope)
+      : Expr(Kind::Atomic, std::move(t), r), op(std::move(op)), ptr(ptr), value(value),
+        cmp(cmp), mask(mask), sem(std::move(sem)), scope(std::move(scope)) {}
+  std::string op;
+  Expr *ptr, *value, *cmp, *mask;
+  std::string sem, scope;
+  static bool classof(const Expr *e) { return e->getKind() == Kind::Atomic; }
+};
+
 enum class ReduceKind { Sum, Max, Min, ArgMax, ArgMin };
 llvm::StringRef spelling(ReduceKind k);
 
@@ -312,7 +327,7 @@ using Block = std::vector<Stmt *>;
 
 class Stmt {
 public:
-  enum class Kind { Let, Store, Print, Assume, For, While, If, Inline };
+  enum class Kind { Let, Store, Print, Assume, Barrier, For, While, If, Inline };
   Kind getKind() const { return kind; }
   llvm::SMRange range;
   virtual ~Stmt() = default;
@@ -355,6 +370,13 @@ public:
   AssumeStmt(llvm::SMRange r, Expr *cond) : Stmt(Kind::Assume, r), cond(cond) {}
   Expr *cond;
   static bool classof(const Stmt *s) { return s->getKind() == Kind::Assume; }
+};
+
+/// `debug_barrier()`: every thread of the program waits for the others (tile.barrier).
+class BarrierStmt : public Stmt {
+public:
+  explicit BarrierStmt(llvm::SMRange r) : Stmt(Kind::Barrier, r) {}
+  static bool classof(const Stmt *s) { return s->getKind() == Kind::Barrier; }
 };
 
 /// A value that flows around a loop: `init` before the first iteration,

@@ -11,6 +11,11 @@
 
 #include "dialects/Tile/TileDialect.h"
 
+#include "llvm/ADT/StringSwitch.h"
+
+#include <cstring>
+#include <optional>
+
 using namespace mlir;
 
 namespace tcc::interp {
@@ -204,9 +209,156 @@ Inst atomicAddInst(const Access &a, E *pd, const E *pv) {
   };
 }
 
+/// tile.atomic_rmw and tile.atomic_cas: lane by lane in order, like atomicAddInst, with
+/// `combine(old, value, cmp)` giving the new pointee (`cmp` is null but for cas).
+template <typename E, typename Combine>
+Inst rmwInst(const Access &a, E *pd, const E *pv, const E *pcmp, Combine combine) {
+  return [a, pd, pv, pcmp, combine](ExecState &st) {
+    const int64_t es = a.elementSize;
+    const bool checkInit = st.options->uninitReads != UninitPolicy::Ignore;
+    const BufferView *bufs = st.buffers.data();
+    const int64_t nbufs = int64_t(st.buffers.size());
+    // Check every lane first, so that a failing atomic changes nothing.
+    for (int64_t i = 0; i < a.numel; ++i) {
+      if (a.mask && !a.mask[i])
+        continue;
+      const PtrVal p = a.ptrs[i];
+      if (p.buffer < 0 || p.buffer >= nbufs || p.offset < 0 ||
+          p.offset > bufs[p.buffer].bytes - es || p.offset % es) {
+        reportOutOfBounds(st, a, i);
+        return;
+      }
+      if (checkInit && !bufs[p.buffer].init[p.offset / es]) {
+        reportUninitialised(st, a, i);
+        if (st.failed)
+          return;
+      }
+    }
+    for (int64_t i = 0; i < a.numel; ++i) {
+      if (a.mask && !a.mask[i]) {
+        pd[i] = E{};
+        continue;
+      }
+      const PtrVal p = a.ptrs[i];
+      const BufferView &b = bufs[p.buffer];
+      E old;
+      std::memcpy(&old, b.data + p.offset, sizeof(E));
+      E now = combine(old, pv[i], pcmp ? pcmp[i] : E{});
+      std::memcpy(b.data + p.offset, &now, sizeof(E));
+      pd[i] = old;
+      b.init[p.offset / es] = 1;
+    }
+  };
+}
+
+/// The integer kinds of tile.atomic_rmw on `E` (signed), in the unsigned `U` where the
+/// result wraps or compares unsigned.
+template <typename E, typename U>
+std::optional<Inst> integerRmw(llvm::StringRef kind, const Access &a, E *pd, const E *pv) {
+  auto u = [](E x) { return U(x); };
+  if (kind == "max")
+    return rmwInst<E>(a, pd, pv, nullptr, [](E o, E v, E) { return o > v ? o : v; });
+  if (kind == "min")
+    return rmwInst<E>(a, pd, pv, nullptr, [](E o, E v, E) { return o < v ? o : v; });
+  if (kind == "umax")
+    return rmwInst<E>(a, pd, pv, nullptr, [u](E o, E v, E) { return u(o) > u(v) ? o : v; });
+  if (kind == "umin")
+    return rmwInst<E>(a, pd, pv, nullptr, [u](E o, E v, E) { return u(o) < u(v) ? o : v; });
+  if (kind == "and")
+    return rmwInst<E>(a, pd, pv, nullptr, [](E o, E v, E) { return E(o & v); });
+  if (kind == "or")
+    return rmwInst<E>(a, pd, pv, nullptr, [](E o, E v, E) { return E(o | v); });
+  if (kind == "xor")
+    return rmwInst<E>(a, pd, pv, nullptr, [](E o, E v, E) { return E(o ^ v); });
+  if (kind == "add")
+    return rmwInst<E>(a, pd, pv, nullptr, [](E o, E v, E) { return E(U(o) + U(v)); });
+  return std::nullopt;
+}
+
+/// tile.atomic_rmw, tile.atomic_cas and tile.barrier (one program runs at a time: a
+/// barrier has nothing to wait for).
+Emitted emitAtomic(Compiler &c, Operation *op, InstList &out) {
+  if (isa<tile::BarrierOp>(op))
+    return Emitted::Done;
+  auto rmw = dyn_cast<tile::AtomicRMWOp>(op);
+  auto cas = dyn_cast<tile::AtomicCASOp>(op);
+  Value ptr = rmw ? rmw.getPtr() : cas.getPtr();
+  Value mask = rmw ? rmw.getMask() : Value();
+  const Slot &p = c.slot(ptr);
+  if (p.dtype != DType::Ptr)
+    return c.fail(op, "expects pointers");
+  // Access keeps a C string: a literal per kind.
+  const char *name = cas ? "atomic_cas"
+                         : llvm::StringSwitch<const char *>(rmw.getKind())
+                               .Case("max", "atomic_max")
+                               .Case("min", "atomic_min")
+                               .Case("umax", "atomic_max")
+                               .Case("umin", "atomic_min")
+                               .Case("and", "atomic_and")
+                               .Case("or", "atomic_or")
+                               .Case("xor", "atomic_xor")
+                               .Case("xchg", "atomic_xchg")
+                               .Default("atomic_add");
+  Access a{c.site(op),
+           true,
+           name,
+           p.shape,
+           p.as<PtrVal>(),
+           mask ? c.slot(mask).as<uint8_t>() : nullptr,
+           p.numel,
+           int64_t(dtypeSize(p.pointee))};
+  const Slot &d = c.slot(op->getResult(0));
+  const Slot &v = c.slot(rmw ? rmw.getValue() : cas.getValue());
+  if (cas) {
+    const Slot &cmp = c.slot(cas.getCmp());
+    // Compared bit for bit, as the GPU's atom.cas.b32/b64 does.
+    auto bitwise = [&](auto tag) -> Inst {
+      using E = decltype(tag);
+      return rmwInst<E>(a, d.as<E>(), v.as<E>(), cmp.as<E>(), [](E o, E val, E want) {
+        return std::memcmp(&o, &want, sizeof(E)) == 0 ? val : o;
+      });
+    };
+    switch (v.dtype) {
+    case DType::I32: out.push_back(bitwise(int32_t{})); return Emitted::Done;
+    case DType::I64: out.push_back(bitwise(int64_t{})); return Emitted::Done;
+    case DType::F32: out.push_back(bitwise(float{})); return Emitted::Done;
+    case DType::F64: out.push_back(bitwise(double{})); return Emitted::Done;
+    default: return c.fail(op, "atomic_cas supports i32, i64, f32 and f64");
+    }
+  }
+  llvm::StringRef kind = rmw.getKind();
+  if (kind == "xchg") {
+    auto exchange = [&](auto tag) -> Inst {
+      using E = decltype(tag);
+      return rmwInst<E>(a, d.as<E>(), v.as<E>(), nullptr, [](E, E val, E) { return val; });
+    };
+    switch (v.dtype) {
+    case DType::I32: out.push_back(exchange(int32_t{})); return Emitted::Done;
+    case DType::I64: out.push_back(exchange(int64_t{})); return Emitted::Done;
+    case DType::F32: out.push_back(exchange(float{})); return Emitted::Done;
+    case DType::F64: out.push_back(exchange(double{})); return Emitted::Done;
+    default: return c.fail(op, "atomic_xchg supports i32, i64, f32 and f64");
+    }
+  }
+  std::optional<Inst> inst;
+  if (v.dtype == DType::I32)
+    inst = integerRmw<int32_t, uint32_t>(kind, a, d.as<int32_t>(), v.as<int32_t>());
+  else if (v.dtype == DType::I64)
+    inst = integerRmw<int64_t, uint64_t>(kind, a, d.as<int64_t>(), v.as<int64_t>());
+  else if (v.dtype == DType::F32 && kind == "add")
+    inst = rmwInst<float>(a, d.as<float>(), v.as<float>(), nullptr,
+                          [](float o, float val, float) { return o + val; });
+  if (!inst)
+    return c.fail(op, "the interpreter does not support atomic_" + kind.str() + " on this type");
+  out.push_back(std::move(*inst));
+  return Emitted::Done;
+}
+
 } // namespace
 
 Emitted emitMemory(Compiler &c, Operation *op, InstList &out) {
+  if (isa<tile::AtomicRMWOp, tile::AtomicCASOp, tile::BarrierOp>(op))
+    return emitAtomic(c, op, out);
   auto load = dyn_cast<tile::LoadOp>(op);
   auto store = dyn_cast<tile::StoreOp>(op);
   auto atomic = dyn_cast<tile::AtomicAddOp>(op);

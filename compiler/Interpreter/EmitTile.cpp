@@ -292,7 +292,8 @@ Inst printInst(std::string prefix, std::vector<Slot> args) {
 Emitted emitTile(Compiler &c, Operation *op, InstList &out) {
   if (!isa_and_nonnull<tile::TileDialect>(op->getDialect()))
     return Emitted::NotMine;
-  if (isa<tile::LoadOp, tile::StoreOp, tile::AtomicAddOp>(op))
+  if (isa<tile::LoadOp, tile::StoreOp, tile::AtomicAddOp, tile::AtomicRMWOp, tile::AtomicCASOp,
+          tile::BarrierOp>(op))
     return Emitted::NotMine; // EmitMemory.cpp
   for (Value v : op->getOperands()) {
     DType t;

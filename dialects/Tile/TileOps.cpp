@@ -230,6 +230,49 @@ LogicalResult AtomicAddOp::verify() {
   return verifyTileShape(*this, getPtr().getType(), "pointer tile");
 }
 
+/// `sem` and `scope` of an atomic: PTX's orderings and scopes.
+static LogicalResult verifyOrdering(Operation *op, StringRef sem, StringRef scope) {
+  if (!llvm::is_contained({"relaxed", "acquire", "release", "acq_rel"}, sem))
+    return op->emitOpError() << "sem must be relaxed, acquire, release or acq_rel, not '"
+                             << sem << "'";
+  if (!llvm::is_contained({"cta", "gpu", "sys"}, scope))
+    return op->emitOpError() << "scope must be cta, gpu or sys, not '" << scope << "'";
+  return success();
+}
+
+LogicalResult AtomicRMWOp::verify() {
+  Type element = elementOf(getValue().getType());
+  StringRef kind = getKind();
+  bool integer = element.isInteger(32) || element.isInteger(64);
+  bool wide = integer || element.isF32() || element.isF64();
+  if (llvm::is_contained({"max", "min", "umax", "umin", "and", "or", "xor"}, kind)) {
+    if (!integer)
+      return emitOpError() << "'" << kind << "' combines i32 or i64, not " << element;
+  } else if (kind == "xchg") {
+    if (!wide)
+      return emitOpError() << "'xchg' exchanges i32, i64, f32 or f64, not " << element;
+  } else if (kind == "add") {
+    if (!integer && !element.isF32())
+      return emitOpError() << "'add' adds i32, i64 or f32, not " << element;
+  } else {
+    return emitOpError() << "unknown kind '" << kind
+                         << "' (max, min, umax, umin, and, or, xor, xchg, add)";
+  }
+  if (failed(verifyOrdering(*this, getSem(), getScope())) ||
+      failed(verifyMask(*this, getPtr(), getMask())))
+    return failure();
+  return verifyTileShape(*this, getPtr().getType(), "pointer tile");
+}
+
+LogicalResult AtomicCASOp::verify() {
+  Type element = elementOf(getValue().getType());
+  if (!element.isInteger(32) && !element.isInteger(64) && !element.isF32() && !element.isF64())
+    return emitOpError() << "swaps i32, i64, f32 or f64, not " << element;
+  if (failed(verifyOrdering(*this, getSem(), getScope())))
+    return failure();
+  return verifyTileShape(*this, getPtr().getType(), "pointer tile");
+}
+
 /// The type `like` has (a scalar or a tile, with its layout), with element `element`.
 static Type withElement(Type like, Type element) {
   if (auto tile = dyn_cast<RankedTensorType>(like))

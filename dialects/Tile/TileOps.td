@@ -228,6 +228,60 @@ def Tile_AtomicAddOp : Tile_Op<"atomic_add", [
   let hasVerifier = 1;
 }
 
+def Tile_AtomicRMWOp : Tile_Op<"atomic_rmw", [
+    MemoryEffects<[MemRead, MemWrite]>,
+    TypesMatchWith<"value holds the pointees of ptr", "ptr", "value",
+                   "::mlir::tile::getPointeeType($_self)">,
+    TypesMatchWith<"result holds the pointees of ptr", "ptr", "result",
+                   "::mlir::tile::getPointeeType($_self)">,
+    TypesMatchWith<"mask is i1 in the shape of ptr", "ptr", "mask",
+                   "::mlir::tile::getI1SameShape($_self)",
+                   "(::llvm::cast<::mlir::tile::AtomicRMWOp>($_op).getMask() == nullptr) || std::equal_to<>()">]> {
+  let summary = "atomic read-modify-write of memory (max, min, and, or, xor, xchg, add), giving the old values";
+  let description = [{
+    ```mlir
+    %old = tile.atomic_rmw "max" %p, %v, mask %m {scope = "gpu", sem = "acq_rel"} : tensor<128x!tile.ptr<i32>>
+    %o = tile.atomic_rmw "xchg" %lock, %zero {scope = "gpu", sem = "release"} : !tile.ptr<i32>
+    ```
+    Each lane atomically combines its value with its pointee and yields the value it
+    replaced: `max`/`min` (signed integers), `umax`/`umin` (unsigned), `and`/`or`/`xor`
+    (integers), `xchg` (stores the value; integers and floats of 32 or 64 bits), `add`
+    (i32, i64, f32). Lanes whose mask is false touch nothing and yield 0. `sem` is the
+    memory ordering (`relaxed`, `acquire`, `release`, `acq_rel`) and `scope` which threads
+    it orders against (`cta`, `gpu`, `sys`), as PTX's `atom.sem.scope` (Triton's
+    `sem=`/`scope=`). A scalar op is performed once per program.
+  }];
+  let arguments = (ins StrAttr:$kind, Tile_PtrLike:$ptr, Tile_Value:$value,
+                       Optional<Tile_BoolLike>:$mask, StrAttr:$sem, StrAttr:$scope);
+  let results = (outs Tile_Value:$result);
+  let assemblyFormat = "$kind $ptr `,` $value (`,` `mask` $mask^)? attr-dict `:` type($ptr)";
+  let hasVerifier = 1;
+}
+
+def Tile_AtomicCASOp : Tile_Op<"atomic_cas", [
+    MemoryEffects<[MemRead, MemWrite]>,
+    TypesMatchWith<"cmp holds the pointees of ptr", "ptr", "cmp",
+                   "::mlir::tile::getPointeeType($_self)">,
+    TypesMatchWith<"value holds the pointees of ptr", "ptr", "value",
+                   "::mlir::tile::getPointeeType($_self)">,
+    TypesMatchWith<"result holds the pointees of ptr", "ptr", "result",
+                   "::mlir::tile::getPointeeType($_self)">]> {
+  let summary = "atomic compare-and-swap, giving the old values";
+  let description = [{
+    ```mlir
+    %old = tile.atomic_cas %lock, %zero, %one {scope = "gpu", sem = "acq_rel"} : !tile.ptr<i32>
+    ```
+    Each lane atomically replaces its pointee by `value` where it equals `cmp` (bit for
+    bit) and yields the value it found. Pointees are 32- or 64-bit integers or floats.
+    `sem` and `scope` as for tile.atomic_rmw. A scalar op is performed once per program.
+  }];
+  let arguments = (ins Tile_PtrLike:$ptr, Tile_Value:$cmp, Tile_Value:$value, StrAttr:$sem,
+                       StrAttr:$scope);
+  let results = (outs Tile_Value:$result);
+  let assemblyFormat = "$ptr `,` $cmp `,` $value attr-dict `:` type($ptr)";
+  let hasVerifier = 1;
+}
+
 def Tile_PtrOffsetOp : Tile_Op<"ptr_offset", [Pure]> {
   let summary = "the byte offset of pointers from a base pointer";
   let description = [{

@@ -203,4 +203,161 @@ TEST(Tutorials, LowMemoryDropout04) {
             "");
 }
 
+/// Tutorial 05 forward, backward (dx with the spin-locked partial dw/db), dw/db reduction,
+/// chained as the tutorial's LayerNorm.apply does, against double precision.
+void runLayerNorm(int64_t m, int64_t n, int64_t block, int64_t groups) {
+  SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(n) + ", BLOCK " + std::to_string(block) +
+               ", GROUP_SIZE_M " + std::to_string(groups));
+  const std::string file = "triton/05_layer_norm.tile";
+  Example fwd(file, {"BLOCK_SIZE=" + std::to_string(block)}, -1, "_layer_norm_fwd_fused");
+  ASSERT_TRUE(fwd.ok()) << fwd.error();
+  int64_t blockN = 1;
+  while (blockN < n)
+    blockN *= 2;
+  Example bwd(file, {"BLOCK_SIZE_N=" + std::to_string(blockN), "GROUP_SIZE_M=" + std::to_string(groups)},
+              -1, "_layer_norm_bwd_dx_fused");
+  ASSERT_TRUE(bwd.ok()) << bwd.error();
+  Example dwdb(file, {}, -1, "_layer_norm_bwd_dwdb");
+  ASSERT_TRUE(dwdb.ok()) << dwdb.error();
+  const double eps = 1e-5;
+  const int64_t stride = n + 5;
+
+  Launch lf(fwd.get());
+  Buffer &x = lf.random("X", DType::F16, m * stride, 31);
+  for (int64_t k = 0; k < m * stride; ++k) // -2.3 + 0.5 N(0, 1)-like, as the tutorial's data
+    x.set(k, -2.3 + 0.5 * x.get(k));
+  Buffer &w = lf.random("W", DType::F16, n, 32);
+  Buffer &b = lf.random("B", DType::F16, n, 33);
+  lf.output("Y", DType::F16, m * stride);
+  lf.output("Mean", DType::F32, m);
+  lf.output("Rstd", DType::F32, m);
+  lf.scalar("stride", stride);
+  lf.scalar("N", n);
+  lf.scalarF("eps", eps);
+  lf.scalar("M", m);
+  auto r = lf.run();
+  ASSERT_TRUE(r.ok) << r.error;
+
+  std::vector<double> mean(static_cast<size_t>(m)), rstd(static_cast<size_t>(m));
+  for (int64_t i = 0; i < m; ++i) {
+    double s = 0, v = 0;
+    for (int64_t j = 0; j < n; ++j)
+      s += x.get(i * stride + j);
+    mean[size_t(i)] = s / double(n);
+    for (int64_t j = 0; j < n; ++j) {
+      double d = x.get(i * stride + j) - mean[size_t(i)];
+      v += d * d;
+    }
+    rstd[size_t(i)] = 1 / std::sqrt(v / double(n) + eps);
+  }
+  View rows{m, n, stride, 1, m * stride};
+  EXPECT_EQ(compareView(lf["Y"], rows,
+                        [&](int64_t i, int64_t j) {
+                          return (x.get(i * stride + j) - mean[size_t(i)]) * rstd[size_t(i)] *
+                                     w.get(j) + b.get(j);
+                        },
+                        1e-4, 0x1p-10),
+            "");
+  for (int64_t i = 0; i < m; ++i) {
+    EXPECT_NEAR(lf["Mean"].get(i), mean[size_t(i)], 1e-5 * (1 + std::fabs(mean[size_t(i)])));
+    EXPECT_NEAR(lf["Rstd"].get(i), rstd[size_t(i)], 1e-5 * rstd[size_t(i)]);
+  }
+
+  Launch lb(bwd.get());
+  lb.output("DX", DType::F16, m * stride);
+  Buffer &dy = lb.random("DY", DType::F16, m * stride, 34);
+  for (int64_t k = 0; k < m * stride; ++k)
+    dy.set(k, 0.1 * dy.get(k));
+  Buffer &pdw = lb.random("DW", DType::F16, groups * n, 0);
+  Buffer &pdb = lb.random("DB", DType::F16, groups * n, 0);
+  for (int64_t k = 0; k < groups * n; ++k) { // torch.zeros, as the tutorial allocates them
+    pdw.set(k, 0);
+    pdb.set(k, 0);
+  }
+  Buffer &bx = lb.random("X", DType::F16, m * stride, 0);
+  Buffer &bw = lb.random("W", DType::F16, n, 0);
+  Buffer &bm = lb.random("Mean", DType::F32, m, 0);
+  Buffer &br = lb.random("Rstd", DType::F32, m, 0);
+  Buffer &lock = lb.random("Lock", DType::I32, 2 * groups, 0);
+  for (int64_t k = 0; k < m * stride; ++k)
+    bx.set(k, x.get(k));
+  for (int64_t j = 0; j < n; ++j)
+    bw.set(j, w.get(j));
+  for (int64_t i = 0; i < m; ++i) {
+    bm.set(i, lf["Mean"].get(i));
+    br.set(i, lf["Rstd"].get(i));
+  }
+  for (int64_t k = 0; k < 2 * groups; ++k)
+    lock.set(k, 0);
+  lb.scalar("stride", stride);
+  lb.scalar("N", n);
+  lb.scalar("M", m);
+  r = lb.run();
+  ASSERT_TRUE(r.ok) << r.error;
+  // Every lock released; the counts of the groups that got rows set.
+  for (int64_t g = 0; g < groups; ++g) {
+    EXPECT_EQ(lb["Lock"].get(g), 0) << "lock " << g;
+    EXPECT_EQ(lb["Lock"].get(groups + g), g < m ? 1 : 0) << "count " << g;
+  }
+  std::vector<double> dwRef(static_cast<size_t>(n), 0), dbRef(static_cast<size_t>(n), 0),
+      dwMag(static_cast<size_t>(n), 0);
+  std::vector<double> dxRef(static_cast<size_t>(m * n));
+  for (int64_t i = 0; i < m; ++i) {
+    double c1 = 0, c2 = 0;
+    std::vector<double> xhat(static_cast<size_t>(n)), wdy(static_cast<size_t>(n));
+    for (int64_t j = 0; j < n; ++j) {
+      xhat[size_t(j)] = (x.get(i * stride + j) - mean[size_t(i)]) * rstd[size_t(i)];
+      wdy[size_t(j)] = w.get(j) * dy.get(i * stride + j);
+      c1 += xhat[size_t(j)] * wdy[size_t(j)];
+      c2 += wdy[size_t(j)];
+    }
+    c1 /= double(n);
+    c2 /= double(n);
+    for (int64_t j = 0; j < n; ++j) {
+      dxRef[size_t(i * n + j)] = (wdy[size_t(j)] - (xhat[size_t(j)] * c1 + c2)) * rstd[size_t(i)];
+      dwRef[size_t(j)] += dy.get(i * stride + j) * xhat[size_t(j)];
+      dwMag[size_t(j)] += std::fabs(dy.get(i * stride + j) * xhat[size_t(j)]);
+      dbRef[size_t(j)] += dy.get(i * stride + j);
+    }
+  }
+  EXPECT_EQ(compareView(lb["DX"], rows, [&](int64_t i, int64_t j) { return dxRef[size_t(i * n + j)]; },
+                        1e-4, 0x1p-10),
+            "");
+
+  Launch ld(dwdb.get());
+  Buffer &fdw = ld.random("DW", DType::F16, groups * n, 0);
+  Buffer &fdb = ld.random("DB", DType::F16, groups * n, 0);
+  for (int64_t k = 0; k < groups * n; ++k) {
+    fdw.set(k, lb["DW"].get(k));
+    fdb.set(k, lb["DB"].get(k));
+  }
+  ld.output("FINAL_DW", DType::F16, n);
+  ld.output("FINAL_DB", DType::F16, n);
+  ld.scalar("M", std::min(groups, m));
+  ld.scalar("N", n);
+  r = ld.run();
+  ASSERT_TRUE(r.ok) << r.error;
+  // The partial sums are rounded to f16 after every row of their group.
+  const double perGroup = double((m + groups - 1) / groups + 1);
+  EXPECT_EQ(compareViewTol(ld["FINAL_DW"], makeView(1, n, Layout::Contiguous),
+                           [&](int64_t, int64_t j) {
+                             return std::pair<double, double>(
+                                 dwRef[size_t(j)],
+                                 perGroup * 0x1p-10 * (dwMag[size_t(j)] + std::fabs(dwRef[size_t(j)])) + 1e-4);
+                           }),
+            "");
+  EXPECT_EQ(compareViewTol(ld["FINAL_DB"], makeView(1, n, Layout::Contiguous),
+                           [&](int64_t, int64_t j) {
+                             return std::pair<double, double>(dbRef[size_t(j)],
+                                                              perGroup * 0x1p-10 * 0.1 * double(m) + 1e-4);
+                           }),
+            "");
+}
+
+TEST(Tutorials, LayerNorm05) {
+  runLayerNorm(37, 300, 128, 8);   // three column blocks in the forward pass; 8 locks
+  runLayerNorm(5, 1000, 1024, 16); // fewer rows than locks
+  runLayerNorm(1, 1, 1, 1);
+}
+
 } // namespace

@@ -308,4 +308,124 @@ TEST(LowMemoryDropout04Baseline, KeepMask) {
     ASSERT_EQ(out[i], keep[i] != 0 ? x[i] * 2.0f : 0.0f) << "element " << i;
 }
 
+//===----------------------------------------------------------------------===//
+// 05 layer norm: forward, backward with the spin-locked partial sums, dw/db
+//===----------------------------------------------------------------------===//
+
+struct LayerNormCase {
+  int32_t m, n, groups;
+  const char *config; // folder suffix of the three kernels' artifacts
+};
+
+class LayerNorm05 : public ::testing::TestWithParam<LayerNormCase> {};
+
+std::vector<uint16_t> toHalf(const std::vector<float> &v, std::vector<float> &rounded) {
+  std::vector<uint16_t> h(v.size());
+  rounded.resize(v.size());
+  for (size_t i = 0; i < v.size(); ++i)
+    rounded[i] = gputest::halfToFloat(h[i] = gputest::floatToHalf(v[i]));
+  return h;
+}
+
+TEST_P(LayerNorm05, ForwardAndBackwardMatchDoublePrecision) {
+  TCC_REQUIRE_GPU();
+  const LayerNormCase c = GetParam();
+  const std::string base = std::string("triton_05_layer_norm");
+  const std::string fwdDir = portDir(base, std::string("fwd_") + c.config);
+  const std::string bwdDir = portDir(base, std::string("bwd_") + c.config);
+  const std::string dwdbDir = portDir(base, "dwdb_BLOCK_SIZE_M32_BLOCK_SIZE_N128_W4");
+  TCC_REQUIRE_ARTIFACT(fwdDir, "_layer_norm_fwd_fused");
+  TCC_REQUIRE_ARTIFACT(bwdDir, "_layer_norm_bwd_dx_fused");
+  TCC_REQUIRE_ARTIFACT(dwdbDir, "_layer_norm_bwd_dwdb");
+  const int32_t m = c.m, n = c.n, g = c.groups, stride = n;
+  const size_t mn = size_t(m) * size_t(n);
+  std::vector<float> x, w, b, dy;
+  std::vector<float> x0 = uniform(mn, 41, -1, 1), w0 = uniform(size_t(n), 42, 0, 1),
+                     b0 = uniform(size_t(n), 43, 0, 1), dy0 = uniform(mn, 44, -0.1f, 0.1f);
+  for (float &v : x0)
+    v = -2.3f + 0.5f * v;
+  std::vector<uint16_t> xh = toHalf(x0, x), wh = toHalf(w0, w), bh = toHalf(b0, b),
+                        dyh = toHalf(dy0, dy);
+  tcc::bench::DeviceBuffer dX(2 * mn), dY(2 * mn), dW(2 * size_t(n)), dB(2 * size_t(n)),
+      dMean(4 * size_t(m)), dRstd(4 * size_t(m)), dDY(2 * mn), dDX(2 * mn),
+      dPW(2 * size_t(g) * size_t(n) + 4), dPB(2 * size_t(g) * size_t(n) + 4), dLock(4 * 2 * size_t(g)),
+      dFW(2 * size_t(n)), dFB(2 * size_t(n));
+  gputest::upload(dX.get(), xh.data(), 2 * mn);
+  gputest::upload(dW.get(), wh.data(), 2 * size_t(n));
+  gputest::upload(dB.get(), bh.data(), 2 * size_t(n));
+  gputest::upload(dDY.get(), dyh.data(), 2 * mn);
+  gputest::fill32(dPW.get(), 0, (size_t(g) * size_t(n) + 1) / 2); // torch.zeros
+  gputest::fill32(dPB.get(), 0, (size_t(g) * size_t(n) + 1) / 2);
+  gputest::fill32(dLock.get(), 0, 2 * size_t(g));
+  tcc::Library fwd(fwdDir), bwd(bwdDir), dwdb(dwdbDir);
+  fwd.kernel("_layer_norm_fwd_fused")
+      .launch(nullptr, dX.get(), dY.get(), dW.get(), dB.get(), dMean.get(), dRstd.get(), stride, n,
+              1e-5f, m);
+  bwd.kernel("_layer_norm_bwd_dx_fused")
+      .launch(nullptr, dDX.get(), dDY.get(), dPW.get(), dPB.get(), dX.get(), dW.get(), dMean.get(),
+              dRstd.get(), dLock.get(), stride, n, m);
+  dwdb.kernel("_layer_norm_bwd_dwdb")
+      .launch(nullptr, dPW.get(), dPB.get(), dFW.get(), dFB.get(), std::min(g, m), n);
+  gputest::synchronize();
+  std::vector<uint16_t> y(mn), dx(mn), fw(static_cast<size_t>(n)), fb(static_cast<size_t>(n));
+  std::vector<int32_t> locks(2 * size_t(g));
+  gputest::download(y.data(), dY.get(), 2 * mn);
+  gputest::download(dx.data(), dDX.get(), 2 * mn);
+  gputest::download(fw.data(), dFW.get(), 2 * size_t(n));
+  gputest::download(fb.data(), dFB.get(), 2 * size_t(n));
+  gputest::download(locks.data(), dLock.get(), 4 * 2 * size_t(g));
+  for (int32_t k = 0; k < g; ++k) {
+    ASSERT_EQ(locks[size_t(k)], 0) << "lock " << k << " still held";
+    ASSERT_EQ(locks[size_t(g + k)], k < m ? 1 : 0) << "count " << k;
+  }
+  std::vector<double> dwRef(static_cast<size_t>(n), 0), dwMag(static_cast<size_t>(n), 0),
+      dbRef(static_cast<size_t>(n), 0);
+  double worstY = 0, worstDx = 0;
+  for (int32_t i = 0; i < m; ++i) {
+    const size_t row = size_t(i) * size_t(stride);
+    double s = 0, v = 0;
+    for (int32_t j = 0; j < n; ++j)
+      s += x[row + size_t(j)];
+    double mean = s / n;
+    for (int32_t j = 0; j < n; ++j)
+      v += (x[row + size_t(j)] - mean) * (x[row + size_t(j)] - mean);
+    double rstd = 1 / std::sqrt(v / n + 1e-5), c1 = 0, c2 = 0;
+    for (int32_t j = 0; j < n; ++j) {
+      double xhat = (x[row + size_t(j)] - mean) * rstd, wdy = double(w[size_t(j)]) * dy[row + size_t(j)];
+      double want = xhat * w[size_t(j)] + b[size_t(j)];
+      double err = std::fabs(gputest::halfToFloat(y[row + size_t(j)]) - want);
+      worstY = std::max(worstY, err);
+      ASSERT_LE(err, 1e-3 + 0x1p-10 * std::fabs(want)) << "y[" << i << ", " << j << "]";
+      c1 += xhat * wdy;
+      c2 += wdy;
+      dwRef[size_t(j)] += dy[row + size_t(j)] * xhat;
+      dwMag[size_t(j)] += std::fabs(dy[row + size_t(j)] * xhat);
+      dbRef[size_t(j)] += dy[row + size_t(j)];
+    }
+    c1 /= n;
+    c2 /= n;
+    for (int32_t j = 0; j < n; ++j) {
+      double xhat = (x[row + size_t(j)] - mean) * rstd, wdy = double(w[size_t(j)]) * dy[row + size_t(j)];
+      double want = (wdy - (xhat * c1 + c2)) * rstd;
+      double err = std::fabs(gputest::halfToFloat(dx[row + size_t(j)]) - want);
+      worstDx = std::max(worstDx, err);
+      ASSERT_LE(err, 1e-3 + 0x1p-10 * std::fabs(want)) << "dx[" << i << ", " << j << "]";
+    }
+  }
+  // Each group's partial sum is rounded to f16 after each of its rows.
+  const double perGroup = double((m + g - 1) / g + 1);
+  for (int32_t j = 0; j < n; ++j) {
+    double tw = perGroup * 0x1p-10 * (dwMag[size_t(j)] + std::fabs(dwRef[size_t(j)])) + 1e-3;
+    ASSERT_LE(std::fabs(gputest::halfToFloat(fw[size_t(j)]) - dwRef[size_t(j)]), tw) << "dw[" << j << "]";
+    double tb = perGroup * 0x1p-10 * 0.1 * m + 1e-3;
+    ASSERT_LE(std::fabs(gputest::halfToFloat(fb[size_t(j)]) - dbRef[size_t(j)]), tb) << "db[" << j << "]";
+  }
+  std::printf("tutorial 05 %dx%d: worst |y - ref| %.3g, |dx - ref| %.3g\n", m, n, worstY, worstDx);
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, LayerNorm05,
+                         ::testing::Values(LayerNormCase{1151, 8192, 96, "BLOCK8192_W8"},
+                                           LayerNormCase{4096, 1000, 256, "BLOCK1024_W4"},
+                                           LayerNormCase{3, 1000, 256, "BLOCK1024_W4"}));
+
 } // namespace
