@@ -85,11 +85,12 @@ TEST(OfflineTune, VectorAddTableAndReport) {
   ASSERT_TRUE(big.find("best")->isInt());
   for (const tcc::json::Value& c : big.find("configs")->items()) {
     ASSERT_TRUE(c.find("ok")->asBool()) << tcc::json::write(c);
-    // 2^26 floats: 12 x 2^26 bytes moved; a memory-bound kernel at 30..110 % of the copy.
+    // 2^26 floats: 12 x 2^26 bytes moved; a memory-bound kernel at 30..130 % of the copy
+    // (a kernel may stream a little faster than the driver's copy).
     EXPECT_EQ(c.find("bytes")->asDouble(), 12.0 * 67108864);
     double f = c.find("fraction_of_copy")->asDouble();
     EXPECT_GT(f, 0.3) << c.find("config")->asString();
-    EXPECT_LT(f, 1.1) << c.find("config")->asString();
+    EXPECT_LT(f, 1.3) << c.find("config")->asString();
     EXPECT_LE(c.find("p20_ms")->asDouble(), c.find("median_ms")->asDouble());
     EXPECT_LE(c.find("median_ms")->asDouble(), c.find("p80_ms")->asDouble());
   }
