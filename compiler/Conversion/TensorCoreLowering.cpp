@@ -359,32 +359,52 @@ struct OperandDescriptor {
   }
 
   /// Byte offset, within the tile, of the instruction's block at M/N offset `mn` (a
-  /// multiple of 8; run time) and k step `ks` (instruction depth 32 bytes).
-  Value emitStart(OpBuilder &b, Location loc, Value mn, int64_t ks) const {
-    int64_t kBytes = ks * 32;
-    if (!mnMajor) {
-      // Rows are M (or N): mn x swizzle, then the atom along K and the bytes in it.
-      Value rowBytes = arith::MulIOp::create(b, loc, mn, i32Const(b, loc, swizzle));
-      return add(b, loc, rowBytes, kBytes / swizzle * rows * swizzle + kBytes % swizzle);
-    }
-    // Rows are k: whole atoms along M/N, then the bytes inside the row; 16 (8 for
-    // tf32) rows per k step.
+  /// multiple of 8; run time) and k step 0.
+  Value emitStart(OpBuilder &b, Location loc, Value mn) const {
+    if (!mnMajor) // rows are M (or N): mn x swizzle
+      return arith::MulIOp::create(b, loc, mn, i32Const(b, loc, swizzle));
+    // Rows are k: whole atoms along M/N, then the bytes inside the row.
     int64_t atomWidth = swizzle / elementBytes;
     Value atom = arith::ShRUIOp::create(b, loc, mn, i32Const(b, loc, llvm::Log2_64(atomWidth)));
     Value atomBytes = arith::MulIOp::create(b, loc, atom, i32Const(b, loc, rows * swizzle));
     Value inRow = arith::AndIOp::create(b, loc, mn, i32Const(b, loc, atomWidth - 1));
     inRow = arith::MulIOp::create(b, loc, inRow, i32Const(b, loc, elementBytes));
-    Value start = arith::AddIOp::create(b, loc, atomBytes, inRow);
-    return add(b, loc, start, kBytes / elementBytes * swizzle);
+    return arith::AddIOp::create(b, loc, atomBytes, inRow);
   }
 
-  Value emit(OpBuilder &b, Location loc, Value baseAddress, Value mn, int64_t ks) const {
-    Value address = arith::AddIOp::create(b, loc, baseAddress, emitStart(b, loc, mn, ks));
+  /// How far k step `ks`'s block starts from k step 0's (bytes; a multiple of 16, the same
+  /// for every M/N offset; instruction depth 32 bytes). K-major: the atom along K, then the
+  /// bytes in it; MN-major: 16 (8 for tf32) rows of the tile per k step.
+  int64_t kStepBytes(int64_t ks) const {
+    int64_t kBytes = ks * 32;
+    if (!mnMajor)
+      return kBytes / swizzle * rows * swizzle + kBytes % swizzle;
+    return kBytes / elementBytes * swizzle;
+  }
+
+  /// The descriptor of the block at M/N offset `mn` and k step 0.
+  Value emit(OpBuilder &b, Location loc, Value baseAddress, Value mn) const {
+    Value address = arith::AddIOp::create(b, loc, baseAddress, emitStart(b, loc, mn));
     Value wide = arith::ExtUIOp::create(b, loc, b.getI64Type(), address);
     Value field = arith::ShRUIOp::create(b, loc, wide,
                                          arith::ConstantIntOp::create(b, loc, b.getI64Type(), 4));
     Value fixedValue = arith::ConstantIntOp::create(b, loc, b.getI64Type(), int64_t(fixed));
     return arith::OrIOp::create(b, loc, fixedValue, field);
+  }
+
+  /// The descriptor of k step `ks` from k step 0's: its start address field (bits 0-13,
+  /// the address / 16) advanced by a constant. It cannot carry into the fixed bits: every
+  /// block lies in shared memory (below 228 KiB < 2^14 x 16 bytes). One 64-bit add, off
+  /// the path from the shared address to the instruction, where building each descriptor
+  /// from its address put a dependent add, shift, widening and or before every wgmma
+  /// (as Triton's lowering, the k steps' descriptors are the first one's plus a constant).
+  Value advance(OpBuilder &b, Location loc, Value first, int64_t ks) const {
+    if (ks == 0)
+      return first;
+    int64_t delta = kStepBytes(ks);
+    assert(delta % 16 == 0 && "a k step starts 16-byte aligned");
+    return arith::AddIOp::create(b, loc, first,
+                                 arith::ConstantIntOp::create(b, loc, b.getI64Type(), delta >> 4));
   }
 };
 
@@ -441,14 +461,19 @@ struct WarpGroupDotLowering : OpConversionPattern<WarpGroupDotOp> {
     auto structType =
         LLVM::LLVMStructType::getLiteral(getContext(), SmallVector<Type>(blockRegs, f32));
 
+    // The k step 0 descriptor of each M and N block, built once; every k step's is that
+    // plus a constant (OperandDescriptor::advance).
+    SmallVector<Value> firstA, firstB;
+    for (int64_t mi = 0; mi < mReps; ++mi)
+      firstA.push_back(aDesc.emit(rewriter, loc, aAddress, add(rewriter, loc, mBase, mi * mStride)));
+    for (int64_t ni = 0; ni < nReps; ++ni)
+      firstB.push_back(bDesc.emit(rewriter, loc, bAddress, add(rewriter, loc, nBase, ni * nStride)));
     nvvm::wgmmaFence(rewriter, loc);
     for (int64_t ks = 0; ks < K / kInstr; ++ks)
       for (int64_t mi = 0; mi < mReps; ++mi) {
-        Value m0 = add(rewriter, loc, mBase, mi * mStride);
-        Value descA = aDesc.emit(rewriter, loc, aAddress, m0, ks);
+        Value descA = aDesc.advance(rewriter, loc, firstA[mi], ks);
         for (int64_t ni = 0; ni < nReps; ++ni) {
-          Value n0 = add(rewriter, loc, nBase, ni * nStride);
-          Value descB = bDesc.emit(rewriter, loc, bAddress, n0, ks);
+          Value descB = bDesc.advance(rewriter, loc, firstB[ni], ks);
           // d[4j + i]: row l/4 + 8 (i / 2), column 8 j + 2 (l % 4) + i % 2.
           SmallVector<int64_t> regs;
           for (int64_t j = 0; j < instrN / 8; ++j)
