@@ -32,7 +32,8 @@ std::string usage(const std::string& program) {
          "--report DIR: report.txt, report.csv, report.json, sweep.svg, roofline.svg).\n"
          "  --shape NAME=V1,V2    values of an integer parameter; several --shape flags give\n"
          "                        every combination (the first varies slowest)\n"
-         "  NAME=SPEC             the other parameters: a scalar (eps=1e-5) or a buffer whose\n"
+         "  NAME=SPEC             the other parameters: a scalar (eps=1e-5; an integer may name\n"
+         "                        the others: stride_am=K) or a buffer whose\n"
          "                        shape may use the integer arguments: x=rand:n, y=randn:M,N,\n"
          "                        out=zeros:M*N, w=ones:N, c=const:0.5:n, i=arange:n, o=empty:n\n"
          "  --args SETS.json      a list of argument sets instead of --shape:\n"
@@ -248,13 +249,62 @@ bool completeSet(const std::vector<std::pair<std::string, std::string>>& given,
       }
       int64_t iv = 0;
       char* end = nullptr;
-      if (p.elementKind == ScalarKind::Int ? !parseInteger(spec.text, &iv)
+      grid::Expr e;
+      if (p.elementKind == ScalarKind::Int ? !parseInteger(spec.text, &iv) &&
+                                                 !grid::parse(spec.text, &e, nullptr)
                                            : (std::strtod(spec.text.c_str(), &end), *end != 0)) {
         *error = "parameter '" + p.name + "' (" + p.type + "): '" + spec.text + "' is not " +
-                 (p.elementKind == ScalarKind::Int ? "an integer" : "a number") + where;
+                 (p.elementKind == ScalarKind::Int
+                      ? "an integer or an expression of the other integer arguments"
+                      : "a number") +
+                 where;
         return false;
       }
       set.scalars.emplace_back(p.name, spec.text);
+    }
+  }
+  // Integer scalars written as expressions of the others (stride_am=K): evaluated once
+  // those they name are known, until none is left (a name that is not an integer argument,
+  // or a cycle, is an error).
+  for (bool progress = true; progress;) {
+    progress = false;
+    std::string pending, pendingWhy;
+    for (auto& sc : set.scalars) {
+      int64_t v = 0;
+      const ParamInfo* p = findParam(params, sc.first);
+      if (p->elementKind != ScalarKind::Int || parseInteger(sc.second, &v))
+        continue;
+      grid::Expr e;
+      std::vector<int64_t> slots;
+      std::string why;
+      bool known = grid::parse(sc.second, &e, &why) &&
+                   grid::bind(
+                       &e,
+                       [&](const std::string& n) -> int {
+                         std::optional<int64_t> x = n == sc.first ? std::nullopt : set.integer(n);
+                         if (!x)
+                           return -1;
+                         slots.push_back(*x);
+                         return int(slots.size() - 1);
+                       },
+                       &why);
+      if (!known) {
+        pending = sc.first;
+        pendingWhy = why;
+        continue;
+      }
+      if (!grid::evaluate(e, slots.data(), &v, &why)) {
+        *error = "parameter '" + sc.first + "': " + why + where;
+        return false;
+      }
+      sc.second = std::to_string(v);
+      progress = true;
+    }
+    if (!progress && !pending.empty()) {
+      *error = "parameter '" + pending + "': " + pendingWhy +
+               " (an integer argument written as an expression names the other integer "
+               "arguments, not itself or a cycle)" + where;
+      return false;
     }
   }
   for (const args::Spec& b : set.buffers) {

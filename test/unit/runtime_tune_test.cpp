@@ -176,6 +176,41 @@ TEST(TuneArgumentSets, CrossProductInOrderWithExpressions) {
   EXPECT_NE(error(shapeTwice).find("--shape M is given twice"), std::string::npos);
 }
 
+TEST(TuneArgumentSets, IntegerScalarsMayNameTheOthers) {
+  // matmul's strides follow the shape: stride_am=K, in every combination.
+  auto ps = params({{"a", "*f16"}, {"M", "i32"}, {"K", "i32"}, {"stride_am", "i32"},
+                    {"stride_ak", "i32"}, {"lda2", "i64"}});
+  Options o;
+  o.shapes = {"M=64,128", "K=32"};
+  o.args = {"a=rand:M,stride_am", "stride_am=K", "stride_ak=1", "lda2=2*stride_am+M"};
+  std::vector<ArgSet> sets;
+  std::string err;
+  ASSERT_TRUE(argumentSets(o, ps, &sets, &err)) << err;
+  ASSERT_EQ(sets.size(), 2u);
+  EXPECT_EQ(sets[1].integer("stride_am"), 32);
+  EXPECT_EQ(sets[1].integer("lda2"), 2 * 32 + 128); // names a resolved expression
+  EXPECT_EQ(sets[0].integer("lda2"), 2 * 32 + 64);
+  std::vector<int64_t> shape;
+  ASSERT_TRUE(tcc::args::evaluateShape(
+      sets[1].buffers[0], [&](const std::string& n) { return sets[1].integer(n); }, &shape, &err));
+  EXPECT_EQ(shape, (std::vector<int64_t>{128, 32}));
+
+  Options cycle = o;
+  cycle.args = {"a=rand:M", "stride_am=stride_ak", "stride_ak=stride_am", "lda2=1"};
+  EXPECT_FALSE(argumentSets(cycle, ps, &sets, &err));
+  EXPECT_NE(err.find("not itself or a cycle"), std::string::npos) << err;
+  Options bad = o;
+  bad.args = {"a=rand:M", "stride_am=K//0", "stride_ak=1", "lda2=1"};
+  EXPECT_FALSE(argumentSets(bad, ps, &sets, &err));
+  EXPECT_NE(err.find("parameter 'stride_am'"), std::string::npos) << err;
+  Options notExpr = o;
+  notExpr.args = {"a=rand:M", "stride_am=K+", "stride_ak=1", "lda2=1"};
+  EXPECT_FALSE(argumentSets(notExpr, ps, &sets, &err));
+  EXPECT_NE(err.find("is not an integer or an expression of the other integer arguments"),
+            std::string::npos)
+      << err;
+}
+
 TEST(TuneArgumentSets, JsonListCompletedByTheCommandLine) {
   auto ps = params({{"x", "*f32"}, {"M", "i32"}, {"N", "i32"}, {"flag", "i1"}});
   TempDir d;
