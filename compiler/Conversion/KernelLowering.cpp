@@ -16,12 +16,7 @@ using namespace mlir;
 
 namespace tcc {
 
-unsigned kernelNumThreads(Operation *op) {
-  for (Operation *p = op; p; p = p->getParentOp())
-    if (auto attr = p->getAttrOfType<IntegerAttr>(kNumWarpsAttr))
-      return 32 * attr.getInt();
-  return 128;
-}
+unsigned kernelNumThreads(Operation *op) { return tile::getNumThreads(op); }
 
 namespace {
 

@@ -44,15 +44,13 @@ mlir::Type memoryType(mlir::Type type);
 /// Name of the kernel-wide dynamic shared-memory buffer (`extern .shared` in PTX).
 inline constexpr const char *kSharedBufferName = "tcc_shared";
 
-/// Attribute names the lowering reads and writes.
-inline constexpr const char *kVecAttr = "tile.vec";               // on load/store
-inline constexpr const char *kNumWarpsAttr = "tile.num_warps";    // on the kernel
-inline constexpr const char *kSharedBytesAttr = "tile.shared_bytes"; // on the kernel
+/// Attribute names the lowering reads and writes (the dialect's: TileDialect.h).
+inline constexpr llvm::StringLiteral kSharedBytesAttr = mlir::tile::kSharedBytesAttrName;
 /// On an op exchanging data through shared memory: where its scratch starts (bytes),
 /// set by tile-allocate-shared.
 inline constexpr const char *kSharedOffsetAttr = "tile.shared_offset";
 
-/// Threads per program of the kernel around `op` (32 * tile.num_warps).
+/// Threads per program of the kernel around `op` (tile::getNumThreads).
 unsigned kernelNumThreads(mlir::Operation *op);
 
 /// Scratch bytes an op needs (0 for none). Defined beside each pattern.

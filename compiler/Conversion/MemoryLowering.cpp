@@ -221,8 +221,7 @@ void emitGlobalStore(OpBuilder &b, Location loc, Value ptr, Value pred,
 /// The vector width for a memory op on a tile: `tile.vec`, clamped to what the
 /// registers and 128-bit accesses allow.
 unsigned vectorWidth(Operation *op, const Distribution &dist, Type memType) {
-  auto attr = op->getAttrOfType<IntegerAttr>(kVecAttr);
-  int64_t vec = attr ? attr.getInt() : 1;
+  int64_t vec = getVectorWidth(op);
   int64_t maxByBits = std::max<int64_t>(1, 128 / memType.getIntOrFloatBitWidth());
   vec = std::min({vec, dist.getContigRun(), maxByBits});
   while (vec > 1 && dist.getNumRegs() % vec)

@@ -41,16 +41,7 @@ bool isZeroOrAbsent(Value v) {
 }
 
 
-unsigned getNumWarps(Operation *op) {
-  auto func = dyn_cast<func::FuncOp>(op);
-  if (!func)
-    func = op->getParentOfType<func::FuncOp>();
-  if (func)
-    if (auto attr = func->getAttrOfType<IntegerAttr>("tile.num_warps"))
-      if (attr.getInt() > 0)
-        return attr.getInt();
-  return 4;
-}
+unsigned getNumWarps(Operation *op) { return tile::getNumWarps(op); }
 
 Attribute getLayout(Type type) {
   if (auto tile = dyn_cast<RankedTensorType>(type))

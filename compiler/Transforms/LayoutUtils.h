@@ -29,7 +29,7 @@ constexpr unsigned kWarpSize = 32;
 /// one: what cp.async's zero-fill gives masked-off elements.
 bool isZeroOrAbsent(mlir::Value v);
 
-/// `tile.num_warps` of the function enclosing `op` (or `op` itself), else 4.
+/// `tile.num_warps` of the kernel around `op`, else 4 (tile::getNumWarps).
 unsigned getNumWarps(mlir::Operation *op);
 
 /// The encoding of a tile type; null for scalars and tiles without one.

@@ -26,8 +26,6 @@ using namespace mlir;
 
 namespace {
 
-constexpr llvm::StringLiteral kVecAttr = "tile.vec";
-
 /// Elements per access for a load or store through `ptr` under `mask` (may be null).
 int64_t vectorWidth(Value ptr, Value mask, const tcc::AxisInfoAnalysis &axis) {
   auto type = cast<RankedTensorType>(ptr.getType());
@@ -106,8 +104,7 @@ struct Mask : tcc::impl::TileMaskBase<Mask> {
       return;
     Value mask = isa<tile::LoadOp>(op) ? cast<tile::LoadOp>(op).getMask()
                                        : cast<tile::StoreOp>(op).getMask();
-    op->setAttr(kVecAttr, IntegerAttr::get(IntegerType::get(op->getContext(), 32),
-                                           vectorWidth(ptr, mask, axis)));
+    tile::setVectorWidth(op, unsigned(vectorWidth(ptr, mask, axis)));
   }
 };
 

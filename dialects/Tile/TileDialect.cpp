@@ -3,7 +3,9 @@
 #include "dialects/Tile/TileDialect.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -74,9 +76,31 @@ Operation *TileDialect::materializeConstant(OpBuilder &builder, Attribute value,
   return nullptr;
 }
 
-LogicalResult TileDialect::verifyOperationAttribute(Operation *op, NamedAttribute attribute) {
-  if (attribute.getName() != kPredicatedAccessAttrName)
+namespace {
+
+/// `attr` as an integer satisfying `ok`, or an error on `op` naming what was expected.
+LogicalResult expectInteger(Operation *op, NamedAttribute attr, function_ref<bool(int64_t)> ok,
+                            StringRef what) {
+  auto value = dyn_cast<IntegerAttr>(attr.getValue());
+  if (value && value.getType().isSignlessInteger() && ok(value.getInt()))
     return success();
+  return op->emitOpError() << "'" << attr.getName().getValue() << "' must be " << what << ", not "
+                           << attr.getValue();
+}
+
+LogicalResult expectOn(Operation *op, NamedAttribute attr, bool ok, StringRef where) {
+  if (ok)
+    return success();
+  return op->emitOpError() << "'" << attr.getName().getValue() << "' belongs on " << where;
+}
+
+bool isStringArray(Attribute attr, std::optional<size_t> size = std::nullopt) {
+  auto array = dyn_cast<ArrayAttr>(attr);
+  return array && (!size || array.size() == *size) &&
+         llvm::all_of(array, [](Attribute a) { return isa<StringAttr>(a); });
+}
+
+LogicalResult verifyPredicatedAccess(Operation *op, NamedAttribute attribute) {
   auto access = dyn_cast<PredicatedAccessAttr>(attribute.getValue());
   if (!access)
     return op->emitOpError() << "'" << kPredicatedAccessAttrName
@@ -94,6 +118,103 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op, NamedAttribut
     return op->emitOpError() << "'" << kPredicatedAccessAttrName << "': a predicated "
                              << (isLoad ? "load has a result" : "store has no result");
   return success();
+}
+
+} // namespace
+
+LogicalResult TileDialect::verifyOperationAttribute(Operation *op, NamedAttribute attribute) {
+  StringRef name = attribute.getName().getValue();
+  Attribute value = attribute.getValue();
+  bool onFunction = isa<FunctionOpInterface>(op);
+  auto powerOf2 = [](int64_t v) { return isPowerOf2(v); };
+  if (name == kPredicatedAccessAttrName)
+    return verifyPredicatedAccess(op, attribute);
+  if (name == kTargetAttrName) {
+    if (!isa<TargetAttr>(value))
+      return op->emitOpError() << "'" << name << "' must be a #tile.target, not " << value;
+    return expectOn(op, attribute, isa<ModuleOp>(op), "a module");
+  }
+  if (name == kKernelAttrName) {
+    if (!isa<UnitAttr>(value))
+      return op->emitOpError() << "'" << name << "' is a unit attribute, not " << value;
+    return expectOn(op, attribute, onFunction, "a function");
+  }
+  if (name == kNumWarpsAttrName) {
+    if (failed(expectInteger(
+            op, attribute, [](int64_t v) { return isPowerOf2(v) && v <= 32; },
+            "a power of two from 1 to 32")))
+      return failure();
+    return expectOn(op, attribute, onFunction, "a function");
+  }
+  if (name == kNumStagesAttrName)
+    return expectInteger(op, attribute, [](int64_t v) { return v >= 1; }, "at least 1");
+  if (name == kSharedBytesAttrName) {
+    if (failed(expectInteger(op, attribute, [](int64_t v) { return v >= 0; }, "non-negative")))
+      return failure();
+    return expectOn(op, attribute, onFunction, "a function");
+  }
+  if (name == kGridAttrName) {
+    if (!isStringArray(value, 3))
+      return op->emitOpError() << "'" << name << "' must be three grid expressions (strings), not "
+                               << value;
+    return expectOn(op, attribute, onFunction, "a function");
+  }
+  if (name == kArgNamesAttrName) {
+    if (!isStringArray(value))
+      return op->emitOpError() << "'" << name << "' must be an array of strings, not " << value;
+    return expectOn(op, attribute, onFunction, "a function");
+  }
+  if (name == kConstexprsAttrName) {
+    if (!isa<DictionaryAttr>(value))
+      return op->emitOpError() << "'" << name << "' must be a dictionary, not " << value;
+    return expectOn(op, attribute, onFunction, "a function");
+  }
+  if (name == kVecAttrName) {
+    if (failed(expectInteger(op, attribute, powerOf2, "a positive power of two")))
+      return failure();
+    return expectOn(op, attribute, isa<LoadOp, StoreOp>(op), "tile.load or tile.store");
+  }
+  // Others (tile.check_bounds_unchecked, tile.shared_offset, ...) are the passes' own.
+  return success();
+}
+
+LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op, unsigned, unsigned argIndex,
+                                                    NamedAttribute attribute) {
+  StringRef name = attribute.getName().getValue();
+  if (name == kDivisibilityAttrName)
+    return expectInteger(
+        op, attribute, [](int64_t v) { return isPowerOf2(v); },
+        "a positive power of two (argument #" + std::to_string(argIndex) + ")");
+  if (name == kEqualToAttrName) {
+    if (auto func = dyn_cast<FunctionOpInterface>(op))
+      if (argIndex < func.getNumArguments() &&
+          !isa<IntegerType>(func.getArgument(argIndex).getType()))
+        return op->emitOpError() << "'" << name << "' belongs on an integer argument, not #"
+                                 << argIndex;
+    return expectInteger(op, attribute, [](int64_t) { return true; }, "an integer");
+  }
+  return success();
+}
+
+unsigned mlir::tile::getNumWarps(Operation *op) {
+  for (Operation *p = op; p; p = p->getParentOp())
+    if (auto attr = p->getAttrOfType<IntegerAttr>(kNumWarpsAttrName))
+      return unsigned(attr.getInt()); // verified: a power of two from 1 to 32
+  return 4;
+}
+
+unsigned mlir::tile::getThreadsPerWarp(Operation *op) { return getTarget(op).getThreadsPerWarp(); }
+
+unsigned mlir::tile::getNumThreads(Operation *op) { return getNumWarps(op) * getThreadsPerWarp(op); }
+
+unsigned mlir::tile::getVectorWidth(Operation *op) {
+  if (auto attr = op->getAttrOfType<IntegerAttr>(kVecAttrName))
+    return unsigned(attr.getInt());
+  return 1;
+}
+
+void mlir::tile::setVectorWidth(Operation *op, unsigned width) {
+  op->setAttr(kVecAttrName, IntegerAttr::get(IntegerType::get(op->getContext(), 32), width));
 }
 
 LogicalResult PointerType::verify(function_ref<InFlightDiagnostic()> emitError,

@@ -42,6 +42,37 @@ inline constexpr llvm::StringLiteral kTargetAttrName = "tile.target";
 /// predicated global load or store; read by the tile dialect's LLVM IR translation.
 inline constexpr llvm::StringLiteral kPredicatedAccessAttrName = "tile.predicated_access";
 
+/// The discardable attributes the tile dialect owns and verifies (verifyOperationAttribute,
+/// verifyRegionArgAttribute; docs/ir.md, "Attributes"). On a kernel (func.func, then
+/// llvm.func): `tile.kernel` (unit), `tile.num_warps` (i32, a power of two 1..32),
+/// `tile.num_stages` (integer >= 1; also on a loop), `tile.shared_bytes` (integer >= 0),
+/// `tile.grid` (three strings), `tile.arg_names` (strings), `tile.constexprs`
+/// (dictionary). On a kernel argument: `tile.divisibility` (a positive power of two),
+/// `tile.equal_to` (an integer argument's value). On tile.load / tile.store: `tile.vec`
+/// (i32, a positive power of two).
+inline constexpr llvm::StringLiteral kKernelAttrName = "tile.kernel";
+inline constexpr llvm::StringLiteral kNumWarpsAttrName = "tile.num_warps";
+inline constexpr llvm::StringLiteral kNumStagesAttrName = "tile.num_stages";
+inline constexpr llvm::StringLiteral kSharedBytesAttrName = "tile.shared_bytes";
+inline constexpr llvm::StringLiteral kGridAttrName = "tile.grid";
+inline constexpr llvm::StringLiteral kArgNamesAttrName = "tile.arg_names";
+inline constexpr llvm::StringLiteral kConstexprsAttrName = "tile.constexprs";
+inline constexpr llvm::StringLiteral kDivisibilityAttrName = "tile.divisibility";
+inline constexpr llvm::StringLiteral kEqualToAttrName = "tile.equal_to";
+inline constexpr llvm::StringLiteral kVecAttrName = "tile.vec";
+
+/// Warps per program of the kernel around `op` (or `op` itself): `tile.num_warps` of the
+/// nearest op that has it, else 4. The one place it is read.
+unsigned getNumWarps(Operation *op);
+/// Threads of a warp on the module's target (#tile.target).
+unsigned getThreadsPerWarp(Operation *op);
+/// Threads per program: getNumWarps(op) * getThreadsPerWarp(op).
+unsigned getNumThreads(Operation *op);
+
+/// `tile.vec` of a load or store (elements per vector access), 1 where absent.
+unsigned getVectorWidth(Operation *op);
+void setVectorWidth(Operation *op, unsigned width);
+
 /// The target of the module around `op` (`tile.target`), or the default (sm_90).
 TargetAttr getTarget(Operation *op);
 /// The description of `arch` (sm_80, sm_90, sm_90a, ...) with its shared-memory limit.

@@ -25,8 +25,9 @@ def Tile_Dialect : Dialect {
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 1;
-  // tile.predicated_access on the lowering's inline asm (TileDialect.cpp).
+  // The tile.* attributes the dialect owns (TileDialect.h, TileDialect.cpp).
   let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
 }
 
 class Tile_Op<string mnemonic, list<Trait> traits = []>
