@@ -4,6 +4,7 @@
 
 #include "compiler/Driver/Codegen.h"
 #include "compiler/Driver/TuningTable.h"
+#include "compiler/Driver/VerifyDiagnostics.h"
 #include "compiler/Target/ArtifactWriter.h"
 #include "compiler/Target/HeaderWriter.h"
 #include "tcc/atomic_file.h"
@@ -118,6 +119,11 @@ bool Driver::loadInput() {
     return !impl->loadFailed;
   impl->loaded = true;
   const std::string &path = impl->options.inputPath;
+  if (impl->options.inputText) {
+    impl->mainBuffer = impl->sourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBufferCopy(*impl->options.inputText, path), llvm::SMLoc());
+    return true;
+  }
   // Read in chunks up to a bound: a kernel file is small, and /dev/zero or an endless pipe
   // must end in an error, not in memory exhaustion.
   constexpr size_t kMaxInputBytes = 64u << 20;
@@ -255,6 +261,8 @@ bool writeTextFile(DiagnosticEngine &diags, const std::string &path, llvm::Strin
 
 bool Driver::writeOutput(llvm::StringRef text) {
   const std::string &path = impl->options.outputPath;
+  if (impl->options.discardOutput)
+    return true;
   if (path == "-") {
     llvm::outs() << text;
     llvm::outs().flush();
@@ -491,6 +499,8 @@ bool Driver::writeDepfile() {
 }
 
 int Driver::run() {
+  if (impl->options.verifyDiagnostics)
+    return verifyDiagnostics(impl->options, impl->errs);
   int code = 1;
   llvm::thread worker(std::optional<unsigned>(kCompilerStackBytes), [&] {
     code = runOnCurrentThread();

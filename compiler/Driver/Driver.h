@@ -62,8 +62,16 @@ std::vector<std::string> emitStageNames();
 struct DriverOptions {
   /// The .tile file; "-" reads standard input.
   std::string inputPath = "-";
+  /// The input's text, when it does not come from inputPath (which then only names it).
+  std::optional<std::string> inputText;
   /// Where the result goes; "-" writes standard output. Nothing is written on error.
   std::string outputPath = "-";
+  /// --verify-diagnostics: compile each `# -----`-separated part of the input on its own
+  /// and check its diagnostics against the `# expected-error {{...}}` comments in it
+  /// (compiler/Driver/VerifyDiagnostics.h); exit 0 when they match exactly.
+  bool verifyDiagnostics = false;
+  /// Not a command-line option: results are not written (standard output stays quiet).
+  bool discardOutput = false;
   EmitStage emit = EmitStage::Tile;
   /// `-D NAME=VALUE` (VALUE is an expression: 128, 2*64, True, f16, 0.5); `-D NAME` means 1.
   std::vector<std::string> defines;

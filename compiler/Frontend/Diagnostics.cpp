@@ -13,6 +13,11 @@ DiagnosticEngine::DiagnosticEngine(llvm::SourceMgr &sourceMgr, llvm::raw_ostream
 void DiagnosticEngine::print(llvm::SMRange range, llvm::SourceMgr::DiagKind kind,
                              const llvm::Twine &message) {
   llvm::SMLoc loc = range.Start;
+  if (observer) {
+    bool located = loc.isValid() && sourceMgr.FindBufferContainingLoc(loc);
+    observer(kind, located ? loc : llvm::SMLoc(), message.str());
+    return;
+  }
   if (!loc.isValid() || !sourceMgr.FindBufferContainingLoc(loc)) {
     const char *label = kind == llvm::SourceMgr::DK_Error     ? "error"
                         : kind == llvm::SourceMgr::DK_Warning ? "warning"

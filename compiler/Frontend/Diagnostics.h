@@ -14,6 +14,8 @@
 #include "llvm/Support/SMLoc.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <functional>
+#include <string>
 #include <utility>
 
 namespace llvm {
@@ -46,6 +48,13 @@ public:
   bool tooManyErrors() const { return numErrors >= errorLimit; }
   void setErrorLimit(unsigned limit) { errorLimit = limit; }
 
+  /// Where diagnostics go instead of the stream, when set (tcc --verify-diagnostics):
+  /// each one's kind, location (invalid when it belongs to no place in the source) and
+  /// message. Errors still count, and the error limit still applies.
+  using Observer = std::function<void(llvm::SourceMgr::DiagKind kind, llvm::SMLoc loc,
+                                      const std::string &message)>;
+  void setObserver(Observer observer) { this->observer = std::move(observer); }
+
   llvm::SourceMgr &getSourceMgr() { return sourceMgr; }
   /// 1-based line and column of `loc`; {0, 0} when it is not in a buffer.
   std::pair<unsigned, unsigned> lineAndColumn(llvm::SMLoc loc) const;
@@ -58,6 +67,7 @@ private:
 
   llvm::SourceMgr &sourceMgr;
   llvm::raw_ostream &os;
+  Observer observer;
   unsigned numErrors = 0;
   unsigned errorLimit = 20;
   bool lastDropped = false;

@@ -58,6 +58,11 @@ int main(int argc, char **argv) {
       ->check(CLI::Range(0, 4095));
   app.add_flag("--debug-locs", options.debugLocations,
                "print source locations in the IR (like -mlir-print-debuginfo)");
+  app.add_flag("--verify-diagnostics", options.verifyDiagnostics,
+               "compile each '# -----'-separated part of the input alone and check its "
+               "diagnostics against its '# expected-error {{text}}' comments (@+N, @-N, "
+               "@above, @below, @N, @unknown; also -warning, -remark, -note); exit 0 when "
+               "they match");
   // Code generation (--emit=llvm|ptx|cubin|header).
   tcc::CodegenOptions &codegen = options.codegen;
   app.add_option("--arch", codegen.archs,
