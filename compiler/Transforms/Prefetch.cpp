@@ -173,6 +173,9 @@ private:
   }
 
   Staging qualifies(LoadOp load, ArrayRef<Value> written) {
+    // A scalar load (one element, in every thread) is not worth a ring: left as it is.
+    if (!isa<RankedTensorType>(load.getType()))
+      return Staging::None;
     Value base = tcc::pointerArgument(load.getPtr());
     if (!base || llvm::any_of(written, [&](Value w) { return !w || w == base; }))
       return Staging::None;

@@ -288,3 +288,28 @@ func.func @too_big(%out: !tile.ptr<f32>, %inp: !tile.ptr<f32>, %n: i32)
   }
   return
 }
+
+// -----
+
+// A scalar load (one element, in every thread) in a loop with a stride of programs is left
+// alone: no ring, no prefetch (it crashed the pass).
+// CHECK-LABEL: func.func @scalar_loads
+// CHECK:       scf.for
+// CHECK-NEXT:    tile.addptr
+// CHECK-NEXT:    tile.load %{{.*}} : !tile.ptr<f32>
+// CHECK-NOT:   scf.yield
+// CHECK:       return
+func.func @scalar_loads(%out: !tile.ptr<f32>, %x: !tile.ptr<f32>, %n: i32)
+    attributes {tile.kernel, tile.num_warps = 1 : i32} {
+  %lb = tile.program_id 0
+  %step = tile.num_programs 0
+  scf.for %i = %lb to %n step %step : i32 {
+    %p = tile.addptr %x, %i : !tile.ptr<f32>, i32
+    %v = tile.load %p : !tile.ptr<f32>
+    %q = tile.addptr %out, %i : !tile.ptr<f32>, i32
+    %two = arith.constant 2.0 : f32
+    %w = arith.mulf %v, %two : f32
+    tile.store %q, %w : !tile.ptr<f32>
+  }
+  return
+}
