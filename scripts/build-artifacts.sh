@@ -450,8 +450,14 @@ triton_ports=(
   "triton_05_layer_norm/fwd_BLOCK1024_W4|05_layer_norm|_layer_norm_fwd_fused|--kernel _layer_norm_fwd_fused -D BLOCK_SIZE=1024 --num-warps 4"
   "triton_05_layer_norm/bwd_BLOCK1024_W4|05_layer_norm|_layer_norm_bwd_dx_fused|--kernel _layer_norm_bwd_dx_fused -D BLOCK_SIZE_N=1024 -D GROUP_SIZE_M=256 --num-warps 4"
   "triton_05_layer_norm/dwdb_BLOCK_SIZE_M32_BLOCK_SIZE_N128_W4|05_layer_norm|_layer_norm_bwd_dwdb|--kernel _layer_norm_bwd_dwdb"
+  # libdevice.10.bc from CUDA_HOME (or TCC_LIBDEVICE), linked at compile time.
+  "triton_07_extern_functions/BLOCK_SIZE1024_W4|07_extern_functions|asin_kernel|"
 )
 if [ -x "$tcc" ]; then
+  # The toolkit's libdevice for 07 (tcc looks only at TCC_LIBDEVICE when it is set).
+  if [ -z "${TCC_LIBDEVICE:-}" ] && [ -f "$cuda/nvvm/libdevice/libdevice.10.bc" ]; then
+    export TCC_LIBDEVICE=$cuda/nvvm/libdevice/libdevice.10.bc
+  fi
   for line in "${triton_ports[@]}"; do
     IFS='|' read -r dir src kern flags <<<"$line"
     mkdir -p "$art/tcc/$dir"

@@ -18,6 +18,14 @@ config.substitutions.append(("%ptxas", config.ptxas))
 if config.have_ptxas:
     config.available_features.add("ptxas")
 
+# CUDA's libdevice, found as tcc finds it (dialects/Tile/Libdevice.h), for tests that link it.
+_libdevice = os.environ.get("TCC_LIBDEVICE") or next(
+    (p for p in [os.path.join(os.environ.get(v, ""), "nvvm/libdevice/libdevice.10.bc")
+                 for v in ("CUDA_HOME", "CUDA_PATH") if os.environ.get(v)] +
+     ["/usr/local/cuda/nvvm/libdevice/libdevice.10.bc"] if os.path.isfile(p)), "")
+if _libdevice and os.path.isfile(_libdevice):
+    config.available_features.add("libdevice")
+
 # A C++ compiler and the runtime's headers, for tests that compile generated headers.
 import shutil
 cxx = shutil.which("clang++-14") or shutil.which("clang++") or shutil.which("c++") or shutil.which("g++")

@@ -61,6 +61,8 @@ int64_t dotScratchBytes(mlir::Operation *op);
 int64_t atomicScratchBytes(mlir::Operation *op);
 /// An error on a tile atomic whose old values the layout would not give every copy of.
 mlir::LogicalResult checkAtomicResults(mlir::Operation *op);
+/// An error on a tile.extern_elementwise where no libdevice.10.bc is found (ExternLowering.cpp).
+mlir::LogicalResult checkExternAvailable(mlir::Operation *op);
 
 /// Stage 1 (tiles to per-thread scalars).
 void populateKernelLoweringPatterns(TileTypeConverter &converter,
@@ -77,6 +79,8 @@ void populateGridLoweringPatterns(TileTypeConverter &converter,
 void populatePointerLoweringPatterns(TileTypeConverter &converter,
                                      mlir::RewritePatternSet &patterns);
 void populateMemoryLoweringPatterns(TileTypeConverter &converter,
+                                    mlir::RewritePatternSet &patterns);
+void populateExternLoweringPatterns(TileTypeConverter &converter,
                                     mlir::RewritePatternSet &patterns);
 void populateAtomicLoweringPatterns(TileTypeConverter &converter,
                                     mlir::RewritePatternSet &patterns);

@@ -101,7 +101,7 @@ LogicalResult checkLowerable(func::FuncOp func) {
         for (BlockArgument arg : block.getArguments())
           if (failed(checkType(op, arg.getType())))
             return WalkResult::interrupt();
-    if (failed(checkAtomicResults(op)))
+    if (failed(checkAtomicResults(op)) || failed(checkExternAvailable(op)))
       return WalkResult::interrupt();
     if (auto atomic = dyn_cast<tile::AtomicAddOp>(op); atomic && !atomic->use_empty()) {
       // Only the owner of a replicated element adds it, so only it sees the old value.
@@ -198,6 +198,7 @@ struct ConvertTileToNVVM : impl::ConvertTileToNVVMBase<ConvertTileToNVVM> {
       populatePointerLoweringPatterns(converter, patterns);
       populateMemoryLoweringPatterns(converter, patterns);
       populateAtomicLoweringPatterns(converter, patterns);
+      populateExternLoweringPatterns(converter, patterns);
       populatePrintLoweringPatterns(converter, patterns);
       populateConvertLayoutLoweringPatterns(converter, patterns);
       populateReduceLoweringPatterns(converter, patterns);

@@ -13,6 +13,7 @@
 #include "compiler/Target/ArtifactWriter.h"
 #include "compiler/Target/Cubin.h"
 #include "compiler/Target/HeaderWriter.h"
+#include "compiler/Target/Libdevice.h"
 #include "compiler/Target/PtxEmitter.h"
 #include "compiler/Transforms/Passes.h"
 #include "compiler/Transforms/Pipeline.h"
@@ -384,7 +385,8 @@ bool Codegen::compileTimed(ModuleOp tileModule,
       translateToLLVMIR(*module, llvmContext, ptxOptions, &error);
   translateScope.stop();
   TimingScope optScope = scope.nest("LLVM optimisation pipeline");
-  if (!llvmModule || !optimizeLLVMIR(*llvmModule, ptxOptions, &error)) {
+  if (!llvmModule || !linkLibdevice(*llvmModule, &error) ||
+      !optimizeLLVMIR(*llvmModule, ptxOptions, &error)) {
     diags.error(error);
     return false;
   }

@@ -350,6 +350,13 @@ private:
         expr(at->mask, depth + 1, "mask ");
       return;
     }
+    case Expr::Kind::Extern: {
+      auto *x = cast<ExternExpr>(e);
+      head(e, depth, label, "extern " + x->symbol);
+      for (const Expr *a : x->args)
+        expr(a, depth + 1, "");
+      return;
+    }
     case Expr::Kind::Atomic: {
       auto *at = cast<AtomicExpr>(e);
       head(e, depth, label, "atomic_" + at->op + " sem=" + at->sem + " scope=" + at->scope);

@@ -368,6 +368,14 @@ private:
       Value m = at->mask ? expr(at->mask) : Value();
       return mlir::tile::AtomicAddOp::create(b, l, v.getType(), p, v, m);
     }
+    case typed::Expr::Kind::Extern: {
+      auto *x = cast<typed::ExternExpr>(e);
+      llvm::SmallVector<Value> args;
+      for (const typed::Expr *a : x->args)
+        args.push_back(expr(a));
+      return mlir::tile::ExternElementwiseOp::create(b, l, args.front().getType(), x->symbol,
+                                                     args);
+    }
     case typed::Expr::Kind::Atomic: {
       auto *at = cast<typed::AtomicExpr>(e);
       Value p = expr(at->ptr);

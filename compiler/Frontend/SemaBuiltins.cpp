@@ -1044,6 +1044,8 @@ Value Sema::builtinCall(Builtin b, llvm::StringRef name, const ast::CallExpr *ca
   case Builtin::AtomicXchg:
   case Builtin::AtomicCas:
     return atomicCall(b, name, call);
+  case Builtin::Libdevice:
+    return libdeviceCall(name, call);
   case Builtin::DebugBarrier: {
     if (!bindArguments(call, name, {}, 0, a, r))
       return Value::error();

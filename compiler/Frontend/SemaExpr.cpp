@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/Tile/Libdevice.h"
 #include "compiler/Frontend/SemaInternal.h"
 
 #include "llvm/ADT/StringSwitch.h"
@@ -94,7 +95,8 @@ Value Sema::lookupBuiltin(llvm::StringRef name) const {
     return Value::floating(std::numeric_limits<double>::infinity());
   if (name == "nan")
     return Value::floating(std::numeric_limits<double>::quiet_NaN());
-  if (name == "tl" || name == "triton" || name == "language" || name == "PropagateNan") {
+  if (name == "tl" || name == "triton" || name == "language" || name == "PropagateNan" ||
+      name == "libdevice") {
     Value v;
     v.kind = Value::Kind::Namespace;
     v.str = name.str();
@@ -1163,6 +1165,31 @@ Value Sema::attribute(const ast::AttributeExpr *e) {
       Value ns = base;
       ns.str = "tl";
       return ns;
+    }
+    // Triton's libdevice: `from triton.language.extra import libdevice` (imports are
+    // ignored: `libdevice` is known), tl.extra.libdevice, tl.extra.cuda.libdevice.
+    if ((base.str == "tl" && e->name == "extra") ||
+        (base.str == "tl.extra" && e->name == "cuda") ||
+        ((base.str == "tl.extra" || base.str == "tl.extra.cuda") && e->name == "libdevice")) {
+      Value ns = base;
+      ns.str = base.str + "." + e->name;
+      return ns;
+    }
+    if (llvm::StringRef(base.str).ends_with("libdevice")) {
+      const tcc::libdevice::Function *f = tcc::libdevice::lookup(e->name);
+      if (!f) {
+        std::string names;
+        for (const tcc::libdevice::Function &k : tcc::libdevice::kFunctions)
+          names += (names.empty() ? "" : ", ") + std::string(k.name);
+        diags.error(e->nameRange, "'" + base.str + "." + e->name + "' is not a libdevice "
+                                  "function tcc knows; it knows " + names);
+        return Value::error();
+      }
+      Value v;
+      v.kind = Value::Kind::Builtin;
+      v.builtin = Builtin::Libdevice;
+      v.str = base.str + "." + e->name;
+      return v;
     }
     if (base.str == "tl" && e->name == "math") {
       Value ns = base;

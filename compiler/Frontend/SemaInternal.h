@@ -28,6 +28,7 @@ enum class Builtin {
   Join, Split, Trans, Permute, Reshape,
   Rand, Randn, Randint, Randint4x, Rand4x, Randn4x, Umulhi,
   AtomicMax, AtomicMin, AtomicAnd, AtomicOr, AtomicXor, AtomicXchg, AtomicCas, DebugBarrier,
+  Libdevice,
   StaticAssert, StaticPrint, Print, Assume, Range, StaticRange, Float, Int, Cast,
 };
 
@@ -309,6 +310,8 @@ public:
   Value atomicAddCall(const ast::CallExpr *call);
   /// atomic_max/min/and/or/xor/xchg/cas, and atomic_add with sem= or scope=.
   Value atomicCall(Builtin b, llvm::StringRef name, const ast::CallExpr *call);
+  /// libdevice.NAME(...) (SemaLibdevice.cpp); `name` as written, ending in .NAME.
+  Value libdeviceCall(llvm::StringRef name, const ast::CallExpr *call);
   bool writeOperands(const ast::CallExpr *call, llvm::StringRef whatItDoes,
                      const std::vector<Value> &a, const std::vector<llvm::SMRange> &r,
                      typed::Expr *&ptr, typed::Expr *&v, typed::Expr *&mask);

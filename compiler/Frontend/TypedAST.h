@@ -51,7 +51,7 @@ public:
   enum class Kind {
     Constant, VarRef, Unary, Binary, Compare, AddPtr, Cast, Splat, Broadcast, ExpandDims,
     Select, ProgramId, NumPrograms, Arange, Load, AtomicAdd, Reduce, Dot, Hint, Math, Bitcast,
-    Trans, Atomic,
+    Trans, Atomic, Extern,
   };
   Kind getKind() const { return kind; }
   Type type;
@@ -258,6 +258,17 @@ public:
   Expr *ptr, *value, *cmp, *mask;
   std::string sem, scope;
   static bool classof(const Expr *e) { return e->getKind() == Kind::Atomic; }
+};
+
+/// `libdevice.NAME(args)`: the libdevice function `symbol` (__nv_NAMEf on f32, __nv_NAME on
+/// f64) applied element-wise to operands of the result's type (tile.extern_elementwise).
+class ExternExpr : public Expr {
+public:
+  ExternExpr(Type t, llvm::SMRange r, std::string symbol, std::vector<Expr *> args)
+      : Expr(Kind::Extern, std::move(t), r), symbol(std::move(symbol)), args(std::move(args)) {}
+  std::string symbol;
+  std::vector<Expr *> args;
+  static bool classof(const Expr *e) { return e->getKind() == Kind::Extern; }
 };
 
 enum class ReduceKind { Sum, Max, Min, ArgMax, ArgMin };

@@ -8,6 +8,9 @@
 
 #include "compiler/Interpreter/Elementwise.h"
 
+#include "dialects/Tile/Libdevice.h"
+#include "dialects/Tile/TileDialect.h"
+
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -174,7 +177,68 @@ Inst binaryInst(FB2 k, const Slot &d, const Slot &a, const Slot &b) {
 
 } // namespace
 
+/// The C library's version of libdevice function `name` on T (float or double), as a
+/// function of up to three operands; null if the table lacks it.
+template <typename T> using Extern3 = T (*)(T, T, T);
+template <typename T> Extern3<T> externFunction(llvm::StringRef name) {
+#define TCC_UNARY(N, E)                                                                       \
+  if (name == N)                                                                               \
+    return [](T x, T, T) -> T { return E; };
+#define TCC_BINARY(N, E)                                                                      \
+  if (name == N)                                                                               \
+    return [](T x, T y, T) -> T { return E; };
+  TCC_UNARY("acos", std::acos(x)) TCC_UNARY("acosh", std::acosh(x)) TCC_UNARY("asin", std::asin(x))
+  TCC_UNARY("asinh", std::asinh(x)) TCC_UNARY("atan", std::atan(x)) TCC_UNARY("atanh", std::atanh(x))
+  TCC_UNARY("cbrt", std::cbrt(x)) TCC_UNARY("ceil", std::ceil(x)) TCC_UNARY("cos", std::cos(x))
+  TCC_UNARY("cosh", std::cosh(x)) TCC_UNARY("erf", std::erf(x)) TCC_UNARY("erfc", std::erfc(x))
+  TCC_UNARY("exp", std::exp(x)) TCC_UNARY("exp10", std::pow(T(10), x))
+  TCC_UNARY("exp2", std::exp2(x)) TCC_UNARY("expm1", std::expm1(x)) TCC_UNARY("fabs", std::fabs(x))
+  TCC_UNARY("floor", std::floor(x)) TCC_UNARY("lgamma", std::lgamma(x)) TCC_UNARY("log", std::log(x))
+  TCC_UNARY("log10", std::log10(x)) TCC_UNARY("log1p", std::log1p(x)) TCC_UNARY("log2", std::log2(x))
+  TCC_UNARY("logb", std::logb(x)) TCC_UNARY("nearbyint", std::nearbyint(x))
+  TCC_UNARY("rint", std::rint(x)) TCC_UNARY("round", std::round(x))
+  TCC_UNARY("rsqrt", T(1) / std::sqrt(x)) TCC_UNARY("sin", std::sin(x)) TCC_UNARY("sinh", std::sinh(x))
+  TCC_UNARY("sqrt", std::sqrt(x)) TCC_UNARY("tan", std::tan(x)) TCC_UNARY("tanh", std::tanh(x))
+  TCC_UNARY("tgamma", std::tgamma(x)) TCC_UNARY("trunc", std::trunc(x))
+  TCC_BINARY("atan2", std::atan2(x, y)) TCC_BINARY("copysign", std::copysign(x, y))
+  TCC_BINARY("fdim", std::fdim(x, y)) TCC_BINARY("fmax", std::fmax(x, y))
+  TCC_BINARY("fmin", std::fmin(x, y)) TCC_BINARY("fmod", std::fmod(x, y))
+  TCC_BINARY("hypot", std::hypot(x, y)) TCC_BINARY("nextafter", std::nextafter(x, y))
+  TCC_BINARY("pow", std::pow(x, y)) TCC_BINARY("remainder", std::remainder(x, y))
+#undef TCC_UNARY
+#undef TCC_BINARY
+  if (name == "fma")
+    return [](T x, T y, T z) -> T { return std::fma(x, y, z); };
+  return nullptr;
+}
+
+/// tile.extern_elementwise: libdevice's function computed with the C library in the
+/// operands' precision (f32 or f64), element by element.
+Emitted emitExtern(Compiler &c, tile::ExternElementwiseOp op, InstList &out) {
+  Slot &d = c.slot(op.getResult());
+  bool single = d.dtype == DType::F32;
+  if (!single && d.dtype != DType::F64)
+    return c.fail(op, "expects f32 or f64");
+  std::string name = libdevice::nameOf(op.getSymbol().str(), single);
+  std::vector<const Slot *> args;
+  for (Value a : op.getArgs())
+    args.push_back(&c.slot(a));
+  while (args.size() < 3)
+    args.push_back(args.front()); // unused operands of the 3-operand form
+  auto emit = [&](auto tag) -> Inst {
+    using T = decltype(tag);
+    Extern3<T> fn = externFunction<T>(name);
+    return zip3Inst<T>(d, *args[0], *args[1], *args[2], [fn](T x, T y, T z) { return fn(x, y, z); });
+  };
+  if (name.empty() || !externFunction<float>(name))
+    return c.fail(op, "the interpreter has no version of '" + op.getSymbol().str() + "'");
+  out.push_back(single ? emit(float{}) : emit(double{}));
+  return Emitted::Done;
+}
+
 Emitted emitMath(Compiler &c, Operation *op, InstList &out) {
+  if (auto ext = dyn_cast<tile::ExternElementwiseOp>(op))
+    return emitExtern(c, ext, out);
   if (!isa_and_nonnull<math::MathDialect>(op->getDialect()))
     return Emitted::NotMine;
   if (op->getNumResults() != 1)

@@ -293,8 +293,8 @@ Emitted emitTile(Compiler &c, Operation *op, InstList &out) {
   if (!isa_and_nonnull<tile::TileDialect>(op->getDialect()))
     return Emitted::NotMine;
   if (isa<tile::LoadOp, tile::StoreOp, tile::AtomicAddOp, tile::AtomicRMWOp, tile::AtomicCASOp,
-          tile::BarrierOp>(op))
-    return Emitted::NotMine; // EmitMemory.cpp
+          tile::BarrierOp, tile::ExternElementwiseOp>(op))
+    return Emitted::NotMine; // EmitMemory.cpp, EmitMath.cpp
   for (Value v : op->getOperands()) {
     DType t;
     if (!c.dtypeOf(v.getType(), &t))

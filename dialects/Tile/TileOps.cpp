@@ -1,6 +1,7 @@
 //===- TileOps.cpp - verifiers, folders and builders of tile ops ----------===//
 
 #include "dialects/Tile/TileDialect.h"
+#include "dialects/Tile/Libdevice.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -228,6 +229,25 @@ LogicalResult AtomicAddOp::verify() {
   if (failed(verifyMask(*this, getPtr(), getMask())))
     return failure();
   return verifyTileShape(*this, getPtr().getType(), "pointer tile");
+}
+
+LogicalResult ExternElementwiseOp::verify() {
+  Type element = elementOf(getResult().getType());
+  for (Value arg : getArgs())
+    if (arg.getType() != getResult().getType())
+      return emitOpError() << "operands must have the result's type " << getResult().getType()
+                           << ", not " << arg.getType();
+  if (!element.isF32() && !element.isF64())
+    return emitOpError() << "applies to f32 or f64, not " << element;
+  std::string name = tcc::libdevice::nameOf(getSymbol().str(), element.isF32());
+  if (name.empty())
+    return emitOpError() << "'" << getSymbol() << "' is not a libdevice function of "
+                         << element << " that tcc knows (dialects/Tile/Libdevice.h)";
+  unsigned arity = tcc::libdevice::lookup(name)->arity;
+  if (getArgs().size() != arity)
+    return emitOpError() << "'" << getSymbol() << "' takes " << arity << " operand"
+                         << (arity == 1 ? "" : "s") << ", not " << getArgs().size();
+  return success();
 }
 
 /// `sem` and `scope` of an atomic: PTX's orderings and scopes.

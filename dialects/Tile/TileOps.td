@@ -282,6 +282,22 @@ def Tile_AtomicCASOp : Tile_Op<"atomic_cas", [
   let hasVerifier = 1;
 }
 
+def Tile_ExternElementwiseOp : Tile_Op<"extern_elementwise", [Pure, Elementwise]> {
+  let summary = "an external device function (CUDA's libdevice) applied element-wise";
+  let description = [{
+    ```mlir
+    %y = tile.extern_elementwise "__nv_asinf"(%x) : tensor<1024xf32> -> tensor<1024xf32>
+    ```
+    Applies `symbol`, a libdevice function (dialects/Tile/Libdevice.h) of f32 (`__nv_NAMEf`)
+    or f64 (`__nv_NAME`) operands, to each element. The GPU lowering calls it per element
+    and links it from libdevice.10.bc; the interpreter computes it with the C library.
+  }];
+  let arguments = (ins StrAttr:$symbol, Variadic<Tile_Value>:$args);
+  let results = (outs Tile_Value:$result);
+  let assemblyFormat = "$symbol `(` $args `)` attr-dict `:` type($args) `->` type($result)";
+  let hasVerifier = 1;
+}
+
 def Tile_PtrOffsetOp : Tile_Op<"ptr_offset", [Pure]> {
   let summary = "the byte offset of pointers from a base pointer";
   let description = [{

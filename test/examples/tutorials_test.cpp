@@ -360,4 +360,22 @@ TEST(Tutorials, LayerNorm05) {
   runLayerNorm(1, 1, 1, 1);
 }
 
+TEST(Tutorials, ExternFunctions07) {
+  Example ex("triton/07_extern_functions.tile");
+  ASSERT_TRUE(ex.ok()) << ex.error();
+  for (int64_t n : {int64_t(98432), int64_t(1), int64_t(1025)}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    Launch l(ex.get());
+    Buffer &x = l.random("x_ptr", DType::F32, n, 9); // in [-1, 1): asin is defined
+    l.output("y_ptr", DType::F32, n);
+    l.scalar("n_elements", n);
+    auto r = l.run();
+    ASSERT_TRUE(r.ok) << r.error;
+    // The C library's asinf: within a few ulp of the double-precision arc sine.
+    EXPECT_EQ(compareView(l["y_ptr"], makeView(1, n, Layout::Contiguous),
+                          [&](int64_t, int64_t j) { return std::asin(x.get(j)); }, 1e-7, 4e-7),
+              "");
+  }
+}
+
 } // namespace

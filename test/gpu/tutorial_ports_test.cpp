@@ -428,4 +428,41 @@ INSTANTIATE_TEST_SUITE_P(Shapes, LayerNorm05,
                                            LayerNormCase{4096, 1000, 256, "BLOCK1024_W4"},
                                            LayerNormCase{3, 1000, 256, "BLOCK1024_W4"}));
 
+//===----------------------------------------------------------------------===//
+// 07 extern functions: libdevice's asinf, linked from libdevice.10.bc
+//===----------------------------------------------------------------------===//
+
+class ExternFunctions07 : public ::testing::TestWithParam<int32_t> {};
+
+TEST_P(ExternFunctions07, LibdeviceAsinMatchesDoublePrecision) {
+  TCC_REQUIRE_GPU();
+  const std::string dir = portDir("triton_07_extern_functions", "BLOCK_SIZE1024_W4");
+  TCC_REQUIRE_ARTIFACT(dir, "asin_kernel");
+  const int32_t n = GetParam();
+  std::vector<float> x = uniform(size_t(n), 51, -1, 1);
+  x[0] = 1.0f;
+  if (n > 2) {
+    x[1] = -1.0f;
+    x[2] = 0.0f;
+  }
+  tcc::bench::DeviceBuffer bx(4 * size_t(n)), by(4 * size_t(n));
+  gputest::upload(bx.get(), x.data(), 4 * size_t(n));
+  tcc::Library lib(dir);
+  lib.kernel("asin_kernel").launch(nullptr, bx.get(), by.get(), n);
+  gputest::synchronize();
+  std::vector<float> y(static_cast<size_t>(n));
+  gputest::download(y.data(), by.get(), 4 * size_t(n));
+  double worst = 0;
+  for (size_t i = 0; i < size_t(n); ++i) {
+    double want = std::asin(double(x[i]));
+    double err = std::fabs(double(y[i]) - want) / ulp(float(want));
+    worst = std::max(worst, err);
+    // libdevice's __nv_asinf is within 4 ulp (CUDA's documented bound for asinf).
+    ASSERT_LE(err, 4.0) << "asin(" << x[i] << ")";
+  }
+  std::printf("tutorial 07: asinf worst %.2f ulp\n", worst);
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, ExternFunctions07, ::testing::Values(1, 98432, 1 << 20));
+
 } // namespace
