@@ -60,6 +60,7 @@ bool parseExpectations(const std::vector<llvm::StringRef> &lines, unsigned first
                        std::vector<Expectation> *out) {
   llvm::Regex pattern(
       "expected-(error|warning|remark|note)(@([^ {:]*))?(:([0-9]+))? *\\{\\{(.*)\\}\\}");
+  llvm::Regex kindPattern("expected-(error|warning|remark|note)([^a-z-]|$)");
   bool ok = true;
   for (unsigned i = first; i < last; ++i) {
     llvm::StringRef line = lines[i];
@@ -67,8 +68,8 @@ bool parseExpectations(const std::vector<llvm::StringRef> &lines, unsigned first
     if (hash == llvm::StringRef::npos)
       continue;
     llvm::StringRef comment = line.substr(hash);
-    if (!comment.contains("expected-"))
-      continue;
+    if (!kindPattern.match(comment))
+      continue; // prose that mentions no expectation
     unsigned number = i + 1;
     llvm::SmallVector<llvm::StringRef, 7> m;
     if (!pattern.match(comment, &m)) {
