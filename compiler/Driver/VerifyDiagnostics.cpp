@@ -9,6 +9,7 @@
 #include "compiler/Driver/Driver.h"
 #include "compiler/Frontend/Diagnostics.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -181,7 +182,7 @@ int verifyDiagnostics(const DriverOptions &options, llvm::raw_ostream &errs) {
       auto [line, column] = inFile ? diags.lineAndColumn(loc) : std::pair{0u, 0u};
       produced.push_back({kind, line, column, message});
     });
-    driver.run();
+    int code = driver.run();
 
     // Each produced diagnostic takes the first unmet expectation of its kind and line whose
     // text it contains.
@@ -207,6 +208,16 @@ int verifyDiagnostics(const DriverOptions &options, llvm::raw_ostream &errs) {
       else
         errs << file << ":" << first + 1 << ": error: unexpected " << kindName(p.kind)
              << " with no location (expect it with @unknown): " << p.message << "\n";
+    }
+    // A part with errors fails as the compiler does, with status 1 (not a crash's or an
+    // abort's); one without succeeds.
+    bool hasErrors = llvm::any_of(produced, [](const Produced &p) {
+      return p.kind == llvm::SourceMgr::DK_Error;
+    });
+    if (code != (hasErrors ? 1 : 0)) {
+      partOk = false;
+      errs << file << ":" << first + 1 << ": error: this part exits with status " << code
+           << ", not " << (hasErrors ? 1 : 0) << "\n";
     }
     for (const Expectation &e : expected)
       if (!e.met) {

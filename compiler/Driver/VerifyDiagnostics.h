@@ -14,8 +14,9 @@
 //
 // `expected-error`, `-warning`, `-remark` and `-note`; the text in {{ }} must occur in the
 // message. Every error, warning and remark must be expected, and every expectation met;
-// notes must be met only where expected (they explain an error). A mismatch is reported
-// at the line it concerns; the exit code is 0 only when every part matches.
+// notes must be met only where expected (they explain an error); a part with errors must
+// exit with status 1, one without with 0. A mismatch is reported at the line it concerns;
+// the exit code is 0 only when every part matches.
 //
 //===----------------------------------------------------------------------===//
 
