@@ -165,52 +165,9 @@ Inst storeInst(const Access &a, const E *pv) {
   };
 }
 
-/// Read-modify-write, lane by lane in order (so lanes that share an address all add);
-/// `U` is the type the addition happens in (unsigned for integers: they wrap).
-template <typename E, typename U>
-Inst atomicAddInst(const Access &a, E *pd, const E *pv) {
-  static_assert(sizeof(E) == sizeof(U));
-  return [a, pd, pv](ExecState &st) {
-    const int64_t es = a.elementSize;
-    const bool checkInit = st.options->uninitReads != UninitPolicy::Ignore;
-    const BufferView *bufs = st.buffers.data();
-    const int64_t nbufs = int64_t(st.buffers.size());
-    // Check every lane first, so that a failing atomic changes nothing.
-    for (int64_t i = 0; i < a.numel; ++i) {
-      if (a.mask && !a.mask[i])
-        continue;
-      const PtrVal p = a.ptrs[i];
-      if (p.buffer < 0 || p.buffer >= nbufs || p.offset < 0 ||
-          p.offset > bufs[p.buffer].bytes - es || p.offset % es) {
-        reportOutOfBounds(st, a, i);
-        return;
-      }
-      if (checkInit && !bufs[p.buffer].init[p.offset / es]) {
-        reportUninitialised(st, a, i);
-        if (st.failed)
-          return;
-      }
-    }
-    for (int64_t i = 0; i < a.numel; ++i) {
-      if (a.mask && !a.mask[i]) {
-        pd[i] = E{};
-        continue;
-      }
-      const PtrVal p = a.ptrs[i];
-      const BufferView &b = bufs[p.buffer];
-      U old, add;
-      std::memcpy(&old, b.data + p.offset, sizeof(U));
-      std::memcpy(&add, &pv[i], sizeof(U));
-      U sum = U(old + add);
-      std::memcpy(b.data + p.offset, &sum, sizeof(U));
-      std::memcpy(&pd[i], &old, sizeof(U));
-      b.init[p.offset / es] = 1;
-    }
-  };
-}
-
-/// tile.atomic_rmw and tile.atomic_cas: lane by lane in order, like atomicAddInst, with
-/// `combine(old, value, cmp)` giving the new pointee (`cmp` is null but for cas).
+/// tile.atomic_rmw, tile.atomic_cas and tile.atomic_add: lane by lane in order (lanes that
+/// share an address all apply; every lane is checked first, so that a failing atomic changes
+/// nothing), `combine(old, value, cmp)` giving the new pointee (`cmp` is null but for cas).
 template <typename E, typename Combine>
 Inst rmwInst(const Access &a, E *pd, const E *pv, const E *pcmp, Combine combine) {
   return [a, pd, pv, pcmp, combine](ExecState &st) {
@@ -249,6 +206,21 @@ Inst rmwInst(const Access &a, E *pd, const E *pv, const E *pcmp, Combine combine
       b.init[p.offset / es] = 1;
     }
   };
+}
+
+/// tile.atomic_add: `U(old) + U(value)` (wrapping for integers), as rmwInst does.
+template <typename E, typename U>
+Inst atomicAddInst(const Access &a, E *pd, const E *pv) {
+  static_assert(sizeof(E) == sizeof(U));
+  return rmwInst<E>(a, pd, pv, nullptr, [](E old, E value, E) {
+    U o, v;
+    std::memcpy(&o, &old, sizeof(U));
+    std::memcpy(&v, &value, sizeof(U));
+    U sum = U(o + v);
+    E result;
+    std::memcpy(&result, &sum, sizeof(U));
+    return result;
+  });
 }
 
 /// The integer kinds of tile.atomic_rmw on `E` (signed), in the unsigned `U` where the
