@@ -335,6 +335,17 @@ void Tuner::makeKey(const int64_t* values, TuneKey* key) const {
     out[i] = autotuneBucket(values[i]);
 }
 
+TuningReport Tuner::reportFor(const TuneKey& key) const {
+  TuningReport rep;
+  rep.kernel = kernel_;
+  rep.space = space_;
+  rep.key = keyString(key);
+  rep.device = deviceName_;
+  rep.computeCapability = computeCapability_;
+  rep.driverVersion = driverVersion_;
+  return rep;
+}
+
 std::string Tuner::keyString(const TuneKey& key) const {
   std::string s;
   for (size_t i = 0; i < key.size(); ++i)
@@ -518,13 +529,7 @@ size_t Tuner::choose(CUstream stream, const int64_t* keyValues, TuneTarget& targ
   const auto t0 = std::chrono::steady_clock::now();
   readDevice();
 
-  TuningReport rep;
-  rep.kernel = kernel_;
-  rep.space = space_;
-  rep.key = keyString(key);
-  rep.device = deviceName_;
-  rep.computeCapability = computeCapability_;
-  rep.driverVersion = driverVersion_;
+  TuningReport rep = reportFor(key);
   size_t chosen = kUnknown;
   std::string dir = cacheDir();
   std::string path = dir.empty() ? "" : dir + "/autotune/" + kernel_ + "-" + space_ + ".json";
@@ -607,13 +612,7 @@ TuningReport Tuner::measure(CUstream stream, const int64_t* keyValues, TuneTarge
   std::lock_guard<std::mutex> tuneLock(tuneMutex_); // no other benchmark disturbs this one
   const auto t0 = std::chrono::steady_clock::now();
   readDevice();
-  TuningReport rep;
-  rep.kernel = kernel_;
-  rep.space = space_;
-  rep.key = keyString(key);
-  rep.device = deviceName_;
-  rep.computeCapability = computeCapability_;
-  rep.driverVersion = driverVersion_;
+  TuningReport rep = reportFor(key);
   rep.source = TuningReport::Source::Benchmark;
   if (!deviceKnown_) {
     std::string why;

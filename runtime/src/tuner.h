@@ -118,6 +118,8 @@ private:
   void makeKey(const int64_t* values, TuneKey* key) const;
   std::string keyString(const TuneKey& key) const;
   void readDevice();
+  /// A report of this kernel on this device for `key` (after readDevice), to fill in.
+  TuningReport reportFor(const TuneKey& key) const;
   // The table's choice for `key` on this device (kUnknown if none), filling `rep`.
   size_t fromTable(const std::string& key, TuningReport& rep);
   size_t fromCache(const std::string& path, const std::string& key, TuningReport& rep);
