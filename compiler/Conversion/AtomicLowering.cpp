@@ -115,19 +115,10 @@ LogicalResult lowerAtomic(Operation *op, const std::string &instr, ValueRange pt
   auto tile = dyn_cast<RankedTensorType>(type);
   Type element = tile ? tile.getElementType() : type;
   bool resultUsed = !op->getResult(0).use_empty();
-  Value owner, tid;
-  if (tile) {
-    std::optional<Distribution> dist = getDistributionOrError(op, type);
-    if (!dist)
-      return failure();
-    if (resultUsed && dist->hasReplicas()) // reported before the conversion
-      return rewriter.notifyMatchFailure(op, "old values of replicated elements");
-    owner = emitOwnerPredicate(rewriter, loc, *dist);
-  } else {
-    tid = nvvm::threadIdX(rewriter, loc, kernelNumThreads(op));
-    owner = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, tid,
-                                  i32Const(rewriter, loc, 0));
-  }
+  FailureOr<Value> threads = emitAtomicOwner(op, type, rewriter);
+  if (failed(threads))
+    return failure();
+  Value owner = *threads;
   SmallVector<Value> results;
   for (size_t i = 0; i < ptrs.size(); ++i) {
     Value pred = conjoin(rewriter, loc, masks.empty() ? Value() : masks[i], owner);
@@ -188,6 +179,22 @@ struct AtomicCASLowering : OpConversionPattern<AtomicCASOp> {
 };
 
 } // namespace
+
+FailureOr<Value> emitAtomicOwner(Operation *op, Type type, ConversionPatternRewriter &rewriter) {
+  Location loc = op->getLoc();
+  if (!isa<RankedTensorType>(type)) {
+    Value tid = nvvm::threadIdX(rewriter, loc, kernelNumThreads(op));
+    return arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, tid,
+                                 i32Const(rewriter, loc, 0))
+        .getResult();
+  }
+  std::optional<Distribution> dist = getDistributionOrError(op, type);
+  if (!dist)
+    return failure();
+  if (!op->getResult(0).use_empty() && dist->hasReplicas()) // reported before the conversion
+    return rewriter.notifyMatchFailure(op, "old values of replicated elements");
+  return emitOwnerPredicate(rewriter, loc, *dist);
+}
 
 int64_t atomicScratchBytes(Operation *op) {
   if (!isa<AtomicRMWOp, AtomicCASOp>(op) || op->getResult(0).use_empty() ||

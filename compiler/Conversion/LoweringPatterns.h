@@ -61,6 +61,11 @@ int64_t dotScratchBytes(mlir::Operation *op);
 int64_t atomicScratchBytes(mlir::Operation *op);
 /// An error on a tile atomic whose old values the layout would not give every copy of.
 mlir::LogicalResult checkAtomicResults(mlir::Operation *op);
+/// The threads that perform atomic `op` on its value of type `type`: each element's owner
+/// for a tile (whose used old values must have no replicas: checkAtomicResults reported
+/// them), thread 0 for a scalar (AtomicLowering.cpp).
+mlir::FailureOr<mlir::Value> emitAtomicOwner(mlir::Operation *op, mlir::Type type,
+                                             mlir::ConversionPatternRewriter &rewriter);
 /// An error on a tile.extern_elementwise where no libdevice.10.bc is found (ExternLowering.cpp).
 mlir::LogicalResult checkExternAvailable(mlir::Operation *op);
 

@@ -322,21 +322,12 @@ struct AtomicAddLowering : OpConversionPattern<AtomicAddOp> {
     Type element = tile ? tile.getElementType() : type;
     bool resultUsed = !op.getResult().use_empty();
     ValueRange ptrs = adaptor.getPtr(), masks = adaptor.getMask(), values = adaptor.getValue();
-    Value owner;
-    if (tile) {
-      std::optional<Distribution> dist = getDistributionOrError(op, type);
-      if (!dist)
-        return failure();
-      if (resultUsed && dist->hasReplicas()) // reported before the conversion
-        return rewriter.notifyMatchFailure(op, "old values of replicated elements");
-      owner = emitOwnerPredicate(rewriter, loc, *dist);
-    } else {
-      if (resultUsed) // reported before the conversion
-        return rewriter.notifyMatchFailure(op, "old value of a scalar");
-      Value tid = nvvm::threadIdX(rewriter, loc, kernelNumThreads(op));
-      owner = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, tid,
-                                    i32Const(rewriter, loc, 0));
-    }
+    if (!tile && resultUsed) // reported before the conversion
+      return rewriter.notifyMatchFailure(op, "old value of a scalar");
+    FailureOr<Value> threads = emitAtomicOwner(op, type, rewriter);
+    if (failed(threads))
+      return failure();
+    Value owner = *threads;
     unsigned bits = element.getIntOrFloatBitWidth();
     std::string ptxType = element.isF32() ? ".f32" : bits == 32 ? ".u32" : ".u64";
     std::string valueConstraint = element.isF32() ? "f" : bits == 32 ? "r" : "l";
