@@ -38,9 +38,11 @@ const char *const kUserErrors[] = {
     "bytes of shared memory, more than the",    // tile-allocate-shared
     "registers in each of the",                  // convert-tile-to-nvvm: tile too large
     "atomic_add",                                // old values of replicated atomics
+    "the old values of an atomic on a tile whose layout replicates", // (every atomic's)
     "is a wgmma, which",                         // wgmma before sm_90a
     "needs sm_80 or later",                      // mma.sync, cp.async on older targets
     "needs libdevice",                           // f64 transcendental functions
+    "is a function of CUDA's libdevice, and tcc found no", // libdevice.NAME without the file
     "has no kernel to compile",                  // a file of helpers only
     "lowering to the GPU failed (see the errors above)", // after one of the above
 };
