@@ -27,7 +27,7 @@ struct FuncLowering : OpConversionPattern<func::FuncOp> {
     FunctionType type = op.getFunctionType();
     const TypeConverter &converter = *getTypeConverter();
     TypeConverter::SignatureConversion signature(type.getNumInputs());
-    bool isKernel = op->hasAttr("tile.kernel");
+    bool isKernel = op->hasAttr(tile::kKernelAttrName);
     for (auto [i, input] : llvm::enumerate(type.getInputs())) {
       // A kernel takes scalars and pointers from the host; a device function (tests,
       // helpers left un-inlined) may take tiles: the registers of the calling thread.

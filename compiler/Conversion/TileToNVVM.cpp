@@ -57,7 +57,7 @@ constexpr int64_t kMaxRegistersPerThread = 255;
 constexpr int64_t kMaxTileRegisters = 4 * (kMaxRegistersPerThread + 1);
 
 LogicalResult checkLowerable(func::FuncOp func) {
-  unsigned numWarps = kernelNumThreads(func) / 32;
+  unsigned numWarps = tile::getNumWarps(func);
   tile::TargetAttr target = tile::getTarget(func);
   auto checkType = [&](Operation *op, Type type) -> LogicalResult {
     auto tile = dyn_cast<RankedTensorType>(type);
@@ -84,7 +84,7 @@ LogicalResult checkLowerable(func::FuncOp func) {
       if (registers > kMaxTileRegisters)
         return op->emitError() << "this tile of " << tile.getNumElements()
                                << " elements needs " << registers
-                               << " registers in each of the " << 32 * numWarps
+                               << " registers in each of the " << kernelNumThreads(func)
                                << " threads of a program (" << numWarps
                                << " warps), more than four times what a thread has ("
                                << kMaxRegistersPerThread
@@ -230,6 +230,7 @@ struct ConvertTileToNVVM : impl::ConvertTileToNVVMBase<ConvertTileToNVVM> {
       LLVMTypeConverter converter(ctx);
       RewritePatternSet patterns(ctx);
       populateMathToNVVMPatterns(converter, patterns);
+      populateFp8LoweringPatterns(converter, patterns);
       arith::populateArithToLLVMConversionPatterns(converter, patterns);
       populateMathToLLVMConversionPatterns(converter, patterns);
       cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);

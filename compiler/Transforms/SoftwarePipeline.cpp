@@ -134,9 +134,8 @@ private:
       auto load = alloc.getSrc().getDefiningOp<LoadOp>();
       if (!load || load->getBlock() != loop.getBody() || !load->hasOneUse() || !tcc::isZeroOrAbsent(load.getOther()))
         continue;
-      auto vec = load->getAttrOfType<IntegerAttr>("tile.vec");
       auto type = cast<RankedTensorType>(load.getType());
-      int64_t bytes = (vec ? vec.getInt() : 1) * type.getElementTypeBitWidth() / 8;
+      int64_t bytes = int64_t(getVectorWidth(load)) * type.getElementTypeBitWidth() / 8;
       if (bytes != 4 && bytes != 8 && bytes != 16)
         continue;
       // The copies move what a thread holds along its registers' dimension: it must be
@@ -201,7 +200,7 @@ private:
       if (Value original = s.load.getMask())
         mask = arith::AndIOp::create(b, loc, mapping.lookupOrDefault(original), mask);
       Value dst = MemDescIndexOp::create(b, loc, s.alloc.getType(), s.ring, slot);
-      int32_t vec = s.load->getAttrOfType<IntegerAttr>("tile.vec").getInt();
+      int32_t vec = int32_t(getVectorWidth(s.load));
       AsyncCopyOp::create(b, loc, ptr, dst, mask, vec);
     }
     AsyncCommitOp::create(b, loc);
@@ -296,7 +295,7 @@ private:
       last = next;
     b.setInsertionPointAfter(last);
     AsyncWaitOp::create(b, loc, 0);
-    loop->removeAttr("tile.num_stages");
+    loop->removeAttr(kNumStagesAttrName);
     // The address arithmetic of the loads replaced, now unused.
     llvm::SetVector<Operation *> sliceOps;
     for (Stream &s : streams)
