@@ -242,6 +242,7 @@ std::string Value::describe() const {
   case Kind::Function: return "the function '" + str + "'";
   case Kind::Builtin: return "the builtin '" + str + "'";
   case Kind::Namespace: return "the namespace '" + str + "'";
+  case Kind::BlockPtr: return blockPtr->describe();
   }
   return "a value";
 }
@@ -1327,7 +1328,8 @@ void Sema::forStmt(const ast::ForStmt *s, const NameSet &liveAfter) {
   statements(s->body, live);
   --frame->runtimeControlDepth;
   for (size_t i = 0; i < node->carried.size(); ++i)
-    node->carried[i].next = loopNext(carried[i].name, node->carried[i].arg, saved, s->range);
+    node->carried[i].next = loopNext(carried[i].name, node->carried[i].arg, saved, s->range,
+                                     carried[i].component);
   block = outer;
 
   std::vector<typed::Variable *> results;
@@ -1351,6 +1353,10 @@ std::vector<Sema::CarriedName> Sema::loopCarried(const std::vector<std::string> 
     if (it == frame->env.end() || it->second.value.isError())
       continue;
     const Value &init = it->second.value;
+    if (init.kind == Value::Kind::BlockPtr) { // its offsets, one by one (SemaBlockPtr.cpp)
+      carryBlockPointer(name, init, it->second.defRange, loopRange, out);
+      continue;
+    }
     if (!carriable(init)) {
       diags.error(loopRange, "'" + name + "' is " + init.describe() +
                                  " and cannot change from one iteration of this loop to the next");
@@ -1364,6 +1370,8 @@ std::vector<Sema::CarriedName> Sema::loopCarried(const std::vector<std::string> 
 }
 
 typed::Variable *Sema::bindLoopArgument(const CarriedName &c, const Type &type) {
+  if (c.component >= 0)
+    return bindBlockPointerOffset(c, type);
   typed::Variable *arg = newVariable(c.name, type, c.defRange);
   Binding &b = frame->env[c.name];
   b.value = Value::runtime(make<typed::VarRefExpr>(arg, c.defRange));
@@ -1372,7 +1380,10 @@ typed::Variable *Sema::bindLoopArgument(const CarriedName &c, const Type &type) 
 }
 
 typed::Expr *Sema::loopNext(const std::string &name, typed::Variable *arg,
-                            const llvm::StringMap<Binding> &saved, SMRange loopRange) {
+                            const llvm::StringMap<Binding> &saved, SMRange loopRange,
+                            int component) {
+  if (component >= 0)
+    return blockPointerNext(name, component, arg, saved, loopRange);
   const Binding &b = frame->env[name];
   const Value &v = b.value;
   typed::Expr *keep = make<typed::VarRefExpr>(arg, loopRange);
@@ -1414,6 +1425,11 @@ void Sema::endLoop(const std::vector<std::string> &assigned, llvm::StringMap<Bin
   frame->env = std::move(saved);
   for (size_t i = 0; i < carried.size(); ++i) {
     Binding &b = frame->env[carried[i].name];
+    if (carried[i].component >= 0) {
+      setBlockPointerOffset(b, carried[i].component,
+                            make<typed::VarRefExpr>(results[i], loopRange));
+      continue;
+    }
     b.value = Value::runtime(make<typed::VarRefExpr>(results[i], loopRange));
     b.version = ++versionCounter;
   }
@@ -1470,7 +1486,8 @@ void Sema::whileStmt(const ast::WhileStmt *s, const NameSet &liveAfter) {
   statements(s->body, live); // also for its errors when the condition has one
   --frame->runtimeControlDepth;
   for (size_t i = 0; i < node->carried.size(); ++i)
-    node->carried[i].next = loopNext(carried[i].name, node->bodyArgs[i], saved, s->range);
+    node->carried[i].next = loopNext(carried[i].name, node->bodyArgs[i], saved, s->range,
+                                     carried[i].component);
   block = outer;
 
   std::vector<typed::Variable *> results;

@@ -157,11 +157,28 @@ static bool readPointer(Sema &s, const Value &v, SMRange range, llvm::StringRef 
   return false;
 }
 
+/// boundary_check= and padding_option= (from argument `first` on) are for block pointers.
+static bool blockOnly(Sema &s, const std::vector<Value> &a, const std::vector<SMRange> &r,
+                      size_t first, llvm::StringRef fn) {
+  for (size_t i = first; i < a.size(); ++i)
+    if (a[i].kind != Value::Kind::None) {
+      s.diags.error(r[i], fn + "()'s " + (i == 3 ? "boundary_check" : "padding_option") +
+                              " is for block pointers (make_block_ptr); with a tile of "
+                              "pointers, give mask= (and other=) instead");
+      return false;
+    }
+  return true;
+}
+
 Value Sema::loadCall(const ast::CallExpr *call) {
   std::vector<Value> a;
   std::vector<SMRange> r;
-  if (!bindArguments(call, "load", {"pointer", "mask", "other"}, 1, a, r,
-                     {"cache_modifier", "eviction_policy", "volatile"}))
+  if (!bindArguments(call, "load", {"pointer", "mask", "other", "boundary_check", "padding_option"},
+                     1, a, r, {"cache_modifier", "eviction_policy", "volatile"}))
+    return Value::error();
+  if (a[0].kind == Value::Kind::BlockPtr)
+    return blockPtrLoad(call, a, r); // SemaBlockPtr.cpp
+  if (!blockOnly(*this, a, r, 3, "load"))
     return Value::error();
   typed::Expr *mask = nullptr;
   if (!readPointer(*this, a[0], r[0], "load") || !readMask(*this, a[1], r[1], "load", mask))
@@ -243,8 +260,12 @@ bool Sema::writeOperands(const ast::CallExpr *call, llvm::StringRef whatItDoes,
 Value Sema::storeCall(const ast::CallExpr *call) {
   std::vector<Value> a;
   std::vector<SMRange> r;
-  if (!bindArguments(call, "store", {"pointer", "value", "mask"}, 2, a, r,
+  if (!bindArguments(call, "store", {"pointer", "value", "mask", "boundary_check"}, 2, a, r,
                      {"cache_modifier", "eviction_policy"}))
+    return Value::error();
+  if (a[0].kind == Value::Kind::BlockPtr)
+    return blockPtrStore(call, a, r); // SemaBlockPtr.cpp
+  if (!blockOnly(*this, a, r, 3, "store"))
     return Value::error();
   typed::Expr *mask = nullptr;
   if (!readPointer(*this, a[0], r[0], "store") || !readMask(*this, a[2], r[2], "store", mask))
@@ -948,6 +969,12 @@ Value Sema::builtinCall(Builtin b, llvm::StringRef name, const ast::CallExpr *ca
     }
     return Value::runtime(constant(Value::integer(0), t, call->range));
   }
+  case Builtin::MakeBlockPtr:
+  case Builtin::Advance:
+  case Builtin::MakeTensorDescriptor:
+  case Builtin::TensorDescriptorType:
+  case Builtin::IsInstance:
+    return blockPtrCall(b, name, call); // SemaBlockPtr.cpp
   case Builtin::Load:
     return loadCall(call);
   case Builtin::Store:

@@ -70,6 +70,7 @@ static const char *const kBuiltinNames[] = {
     "debug_barrier",
     "static_assert", "static_print", "print",
     "device_print", "assume", "range", "static_range", "float", "int", "cast", "inf", "nan",
+    "make_block_ptr", "advance", "make_tensor_descriptor", "tensor_descriptor", "isinstance",
 };
 
 /// Triton names tcc knows but does not implement, for a better message than
@@ -81,7 +82,7 @@ static bool isUnsupportedTritonName(llvm::StringRef name) {
       .Cases({"cumsum", "cumprod", "reduce", "associative_scan", "sort", "histogram",
               "xor_sum"},
              true)
-      .Cases({"make_block_ptr", "advance", "make_tensor_descriptor", "device_assert",
+      .Cases({"device_assert",
               "inline_asm_elementwise", "fdiv", "softmax",
               "swizzle2d"},
              true)
@@ -171,6 +172,11 @@ Value Sema::lookupBuiltin(llvm::StringRef name) const {
       .Case("float", Builtin::Float)
       .Case("int", Builtin::Int)
       .Case("cast", Builtin::Cast)
+      .Case("make_block_ptr", Builtin::MakeBlockPtr)
+      .Case("advance", Builtin::Advance)
+      .Case("make_tensor_descriptor", Builtin::MakeTensorDescriptor)
+      .Case("tensor_descriptor", Builtin::TensorDescriptorType)
+      .Case("isinstance", Builtin::IsInstance)
       .Default(std::nullopt);
   if (!b)
     return Value::error();
@@ -335,6 +341,7 @@ bool Sema::truthy(const Value &v, bool &result, SMRange range, llvm::StringRef w
   case Value::Kind::Function:
   case Value::Kind::Builtin:
   case Value::Kind::Namespace:
+  case Value::Kind::BlockPtr:
     result = true;
     return true;
   case Value::Kind::Runtime:
@@ -1090,6 +1097,8 @@ Value Sema::call(const ast::CallExpr *e) {
     Value base = expr(attr->base);
     if (base.isError())
       return base;
+    if (base.kind == Value::Kind::BlockPtr)
+      return descriptorMethod(base, attr, e); // desc.load / desc.store (SemaBlockPtr.cpp)
     if (base.kind != Value::Kind::Namespace) {
       if (attr->name != "to") {
         diags.error(attr->nameRange, base.describe() + " has no method '" + attr->name + "'");

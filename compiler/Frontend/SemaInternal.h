@@ -15,6 +15,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <memory>
 #include <optional>
 
 namespace tcc {
@@ -30,7 +31,10 @@ enum class Builtin {
   AtomicMax, AtomicMin, AtomicAnd, AtomicOr, AtomicXor, AtomicXchg, AtomicCas, DebugBarrier,
   Libdevice,
   StaticAssert, StaticPrint, Print, Assume, Range, StaticRange, Float, Int, Cast,
+  MakeBlockPtr, Advance, MakeTensorDescriptor, TensorDescriptorType, IsInstance,
 };
+
+struct BlockPointer;
 
 /// What an expression denotes while Sema elaborates it: a runtime value
 /// (a typed expression), a compile-time constant, or something that only
@@ -38,6 +42,7 @@ enum class Builtin {
 struct Value {
   enum class Kind {
     Error, Runtime, Int, Float, Bool, Str, None, DType, Tuple, Function, Builtin, Namespace,
+    BlockPtr,
   };
   Kind kind = Kind::Error;
   typed::Expr *expr = nullptr;         // Runtime
@@ -48,6 +53,7 @@ struct Value {
   std::vector<Value> elements;         // Tuple
   const ast::FunctionDef *function = nullptr;
   sema::Builtin builtin = sema::Builtin::Range;
+  std::shared_ptr<const BlockPointer> blockPtr; // BlockPtr (SemaBlockPtr.cpp)
 
   static Value error() { return Value(); }
   static Value runtime(typed::Expr *e) {
@@ -105,6 +111,21 @@ struct Value {
   bool isIntLike() const { return kind == Kind::Int || kind == Kind::Bool; }
   const Type &type() const { return expr->type; }
   /// For messages: "tile<128xf32>", "the constant 4", "a tuple", ...
+  std::string describe() const;
+};
+
+/// make_block_ptr / make_tensor_descriptor (SemaBlockPtr.cpp): a compile-time structure of
+/// runtime scalars. Loads and stores through it become ordinary tiles of pointers with bounds
+/// masks; a loop carries its offsets (the rest must not change in the loop).
+struct BlockPointer {
+  bool isDescriptor = false;
+  typed::Expr *base = nullptr;       // a pointer scalar
+  std::vector<Value> shape, strides; // integer scalars or compile-time integers
+  std::vector<Value> offsets;        // block pointers only: i32 scalars or compile-time integers
+  std::vector<int64_t> blockShape;   // powers of two
+  std::vector<int64_t> order;        // block pointers only: a permutation (a layout hint)
+  bool nanPadding = false;           // descriptors: padding_option="nan"
+  llvm::SMRange range;               // where it was made
   std::string describe() const;
 };
 
@@ -206,6 +227,7 @@ public:
     std::string name;
     typed::Expr *init;
     llvm::SMRange defRange;
+    int component = -1; // a block pointer's offset (SemaBlockPtr.cpp), else -1
   };
   std::vector<CarriedName> loopCarried(const std::vector<std::string> &assigned,
                                        const NameSet &live, llvm::StringRef skip,
@@ -215,7 +237,8 @@ public:
   /// The value of carried `name` at the end of the body, of `arg`'s type (an error
   /// otherwise, with notes from `saved`, the names before the loop).
   typed::Expr *loopNext(const std::string &name, typed::Variable *arg,
-                        const llvm::StringMap<Binding> &saved, llvm::SMRange loopRange);
+                        const llvm::StringMap<Binding> &saved, llvm::SMRange loopRange,
+                        int component = -1);
   /// After a runtime loop: the names first assigned in it are lost, the others are as
   /// in `saved` but the carried ones, which hold `results`.
   void endLoop(const std::vector<std::string> &assigned, llvm::StringMap<Binding> saved,
@@ -316,6 +339,25 @@ public:
                      const std::vector<Value> &a, const std::vector<llvm::SMRange> &r,
                      typed::Expr *&ptr, typed::Expr *&v, typed::Expr *&mask);
   Value dotCall(const ast::CallExpr *call);
+
+  // SemaBlockPtr.cpp -------------------------------------------------------
+  /// make_block_ptr, advance, make_tensor_descriptor, isinstance.
+  Value blockPtrCall(Builtin b, llvm::StringRef name, const ast::CallExpr *call);
+  /// load(block_ptr, boundary_check=, padding_option=): `a`/`r` as loadCall binds them.
+  Value blockPtrLoad(const ast::CallExpr *call, const std::vector<Value> &a,
+                     const std::vector<llvm::SMRange> &r);
+  Value blockPtrStore(const ast::CallExpr *call, const std::vector<Value> &a,
+                      const std::vector<llvm::SMRange> &r);
+  /// desc.load(offsets) / desc.store(offsets, value).
+  Value descriptorMethod(const Value &desc, const ast::AttributeExpr *attr,
+                         const ast::CallExpr *call);
+  /// Loops: a block pointer's offsets are carried one by one.
+  void carryBlockPointer(const std::string &name, const Value &init, llvm::SMRange defRange,
+                         llvm::SMRange loopRange, std::vector<CarriedName> &out);
+  typed::Variable *bindBlockPointerOffset(const CarriedName &c, const Type &type);
+  typed::Expr *blockPointerNext(const std::string &name, int component, typed::Variable *arg,
+                                const llvm::StringMap<Binding> &saved, llvm::SMRange loopRange);
+  void setBlockPointerOffset(Binding &b, int component, typed::Expr *offset);
   Value printCall(const ast::CallExpr *call, bool compileTime);
 
   // Helpers ------------------------------------------------------------------
