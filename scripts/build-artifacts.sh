@@ -428,6 +428,17 @@ if [ -x "$tcc" ]; then
   done
 fi
 
+# fp8 conversions (test/gpu/fp8_test.cpp): PTX's cvt instructions (sm_90) and tcc's
+# integer arithmetic (sm_80, which the H200 runs from the PTX).
+if [ -x "$tcc" ]; then
+  for a in sm90:sm_90 sm80:sm_80; do
+    mkdir -p "$art/tcc/fp8_convert/${a%%:*}_BLOCK256_W4"
+    "$tcc" "$root/test/gpu/kernels/fp8_convert.tile" --arch "${a#*:}" --emit=cubin \
+      -o "$art/tcc/fp8_convert/${a%%:*}_BLOCK256_W4/fp8_convert.cubin" >"$tmp/fp8.log" 2>&1 ||
+      note "fp8_convert ${a#*:}: tcc FAILED: $(head -c 300 "$tmp/fp8.log" | tr '\n' ' ')"
+  done
+fi
+
 # The ports of Triton's tutorials (lang-examples/triton/, test/gpu/tutorial_ports_test.cpp):
 # folder | source | kernel | tcc flags (eval'd: quote string values, -D A='"s"'). An
 # autotuned port is built in chosen configurations (--config N), each a folder of its own.

@@ -101,6 +101,11 @@ void populateDotLoweringPatterns(TileTypeConverter &converter,
 void populateTensorCoreLoweringPatterns(TileTypeConverter &converter,
                                         mlir::RewritePatternSet &patterns);
 
+/// Stage 2: fp8 conversions, constants and bitcasts (Fp8Lowering.cpp), before the upstream
+/// arith-to-llvm patterns, which have no fp8 lowering.
+void populateFp8LoweringPatterns(mlir::LLVMTypeConverter &converter,
+                                 mlir::RewritePatternSet &patterns);
+
 /// Stage 2 (scalar math to NVVM intrinsics, before the upstream *-to-llvm patterns).
 void populateMathToNVVMPatterns(mlir::LLVMTypeConverter &converter,
                                 mlir::RewritePatternSet &patterns);

@@ -93,18 +93,22 @@ SmallVector<Value> fromWords(OpBuilder &b, Location loc, ArrayRef<Value> words, 
   return elements;
 }
 
-/// Memory type to register type: bytes back to i1.
+/// Memory type to register type: bytes back to i1, or to fp8 (the same bits).
 Value fromMemory(OpBuilder &b, Location loc, Value v, Type type) {
   if (type.isInteger(1)) {
     Value zero = arith::ConstantIntOp::create(b, loc, v.getType(), 0);
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, v, zero);
   }
+  if (isa<Float8E4M3FNType, Float8E5M2Type>(type))
+    return arith::BitcastOp::create(b, loc, type, v);
   return v;
 }
 
 Value toMemory(OpBuilder &b, Location loc, Value v) {
   if (v.getType().isInteger(1))
     return arith::ExtUIOp::create(b, loc, b.getI8Type(), v);
+  if (isa<Float8E4M3FNType, Float8E5M2Type>(v.getType()))
+    return arith::BitcastOp::create(b, loc, b.getI8Type(), v);
   return v;
 }
 

@@ -104,6 +104,8 @@ Value toSharedMemory(OpBuilder &b, Location loc, Value value) {
   Type type = value.getType();
   if (type.isInteger(1))
     return arith::ExtUIOp::create(b, loc, b.getI8Type(), value);
+  if (isa<Float8E4M3FNType, Float8E5M2Type>(type))
+    return arith::BitcastOp::create(b, loc, b.getI8Type(), value);
   if (isa<LLVM::LLVMPointerType>(type))
     return LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), value);
   return value;
@@ -112,6 +114,8 @@ Value toSharedMemory(OpBuilder &b, Location loc, Value value) {
 Value fromSharedMemory(OpBuilder &b, Location loc, Value value, Type type) {
   if (type.isInteger(1))
     return arith::TruncIOp::create(b, loc, type, value);
+  if (isa<Float8E4M3FNType, Float8E5M2Type>(type))
+    return arith::BitcastOp::create(b, loc, type, value);
   if (isa<LLVM::LLVMPointerType>(type))
     return LLVM::IntToPtrOp::create(b, loc, type, value);
   return value;

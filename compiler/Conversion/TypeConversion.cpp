@@ -14,7 +14,7 @@ Type globalPtrType(MLIRContext *ctx) { return LLVM::LLVMPointerType::get(ctx, 1)
 Type sharedPtrType(MLIRContext *ctx) { return LLVM::LLVMPointerType::get(ctx, 3); }
 
 Type memoryType(Type type) {
-  if (type.isInteger(1))
+  if (type.isInteger(1) || isa<Float8E4M3FNType, Float8E5M2Type>(type))
     return IntegerType::get(type.getContext(), 8);
   if (isa<LLVM::LLVMPointerType, tile::PointerType>(type))
     return IntegerType::get(type.getContext(), 64);

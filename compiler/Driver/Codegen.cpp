@@ -65,6 +65,10 @@ std::string scalarName(Type type) {
     return "f32";
   if (type.isF64())
     return "f64";
+  if (isa<Float8E4M3FNType>(type))
+    return "f8e4nv";
+  if (isa<Float8E5M2Type>(type))
+    return "f8e5";
   if (auto integer = dyn_cast<IntegerType>(type))
     if (llvm::is_contained({1u, 8u, 16u, 32u, 64u}, integer.getWidth()))
       return "i" + std::to_string(integer.getWidth());

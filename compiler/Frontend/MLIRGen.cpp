@@ -80,6 +80,8 @@ private:
     case ScalarKind::BF16: return b.getBF16Type();
     case ScalarKind::F32: return b.getF32Type();
     case ScalarKind::F64: return b.getF64Type();
+    case ScalarKind::F8E4NV: return b.getType<mlir::Float8E4M3FNType>();
+    case ScalarKind::F8E5: return b.getType<mlir::Float8E5M2Type>();
     }
     return b.getI32Type();
   }

@@ -504,7 +504,7 @@ static ParamKind resolveAnnotation(const ast::Annotation &a, DiagnosticEngine &d
   if (!s) {
     diags.error(a.range, "unknown type '" + a.name +
                              "'; expected a scalar type (i1, i8, i16, i32, i64, f16, bf16, "
-                             "f32, f64), a pointer such as *f32, or constexpr");
+                             "f32, f64, f8e4nv, f8e5), a pointer such as *f32, or constexpr");
     return k;
   }
   if (a.pointerDepth > 1) {
@@ -612,6 +612,11 @@ void Sema::elaborateKernel(const ast::FunctionDef &fn) {
         diags.error(p.defaultValue->range,
                     "only constexpr parameters can have default values; '" + p.name +
                         "' is a runtime argument");
+      if (kind.type.element().isFp8())
+        diags.error(p.annotation.range, "a kernel parameter cannot be an fp8 scalar (" +
+                                            kind.type.str() + "); pass an f16 or f32 and "
+                                            "convert it with .to(), or a pointer *" +
+                                            kind.type.str());
       typed::Variable *var = newVariable(p.name, kind.type, p.nameRange);
       k->arguments.push_back(var);
       assign(p.name, Value::runtime(make<typed::VarRefExpr>(var, p.nameRange)), p.nameRange);

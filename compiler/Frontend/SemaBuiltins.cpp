@@ -449,11 +449,22 @@ Value Sema::dotCall(const ast::CallExpr *call) {
     }
     ElementType e = a[i].type().element();
     if (e.isPointer || !(e.scalar == ScalarKind::F16 || e.scalar == ScalarKind::BF16 ||
-                         e.scalar == ScalarKind::F32)) {
-      diags.error(r[i], "dot() multiplies f16, bf16 or f32 tiles, not " + a[i].type().str());
+                         e.scalar == ScalarKind::F32 || e.isFp8())) {
+      diags.error(r[i], "dot() multiplies f16, bf16, f32 or fp8 tiles, not " + a[i].type().str());
       noteDefinition(a[i]);
       return Value::error();
     }
+  }
+  // fp8 operands (either format, or one fp8 and one f16) are widened to f16, which holds
+  // every fp8 value exactly: the products and sums are those of an fp8 dot in f32.
+  {
+    ElementType ea = a[0].type().element(), eb = a[1].type().element();
+    bool f16ish[2] = {ea.isFp8() || ea.scalar == ScalarKind::F16,
+                      eb.isFp8() || eb.scalar == ScalarKind::F16};
+    if ((ea.isFp8() || eb.isFp8()) && f16ish[0] && f16ish[1])
+      for (int i = 0; i < 2; ++i)
+        a[i] = Value::runtime(
+            convertElement(a[i].expr, ElementType::number(ScalarKind::F16), r[i]));
   }
   const Type &ta = a[0].type(), &tb = a[1].type();
   if (ta.element() != tb.element()) {
@@ -529,6 +540,8 @@ Value Sema::reduce(Builtin b, llvm::StringRef name, const ast::CallExpr *call) {
     diags.error(r[0], name + "() cannot reduce pointers");
     return Value::error();
   }
+  if (rejectFp8(x.type().element(), (name + "()").str(), r[0]))
+    return Value::error();
   bool keepDims = false;
   if (a[2].kind != Value::Kind::None) {
     if (a[2].kind != Value::Kind::Bool) {
@@ -642,6 +655,8 @@ Value Sema::mathFn(Builtin b, llvm::StringRef name, const ast::CallExpr *call) {
     noteDefinition(x);
     return Value::error();
   }
+  if (rejectFp8(x.type().element(), (name + "()").str(), r[0]))
+    return Value::error();
   return Value::runtime(make<typed::MathExpr>(x.type(), call->range, fn, x.expr));
 }
 
@@ -683,6 +698,8 @@ Value Sema::minMax(bool isMax, bool propagateNan, const Value &x, const Value &y
       return Value::error();
     }
   ElementType common = commonElement(x, y);
+  if (rejectFp8(common, (name + "()").str(), whole))
+    return Value::error();
   typed::Expr *xe = nullptr, *ye = nullptr;
   llvm::SmallVector<int64_t, 4> shape;
   if (!numericOperands(x, y, name, whole, rx, ry, common, xe, ye, shape))
@@ -719,6 +736,8 @@ Value Sema::fmaCall(llvm::StringRef name, const ast::CallExpr *call) {
           joined = promote(*lit, *joined);
   }
   ElementType common = *joined;
+  if (rejectFp8(common, (name + "()").str(), call->range))
+    return Value::error();
   if (!common.isFloat()) {
     diags.error(call->range, name + "() needs floating-point operands, not " + common.str() +
                                  "; convert them first, e.g. x.to(f32)");

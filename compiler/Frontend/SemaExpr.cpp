@@ -388,6 +388,8 @@ Value Sema::unary(const ast::UnaryExpr *e) {
       diags.error(r, "'not' cannot be applied to pointers");
       return Value::error();
     }
+    if (rejectFp8(t.element(), "'not'", r))
+      return Value::error();
     Type i1 = t.withElement(ElementType::number(ScalarKind::I1));
     if (t.element().isBool())
       return Value::runtime(make<typed::BinaryExpr>(i1, r, typed::BinaryOp::Xor, v.expr,
@@ -433,6 +435,8 @@ Value Sema::unary(const ast::UnaryExpr *e) {
     return v;
   case ast::UnaryOp::Neg: {
     typed::Expr *x = v.expr;
+    if (rejectFp8(t.element(), "unary '-'", r))
+      return Value::error();
     if (t.element().isBool())
       x = convertElement(x, ElementType::number(ScalarKind::I32), r);
     return Value::runtime(make<typed::UnaryExpr>(x->type, r, typed::UnaryOp::Neg, x));
@@ -699,6 +703,8 @@ typed::Expr *Sema::constant(const Value &c, const Type &type, SMRange range) {
   }
   if (type.element().isBool())
     i = (c.kind == Value::Kind::Float ? f != 0.0 : i != 0) ? 1 : 0;
+  if (type.element().isFp8()) // the value the constant has once stored (rounded, saturated)
+    f = mlir::tile::fp8::round(f, fp8Format(type.element().scalar));
   return make<typed::ConstantExpr>(type, range, i, f);
 }
 
@@ -724,6 +730,14 @@ typed::Expr *Sema::convertElement(typed::Expr *e, ElementType to, SMRange range)
   }
   bool halfSwap = (from.scalar == ScalarKind::F16 && to.scalar == ScalarKind::BF16) ||
                   (from.scalar == ScalarKind::BF16 && to.scalar == ScalarKind::F16);
+  // fp8 converts only to and from f16, bf16 and f32 (the GPU's cvt instructions): integers,
+  // f64 and the other fp8 type go through f32 (exact from fp8; from f64 it rounds twice).
+  auto direct = [](ElementType t) {
+    return t.scalar == ScalarKind::F16 || t.scalar == ScalarKind::BF16 ||
+           t.scalar == ScalarKind::F32;
+  };
+  if ((from.isFp8() && !direct(to)) || (to.isFp8() && !direct(from)))
+    halfSwap = true;
   if (halfSwap)
     e = make<typed::CastExpr>(e->type.withElement(ElementType::number(ScalarKind::F32)), range, e);
   return make<typed::CastExpr>(e->type.withElement(to), range, e);
@@ -807,6 +821,20 @@ typed::Expr *Sema::coerce(const Value &v, const Type &target, SMRange range) {
   }
   typed::Expr *e = convertElement(v.expr, te, range);
   return broadcastTo(e, target.shape(), range);
+}
+
+mlir::tile::fp8::Format sema::fp8Format(ScalarKind k) {
+  return k == ScalarKind::F8E4NV ? mlir::tile::fp8::Format::E4M3FN : mlir::tile::fp8::Format::E5M2;
+}
+
+bool Sema::rejectFp8(ElementType e, llvm::StringRef what, SMRange range) {
+  if (!e.isFp8())
+    return false;
+  diags.error(range, what.str() + " on " + e.str() +
+                         " is not supported: fp8 values are loaded, stored, converted, "
+                         "selected by where and multiplied by dot; convert with .to(f16) or "
+                         ".to(f32) first");
+  return true;
 }
 
 bool Sema::numericOperands(const Value &l, const Value &r, llvm::StringRef opName,
@@ -984,6 +1012,8 @@ Value Sema::binary(ast::BinaryOp op, Value l, Value r, SMRange opRange, SMRange 
     break;
   }
 
+  if (rejectFp8(common, "'" + opName.str() + "'", opRange))
+    return Value::error();
   typed::Expr *le = nullptr, *re = nullptr;
   llvm::SmallVector<int64_t, 4> shape;
   if (!numericOperands(l, r, opName, opRange, lRange, rRange, common, le, re, shape))
@@ -1235,8 +1265,8 @@ Value Sema::attribute(const ast::AttributeExpr *e) {
         diags.error(e->nameRange, "'tl.math." + e->name + "' is not supported by tcc; its math "
                                   "functions are " + mathNames());
       else if (llvm::StringRef(e->name).starts_with("float8"))
-        diags.error(e->nameRange, "'" + base.str + "." + e->name + "' (fp8) is not supported by "
-                                  "tcc yet; its floating-point types are f16, bf16, f32 and f64");
+        diags.error(e->nameRange, "'" + base.str + "." + e->name + "' is not supported by tcc; "
+                                  "its fp8 types are float8e4nv (f8e4nv) and float8e5 (f8e5)");
       else if (isUnsupportedTritonName(e->name))
         diags.error(e->nameRange, "'" + base.str + "." + e->name + "' is not supported by tcc");
       else

@@ -11,6 +11,8 @@
 #include "compiler/Frontend/Diagnostics.h"
 #include "compiler/Frontend/Sema.h"
 
+#include "dialects/Tile/Float8.h"
+
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -159,6 +161,9 @@ using NameSet = llvm::StringSet<>;
 /// `a.b.c` for a name or attribute chain; empty for anything else.
 std::string dottedName(const ast::Expr *e);
 
+/// The format of an fp8 scalar kind (dialects/Tile/Float8.h).
+mlir::tile::fp8::Format fp8Format(ScalarKind k);
+
 /// A compile-time value as a kernel's constexpr (false for runtime values, tuples, ...).
 bool toConstexprValue(const std::string &name, const Value &v, typed::ConstexprValue &out);
 
@@ -298,6 +303,9 @@ public:
   bool checkTileSize(llvm::ArrayRef<int64_t> shape, llvm::SMRange range);
   void noteOperand(const Value &v, llvm::SMRange range, llvm::StringRef which);
   void noteDefinition(const Value &v);
+  /// An error where `what` would compute on an fp8 element type (only conversions, loads,
+  /// stores, where and dot take fp8): true when `e` is fp8.
+  bool rejectFp8(ElementType e, llvm::StringRef what, llvm::SMRange range);
 
   // SemaBuiltins.cpp -------------------------------------------------------
   Value builtinCall(Builtin b, llvm::StringRef name, const ast::CallExpr *call);

@@ -180,6 +180,9 @@ Value Sema::shapeCall(Builtin b, llvm::StringRef name, const ast::CallExpr *call
     typed::Expr *src = x.expr;
     if (elem.isBool())
       src = convertElement(src, ElementType::number(ScalarKind::I32), r[0]);
+    if (elem.isFp8()) // moved as its bits: fp8 is never computed on
+      src = make<typed::BitcastExpr>(src->type.withElement(ElementType::number(ScalarKind::I8)),
+                                     r[0], src);
     // Used by both halves: evaluated once.
     src = bindTemporary("split", src, r[0]).expr;
     llvm::ArrayRef<int64_t> shape = src->type.shape();
@@ -210,6 +213,8 @@ Value Sema::shapeCall(Builtin b, llvm::StringRef name, const ast::CallExpr *call
                                                   typed::ReduceKind::Max, kept, axis);
       if (elem.isBool())
         half = convertElement(half, elem, call->range);
+      if (elem.isFp8())
+        half = make<typed::BitcastExpr>(half->type.withElement(elem), call->range, half);
       halves.push_back(Value::runtime(half));
     }
     return Value::tuple(std::move(halves));
@@ -266,6 +271,9 @@ Value Sema::shapeCall(Builtin b, llvm::StringRef name, const ast::CallExpr *call
     typed::Expr *e = x.expr;
     if (elem.isBool())
       e = convertElement(e, ElementType::number(ScalarKind::I32), call->args[0]->range);
+    if (elem.isFp8()) // moved as its bits: fp8 is never computed on
+      e = make<typed::BitcastExpr>(e->type.withElement(ElementType::number(ScalarKind::I8)),
+                                   call->args[0]->range, e);
     // Remove every dimension of size 1 (a reduction over one element returns it), last
     // first, then insert the target's.
     for (size_t d = from.size(); d-- > 0;) {
@@ -295,6 +303,8 @@ Value Sema::shapeCall(Builtin b, llvm::StringRef name, const ast::CallExpr *call
     }
     if (elem.isBool())
       e = convertElement(e, elem, call->range);
+    if (elem.isFp8())
+      e = make<typed::BitcastExpr>(e->type.withElement(elem), call->range, e);
     return Value::runtime(e);
   }
   case Builtin::Trans:

@@ -17,6 +17,8 @@ llvm::StringRef tcc::scalarName(ScalarKind k) {
   case ScalarKind::BF16: return "bf16";
   case ScalarKind::F32: return "f32";
   case ScalarKind::F64: return "f64";
+  case ScalarKind::F8E4NV: return "f8e4nv";
+  case ScalarKind::F8E5: return "f8e5";
   }
   return "?";
 }
@@ -32,18 +34,22 @@ std::optional<ScalarKind> tcc::parseScalarName(llvm::StringRef name) {
       .Cases({"bf16", "bfloat16"}, ScalarKind::BF16)
       .Cases({"f32", "float32"}, ScalarKind::F32)
       .Cases({"f64", "float64"}, ScalarKind::F64)
+      .Cases({"f8e4nv", "float8e4nv"}, ScalarKind::F8E4NV)
+      .Cases({"f8e5", "float8e5"}, ScalarKind::F8E5)
       .Default(std::nullopt);
 }
 
 bool tcc::isFloat(ScalarKind k) {
   return k == ScalarKind::F16 || k == ScalarKind::BF16 || k == ScalarKind::F32 ||
-         k == ScalarKind::F64;
+         k == ScalarKind::F64 || isFp8(k);
 }
 
 unsigned tcc::bitWidth(ScalarKind k) {
   switch (k) {
   case ScalarKind::I1: return 1;
-  case ScalarKind::I8: return 8;
+  case ScalarKind::I8:
+  case ScalarKind::F8E4NV:
+  case ScalarKind::F8E5: return 8;
   case ScalarKind::I16:
   case ScalarKind::F16:
   case ScalarKind::BF16: return 16;

@@ -19,12 +19,16 @@
 
 namespace tcc {
 
-enum class ScalarKind : uint8_t { I1, I8, I16, I32, I64, F16, BF16, F32, F64 };
+/// F8E4NV is fp8 e4m3fn (4 exponent bits, bias 7, no infinities, NaN 0x7F/0xFF; Triton's
+/// float8e4nv), F8E5 fp8 e5m2 (IEEE-like with infinities; Triton's float8e5).
+enum class ScalarKind : uint8_t { I1, I8, I16, I32, I64, F16, BF16, F32, F64, F8E4NV, F8E5 };
 
 llvm::StringRef scalarName(ScalarKind k);
-/// `i32`, `f16`, ... and Triton's `int32`, `float16`, `bfloat16`, ...
+/// `i32`, `f16`, `f8e4nv`, ... and Triton's `int32`, `float16`, `bfloat16`, `float8e5`, ...
 std::optional<ScalarKind> parseScalarName(llvm::StringRef name);
 bool isFloat(ScalarKind k);
+/// The two 8-bit float types: stored, loaded, converted and selected, never computed on.
+inline bool isFp8(ScalarKind k) { return k == ScalarKind::F8E4NV || k == ScalarKind::F8E5; }
 inline bool isInteger(ScalarKind k) { return !isFloat(k); }
 unsigned bitWidth(ScalarKind k);
 
@@ -38,6 +42,7 @@ struct ElementType {
   bool isFloat() const { return !isPointer && tcc::isFloat(scalar); }
   bool isInteger() const { return !isPointer && tcc::isInteger(scalar); }
   bool isBool() const { return !isPointer && scalar == ScalarKind::I1; }
+  bool isFp8() const { return !isPointer && tcc::isFp8(scalar); }
   bool operator==(const ElementType &o) const {
     return scalar == o.scalar && isPointer == o.isPointer;
   }

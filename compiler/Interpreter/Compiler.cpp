@@ -59,6 +59,10 @@ bool Compiler::dtypeOf(Type type, DType *dtype, DType *pointee) {
     *dtype = DType::F32;
   else if (type.isF64())
     *dtype = DType::F64;
+  else if (llvm::isa<mlir::Float8E4M3FNType>(type))
+    *dtype = DType::F8E4NV;
+  else if (llvm::isa<mlir::Float8E5M2Type>(type))
+    *dtype = DType::F8E5;
   else
     return false;
   return true;

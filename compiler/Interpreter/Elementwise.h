@@ -15,8 +15,7 @@
 namespace tcc::interp {
 
 template <typename T>
-inline constexpr bool isFloatStorage = std::is_same_v<T, Half> || std::is_same_v<T, BHalf> ||
-                                       std::is_same_v<T, float> || std::is_same_v<T, double>;
+inline constexpr bool isFloatStorage = isFloatStorageType<T>;
 
 template <typename TD, typename TA, typename Fn>
 Inst mapInst(const Slot &d, const Slot &a, Fn fn) {

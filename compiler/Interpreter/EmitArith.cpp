@@ -428,6 +428,9 @@ template <typename TD> inline TD intToFloat(int64_t s, uint64_t u, bool isSigned
     return Half{isSigned ? int64ToHalf(s) : uint64ToHalf(u)};
   else if constexpr (std::is_same_v<TD, BHalf>)
     return BHalf{isSigned ? int64ToBHalf(s) : uint64ToBHalf(u)};
+  else if constexpr (std::is_same_v<TD, F8E4> || std::is_same_v<TD, F8E5>)
+    return FloatOps<TD>::fromDouble(isSigned ? double(s) : double(u)); // Sema goes through f32
+
   else
     return isSigned ? TD(s) : TD(u);
 }

@@ -10,6 +10,8 @@ size_t dtypeSize(DType t) {
   switch (t) {
   case DType::I1:
   case DType::I8:
+  case DType::F8E4NV:
+  case DType::F8E5:
     return 1;
   case DType::I16:
   case DType::F16:
@@ -47,6 +49,10 @@ const char *dtypeName(DType t) {
     return "f32";
   case DType::F64:
     return "f64";
+  case DType::F8E4NV:
+    return "f8e4nv";
+  case DType::F8E5:
+    return "f8e5";
   case DType::Ptr:
     return "ptr";
   }
@@ -54,8 +60,9 @@ const char *dtypeName(DType t) {
 }
 
 bool parseDType(const std::string &s, DType *out) {
-  static const DType all[] = {DType::I1,  DType::I8,   DType::I16, DType::I32, DType::I64,
-                              DType::F16, DType::BF16, DType::F32, DType::F64};
+  static const DType all[] = {DType::I1,  DType::I8,   DType::I16, DType::I32,
+                              DType::I64, DType::F16,  DType::BF16, DType::F32,
+                              DType::F64, DType::F8E4NV, DType::F8E5};
   for (DType t : all)
     if (s == dtypeName(t)) {
       *out = t;
@@ -216,8 +223,7 @@ double elementAsDouble(DType t, const void *p) {
     using T = decltype(tag);
     T v;
     std::memcpy(&v, p, sizeof(T));
-    if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BHalf> ||
-                  std::is_same_v<T, float> || std::is_same_v<T, double>)
+    if constexpr (isFloatStorageType<T>)
       return double(FloatOps<T>::get(v));
     else if constexpr (std::is_same_v<T, uint8_t>)
       return double(v & 1);
@@ -232,8 +238,7 @@ void elementFromDouble(DType t, double v, void *p) {
   visitScalar(t, [&](auto tag) {
     using T = decltype(tag);
     T r;
-    if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BHalf> ||
-                  std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    if constexpr (isFloatStorageType<T>) {
       r = FloatOps<T>::fromDouble(v);
     } else {
       double tr = std::trunc(v);

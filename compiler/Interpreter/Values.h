@@ -9,6 +9,8 @@
 #ifndef TCC_INTERPRETER_VALUES_H
 #define TCC_INTERPRETER_VALUES_H
 
+#include "dialects/Tile/Float8.h"
+
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -17,16 +19,18 @@
 namespace tcc::interp {
 
 /// The element types a tile (or scalar) may have; Ptr is a `!tile.ptr<T>`.
-enum class DType : uint8_t { I1, I8, I16, I32, I64, F16, BF16, F32, F64, Ptr };
+/// F8E4NV and F8E5 are fp8 e4m3fn and e5m2 (dialects/Tile/Float8.h).
+enum class DType : uint8_t { I1, I8, I16, I32, I64, F16, BF16, F32, F64, F8E4NV, F8E5, Ptr };
 
 /// Bytes one element occupies in a tile (and, for scalars, in a buffer).
 size_t dtypeSize(DType t);
-/// The language's spelling: "i1" ... "f64", "ptr".
+/// The language's spelling: "i1" ... "f64", "f8e4nv", "f8e5", "ptr".
 const char *dtypeName(DType t);
 /// Parses "i1" ... "f64" (not "ptr"); false for anything else.
 bool parseDType(const std::string &s, DType *out);
 inline bool isFloat(DType t) {
-  return t == DType::F16 || t == DType::BF16 || t == DType::F32 || t == DType::F64;
+  return t == DType::F16 || t == DType::BF16 || t == DType::F32 || t == DType::F64 ||
+         t == DType::F8E4NV || t == DType::F8E5;
 }
 inline bool isInt(DType t) { return t <= DType::I64; }
 /// Bit width of an integer type (1 for i1).
@@ -38,6 +42,13 @@ struct Half {
 };
 struct BHalf {
   uint16_t bits;
+};
+/// fp8 e4m3fn and e5m2: their bits.
+struct F8E4 {
+  uint8_t bits;
+};
+struct F8E5 {
+  uint8_t bits;
 };
 
 /// A pointer value: which buffer, and a byte offset that may lie anywhere (it is checked
@@ -59,6 +70,8 @@ template <> struct Storage<DType::F16> { using type = Half; };
 template <> struct Storage<DType::BF16> { using type = BHalf; };
 template <> struct Storage<DType::F32> { using type = float; };
 template <> struct Storage<DType::F64> { using type = double; };
+template <> struct Storage<DType::F8E4NV> { using type = F8E4; };
+template <> struct Storage<DType::F8E5> { using type = F8E5; };
 template <> struct Storage<DType::Ptr> { using type = PtrVal; };
 
 //===----------------------------------------------------------------------===//
@@ -129,6 +142,26 @@ template <> struct FloatOps<BHalf> {
   static BHalf put(float v) { return BHalf{floatToBHalf(v)}; }
   static BHalf fromDouble(double v) { return BHalf{doubleToBHalf(v)}; }
 };
+/// fp8: exact widening; narrowing rounds to nearest even and saturates (satfinite).
+template <> struct FloatOps<F8E4> {
+  using C = float;
+  static constexpr mlir::tile::fp8::Format F = mlir::tile::fp8::Format::E4M3FN;
+  static float get(F8E4 v) { return float(mlir::tile::fp8::decode(v.bits, F)); }
+  static F8E4 put(float v) { return F8E4{mlir::tile::fp8::encode(v, F)}; }
+  static F8E4 fromDouble(double v) { return F8E4{mlir::tile::fp8::encode(v, F)}; }
+};
+template <> struct FloatOps<F8E5> {
+  using C = float;
+  static constexpr mlir::tile::fp8::Format F = mlir::tile::fp8::Format::E5M2;
+  static float get(F8E5 v) { return float(mlir::tile::fp8::decode(v.bits, F)); }
+  static F8E5 put(float v) { return F8E5{mlir::tile::fp8::encode(v, F)}; }
+  static F8E5 fromDouble(double v) { return F8E5{mlir::tile::fp8::encode(v, F)}; }
+};
+/// The float storage types (FloatOps exists for them).
+template <typename T>
+inline constexpr bool isFloatStorageType =
+    std::is_same_v<T, Half> || std::is_same_v<T, BHalf> || std::is_same_v<T, float> ||
+    std::is_same_v<T, double> || std::is_same_v<T, F8E4> || std::is_same_v<T, F8E5>;
 
 /// Calls `fn(T{})` with T the storage type of `t` (an integer type).
 template <typename Fn> auto visitInt(DType t, Fn &&fn) {
@@ -154,6 +187,10 @@ template <typename Fn> auto visitFloat(DType t, Fn &&fn) {
     return fn(BHalf{});
   case DType::F32:
     return fn(float{});
+  case DType::F8E4NV:
+    return fn(F8E4{});
+  case DType::F8E5:
+    return fn(F8E5{});
   default:
     return fn(double{});
   }

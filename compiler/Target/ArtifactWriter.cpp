@@ -15,8 +15,8 @@ namespace tcc {
 namespace artifacts {
 
 bool parseParamType(const std::string& type, bool* isPointer, std::string* element) {
-  static const char* const kScalars[] = {"i1", "i8", "i16", "i32", "i64",
-                                         "f16", "bf16", "f32", "f64"};
+  static const char* const kScalars[] = {"i1",  "i8",  "i16", "i32",    "i64", "f16",
+                                         "bf16", "f32", "f64", "f8e4nv", "f8e5"};
   bool ptr = !type.empty() && type[0] == '*';
   std::string elem = ptr ? type.substr(1) : type;
   for (const char* s : kScalars) {

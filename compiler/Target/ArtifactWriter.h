@@ -20,7 +20,8 @@ namespace tcc {
 struct KernelParam {
   std::string name;
   // "*f32" (a global pointer to f32; also *f16 *bf16 *f64 *i8 *i16 *i32 *i64 *i1),
-  // or a scalar: "i1" "i8" "i16" "i32" "i64" "f16" "bf16" "f32" "f64".
+  // or a scalar: "i1" "i8" "i16" "i32" "i64" "f16" "bf16" "f32" "f64" (and, behind a
+  // pointer only, "f8e4nv" "f8e5").
   std::string type;
   // Specialisation this variant was compiled under: the argument's value (for a pointer, its
   // address in bytes) is a multiple of `divisibility`. 1 means no assumption. A power of two.

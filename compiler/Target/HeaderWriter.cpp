@@ -55,6 +55,8 @@ std::string cxxScalarType(const std::string& type) {
     return "int64_t";
   if (elem == "f16" || elem == "bf16")
     return "uint16_t"; // the raw bits
+  if (elem == "f8e4nv" || elem == "f8e5")
+    return "uint8_t"; // the raw bits
   if (elem == "f32")
     return "float";
   return "double";

@@ -48,7 +48,9 @@ def Tile_SharedMemType : TypeDef<Tile_Dialect, "SharedMem"> {
 }
 
 // Scalars a tile may hold, and what may be loaded or stored.
-def Tile_Float : AnyTypeOf<[F16, BF16, F32, F64]>;
+// fp8 e4m3fn and e5m2 (the language's f8e4nv and f8e5) are stored, converted and
+// selected; no arithmetic op of the lowering computes on them.
+def Tile_Float : AnyTypeOf<[F16, BF16, F32, F64, F8E4M3FN, F8E5M2]>;
 def Tile_Int : AnyTypeOf<[I1, I8, I16, I32, I64]>;
 def Tile_Scalar : AnyTypeOf<[Tile_Float, Tile_Int]>;
 def Tile_Ptr : Type<CPred<"::llvm::isa<::mlir::tile::PointerType>($_self)">,

@@ -218,6 +218,8 @@ bool parseParamType(const std::string& type, ParamInfo* info) {
     kind = ScalarKind::Float, bits = 32;
   else if (e == "f64")
     kind = ScalarKind::Float, bits = 64;
+  else if (ptr && (e == "f8e4nv" || e == "f8e5")) // fp8: only behind pointers
+    kind = ScalarKind::Float, bits = 8;
   else
     return false;
   info->type = type;

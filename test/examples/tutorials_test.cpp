@@ -4,11 +4,13 @@
 // runs the same ports in test/gpu/tutorial_ports_test.cpp.
 #include "example_harness.h"
 
+#include "../gpu/fp8_reference.h"
 #include "../gpu/tutorial_philox.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 
 using namespace tcc::examples;
 using tcc::interp::Buffer;
@@ -376,6 +378,42 @@ TEST(Tutorials, ExternFunctions07) {
                           [&](int64_t, int64_t j) { return std::asin(x.get(j)); }, 1e-7, 4e-7),
               "");
   }
+}
+
+// fp8 (needed by tutorials 03, 06 and 09): the GPU test's kernel, interpreted, bit for bit
+// against dialects/Tile/Float8.h (test/gpu/fp8_test.cpp runs it on the GPU).
+TEST(Tutorials, Fp8Conversions) {
+  Example ex("../test/gpu/kernels/fp8_convert.tile");
+  ASSERT_TRUE(ex.ok()) << ex.error();
+  const int64_t n = 5000;
+  std::vector<float> x = fp8ref::inputs(size_t(n));
+  Launch l(ex.get());
+  Buffer &b4 = l.random("bits4", DType::F8E4NV, 256, 1);
+  Buffer &b5 = l.random("bits5", DType::F8E5, 256, 2);
+  for (int i = 0; i < 256; ++i)
+    b4.bytes[size_t(i)] = b5.bytes[size_t(i)] = uint8_t(i);
+  Buffer &bx = l.random("x", DType::F32, n, 3);
+  std::memcpy(bx.bytes.data(), x.data(), 4 * size_t(n));
+  l.output("wide4", DType::F32, 256);
+  l.output("wide5", DType::F32, 256);
+  l.output("half4", DType::F16, 256);
+  l.output("bhalf5", DType::BF16, 256);
+  l.output("other4", DType::F8E4NV, 256);
+  for (const char *name : {"q4", "qh4"})
+    l.output(name, DType::F8E4NV, n);
+  for (const char *name : {"q5", "qb5"})
+    l.output(name, DType::F8E5, n);
+  l.output("h", DType::F16, n);
+  l.output("b", DType::BF16, n);
+  l.scalar("n", n);
+  auto r = l.run();
+  ASSERT_TRUE(r.ok) << r.error;
+  auto u8 = [&](const char *name) { return l[name].data<uint8_t>(); };
+  auto u16 = [&](const char *name) { return l[name].data<uint16_t>(); };
+  fp8ref::Outputs o{u8("bits4"), u8("bits5"), l["wide4"].data<float>(), l["wide5"].data<float>(),
+                    u16("half4"), u16("bhalf5"), x.data(), u8("q4"), u8("q5"), u16("h"),
+                    u8("qh4"), u16("b"), u8("qb5"), u8("other4"), size_t(n)};
+  EXPECT_EQ(fp8ref::check(o), "");
 }
 
 } // namespace
