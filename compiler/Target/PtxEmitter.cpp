@@ -41,12 +41,21 @@ static void initializeNVPTX() {
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
-    // Shared-memory pointers in 32 bits: cheaper address arithmetic for ld/st.shared.
+    // Two NVPTX options, off by default in LLVM 22:
+    // - nvptx-short-ptr: shared-memory pointers in 32 bits, cheaper address arithmetic for
+    //   ld/st.shared;
+    // - nvptx-mad-wide-opt: `base + (i64)sext(i) * c` becomes one `mad.wide.s32` instead of
+    //   `mul.wide.s32` + `add.s64`. ptxas assembles the mad.wide as LEA + LEA.HI.X on the
+    //   integer ALU pipe where the pair becomes IMAD.WIDE on the FMA pipe; in a wgmma K loop
+    //   the copies' addresses then stop throttling that pipe between the HGMMAs
+    //   (bench/RESULTS.md, seventh session: 4096^3 fp16 +4 %).
     auto &options = llvm::cl::getRegisteredOptions();
-    auto it = options.find("nvptx-short-ptr");
-    if (it != options.end())
-      if (auto *flag = static_cast<llvm::cl::opt<bool> *>(it->second))
-        flag->setValue(true);
+    for (const char *name : {"nvptx-short-ptr", "nvptx-mad-wide-opt"}) {
+      auto it = options.find(name);
+      if (it != options.end())
+        if (auto *flag = static_cast<llvm::cl::opt<bool> *>(it->second))
+          flag->setValue(true);
+    }
   });
 }
 
