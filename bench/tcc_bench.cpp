@@ -11,7 +11,7 @@
 // the same workloads (and vector add/copy at the same n), loaded with the runtime's driver
 // table, checked like tcc's, and timed by this same harness (tcc::bench::run): every
 // exported Triton configuration once, then tcc's best configuration and Triton's best
-// alternately, --rounds times each (A/B/A/B), per-round rates and the tcc/Triton ratio with
+// alternately, --rounds times each (A/B, B/A, A/B, ...), per-round rates and the tcc/Triton ratio with
 // its median and min-max over the rounds ("same harness" in the JSON and CSV).
 #include "common.h"
 #include "triton_kernels.h"
@@ -36,7 +36,7 @@ void usage() {
                "[--triton DIR [--rounds N]]\n"
                "  --triton DIR  Triton's cubins exported by `bench/triton_bench.py --export DIR`:\n"
                "                each checked, then tcc's best and Triton's best timed by this\n"
-               "                harness alternately (A/B), per-round rates and tcc/Triton ratio\n"
+               "                harness alternately (A/B, B/A), per-round rates and tcc/Triton ratio\n"
                "  --rounds N    A/B rounds of that comparison (default 5)\n");
   std::exit(2);
 }

@@ -282,11 +282,21 @@ void compareSameHarness(SameHarnessRow& row, double amount, const std::string& t
     }
   }
   row.tritonConfig = candidates[best].config;
-  std::printf("  same harness: tcc %s vs Triton %s, tcc::bench::run alternately, %d rounds\n",
+  std::printf("  same harness: tcc %s vs Triton %s, tcc::bench::run alternately (A/B, B/A), "
+              "%d rounds\n",
               tccConfig.c_str(), row.tritonConfig.c_str(), rounds);
+  // The order alternates (tcc first in even rounds, Triton first in odd ones: A/B, B/A, ...)
+  // so that a drift over the rounds (clocks, temperature) or an advantage of going first or
+  // second does not favour one side.
   for (int r = 0; r < rounds; ++r) {
-    const double a = rate(tcc::bench::run(tccLaunch, options));
-    const double b = rate(tcc::bench::run(candidates[best].launch, options));
+    double a = 0, b = 0;
+    if (r % 2 == 0) {
+      a = rate(tcc::bench::run(tccLaunch, options));
+      b = rate(tcc::bench::run(candidates[best].launch, options));
+    } else {
+      b = rate(tcc::bench::run(candidates[best].launch, options));
+      a = rate(tcc::bench::run(tccLaunch, options));
+    }
     row.tcc.push_back(a);
     row.triton.push_back(b);
     row.ratio.push_back(b > 0 ? a / b : 0);
@@ -349,7 +359,7 @@ tcc::json::Value toJson(const SameHarnessRow& row) {
 void printSameHarnessSummary(const std::vector<SameHarnessRow>& rows) {
   if (rows.empty())
     return;
-  std::printf("\nsame harness (tcc::bench::run for both, A/B alternately): tcc's best vs "
+  std::printf("\nsame harness (tcc::bench::run for both, A/B and B/A alternately): tcc's best vs "
               "Triton's best cubin\n");
   std::printf("%-30s %-16s %-28s %10s %10s %8s %8s %8s\n", "workload", "tcc config",
               "Triton config", "tcc", "Triton", "ratio", "min", "max");

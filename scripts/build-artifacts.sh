@@ -53,6 +53,7 @@ timing_runs=${TCC_TIMING_RUNS:-3}
 # variant is kept in its folder as ptxas.txt.
 tcc_configs=(
   "vector_add|BLOCK=1024|4" "vector_add|BLOCK=128|4" "vector_add|BLOCK=256|4"
+  "vector_add|BLOCK=512|4"
   "vector_add|BLOCK=4096|4" "vector_add|BLOCK=1024|8" "vector_add|BLOCK=2048|4"
   "vector_add|BLOCK=2048|8" "vector_add|BLOCK=4096|8"
   "vector_copy|BLOCK=1024|4" "vector_copy|BLOCK=128|4" "vector_copy|BLOCK=256|4"
@@ -461,8 +462,24 @@ triton_ports=(
   "triton_05_layer_norm/fwd_BLOCK1024_W4|05_layer_norm|_layer_norm_fwd_fused|--kernel _layer_norm_fwd_fused -D BLOCK_SIZE=1024 --num-warps 4"
   "triton_05_layer_norm/bwd_BLOCK1024_W4|05_layer_norm|_layer_norm_bwd_dx_fused|--kernel _layer_norm_bwd_dx_fused -D BLOCK_SIZE_N=1024 -D GROUP_SIZE_M=256 --num-warps 4"
   "triton_05_layer_norm/dwdb_BLOCK_SIZE_M32_BLOCK_SIZE_N128_W4|05_layer_norm|_layer_norm_bwd_dwdb|--kernel _layer_norm_bwd_dwdb"
+  # Tensor descriptors made in the kernel; configuration 4 (BLOCK_M 64, BLOCK_N 64, 3
+  # stages, 4 warps), head dimensions 64 and 128, non-causal (STAGE 1) and causal (STAGE 3).
+  "triton_06_fused_attention/hd64_c4_W4_S3|06_fused_attention|_attn_fwd|--arch sm_90a --config 4 -D HEAD_DIM=64 -D STAGE=1"
+  "triton_06_fused_attention/hd64_causal_c4_W4_S3|06_fused_attention|_attn_fwd|--arch sm_90a --config 4 -D HEAD_DIM=64 -D STAGE=3"
+  "triton_06_fused_attention/hd128_c4_W4_S3|06_fused_attention|_attn_fwd|--arch sm_90a --config 4 -D HEAD_DIM=128 -D STAGE=1"
+  "triton_06_fused_attention/hd128_causal_c4_W4_S3|06_fused_attention|_attn_fwd|--arch sm_90a --config 4 -D HEAD_DIM=128 -D STAGE=3"
+  # NUM_SMS 132 (the constexpr's default: an H100 or H200); the pointer kernel's
+  # configuration 0 (128x128x64, 3 stages, 4 warps), the descriptor kernel's 7 (128x128x64,
+  # 3 stages, 8 warps, no epilogue subtiling).
+  "triton_09_persistent_matmul/persistent_c0_W4_S3|09_persistent_matmul|matmul_kernel_persistent|--kernel matmul_kernel_persistent --arch sm_90a --config 0"
+  "triton_09_persistent_matmul/descriptor_c7_W8_S3|09_persistent_matmul|matmul_kernel_descriptor_persistent|--kernel matmul_kernel_descriptor_persistent --arch sm_90a --config 7"
   # libdevice.10.bc from CUDA_HOME (or TCC_LIBDEVICE), linked at compile time.
   "triton_07_extern_functions/BLOCK_SIZE1024_W4|07_extern_functions|asin_kernel|"
+  # Configurations 2 and 3 (64x64x32 tiles over 84 and 128 programs); the 128x128 ones spill
+  # with 4 warps (the matrices' addresses come from memory: no alignment is known, so the
+  # loads are not vectorised).
+  "triton_08_grouped_gemm/c2_W4|08_grouped_gemm|grouped_matmul_kernel|--arch sm_90a --config 2"
+  "triton_08_grouped_gemm/c3_W4|08_grouped_gemm|grouped_matmul_kernel|--arch sm_90a --config 3"
 )
 if [ -x "$tcc" ]; then
   # The toolkit's libdevice for 07 (tcc looks only at TCC_LIBDEVICE when it is set).
