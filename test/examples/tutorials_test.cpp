@@ -416,4 +416,133 @@ TEST(Tutorials, Fp8Conversions) {
   EXPECT_EQ(fp8ref::check(o), "");
 }
 
+// Tutorial 06: softmax(Q K^T * sm_scale) V per (batch, head), causal or not, and M = the
+// log2 of each row's softmax denominator (what the backward pass reads), against double
+// precision. q, k, v are fp16 in [-1, 1); the kernel multiplies in f32, rounds P to fp16
+// for the second product and the output to fp16.
+void runAttention(Example &ex, int64_t z, int64_t h, int64_t nCtx, int64_t headDim, bool causal) {
+  SCOPED_TRACE("Z " + std::to_string(z) + ", H " + std::to_string(h) + ", N_CTX " +
+               std::to_string(nCtx) + ", HEAD_DIM " + std::to_string(headDim) +
+               (causal ? ", causal" : ""));
+  const int64_t rows = z * h * nCtx, n = rows * headDim;
+  const double smScale = 0.5;
+  Launch l(ex.get());
+  Buffer &q = l.random("desc_q", DType::F16, n, 21);
+  Buffer &k = l.random("desc_k", DType::F16, n, 22);
+  Buffer &v = l.random("desc_v", DType::F16, n, 23);
+  l.output("desc_o", DType::F16, n);
+  l.output("M", DType::F32, rows);
+  l.scalarF("sm_scale", smScale);
+  l.scalar("Z", z);
+  l.scalar("H", h);
+  l.scalar("N_CTX", nCtx);
+  auto r = l.run();
+  ASSERT_TRUE(r.ok) << r.error;
+  std::vector<double> out(static_cast<size_t>(n)), lse(static_cast<size_t>(rows)),
+      s(static_cast<size_t>(nCtx));
+  for (int64_t bh = 0; bh < z * h; ++bh)
+    for (int64_t i = 0; i < nCtx; ++i) {
+      int64_t row = bh * nCtx + i;
+      double mx = -INFINITY;
+      for (int64_t j = 0; j < nCtx; ++j) {
+        double dotqk = 0;
+        for (int64_t d = 0; d < headDim; ++d)
+          dotqk += q.get(row * headDim + d) * k.get((bh * nCtx + j) * headDim + d);
+        s[size_t(j)] = (causal && j > i) ? -INFINITY : dotqk * smScale;
+        mx = std::max(mx, s[size_t(j)]);
+      }
+      double sum = 0;
+      for (int64_t j = 0; j < nCtx; ++j)
+        sum += s[size_t(j)] = std::exp(s[size_t(j)] - mx);
+      lse[size_t(row)] = (mx + std::log(sum)) / std::log(2.0);
+      for (int64_t d = 0; d < headDim; ++d) {
+        double acc = 0;
+        for (int64_t j = 0; j < nCtx; ++j)
+          acc += s[size_t(j)] * v.get((bh * nCtx + j) * headDim + d);
+        out[size_t(row * headDim + d)] = acc / sum;
+      }
+    }
+  // P rounded to fp16 (2^-11 relative) before P V, the output to fp16: a few 1e-3 at most
+  // for outputs of magnitude below 1 (the tutorial's own test uses atol 1e-2).
+  EXPECT_EQ(compareView(l["desc_o"], makeView(rows, headDim, Layout::Contiguous),
+                        [&](int64_t i, int64_t j) { return out[size_t(i * headDim + j)]; },
+                        3e-3, 1e-2),
+            "");
+  EXPECT_EQ(compareView(l["M"], makeView(1, rows, Layout::Contiguous),
+                        [&](int64_t, int64_t j) { return lse[size_t(j)]; }, 1e-4, 1e-5),
+            "");
+}
+
+TEST(Tutorials, FusedAttention06) {
+  // Configuration 0 (BLOCK_M 64, BLOCK_N 32) keeps the interpreter quick; the causal
+  // version runs the off-band and on-band loops, the non-causal one the whole row.
+  for (int64_t headDim : {int64_t(64), int64_t(128)})
+    for (bool causal : {false, true}) {
+      Example ex("triton/06_fused_attention.tile",
+                 {"HEAD_DIM=" + std::to_string(headDim), causal ? "STAGE=3" : "STAGE=1"}, 0);
+      ASSERT_TRUE(ex.ok()) << ex.error();
+      runAttention(ex, 1, 2, 128, headDim, causal);
+    }
+  // More than one batch: the rows of (z, h) are at (z * H + h) * N_CTX.
+  Example ex("triton/06_fused_attention.tile", {"STAGE=3"}, 0);
+  ASSERT_TRUE(ex.ok()) << ex.error();
+  runAttention(ex, 2, 1, 64, 64, true);
+}
+
+// Tutorial 09: C = A B with the persistent kernels (grid min(NUM_SMS, tiles), each program
+// looping over tiles NUM_SMS apart); NUM_SMS = 3 so that programs take several tiles. The
+// pointer kernel reads B as K x N, the descriptor kernel as N x K (the tutorial's b.T).
+void runPersistent(Example &ex, bool descriptor, int64_t m, int64_t n, int64_t k) {
+  SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) +
+               (descriptor ? " descriptor" : " pointers"));
+  Launch l(ex.get());
+  Buffer &a = l.random("a_ptr", DType::F16, m * k, 31);
+  Buffer &b = l.random("b_ptr", DType::F16, k * n, 32);
+  l.output("c_ptr", DType::F16, m * n);
+  l.scalar("M", m);
+  l.scalar("N", n);
+  l.scalar("K", k);
+  if (!descriptor) {
+    l.scalar("stride_am", k);
+    l.scalar("stride_ak", 1);
+    l.scalar("stride_bk", n);
+    l.scalar("stride_bn", 1);
+    l.scalar("stride_cm", n);
+    l.scalar("stride_cn", 1);
+  }
+  auto r = l.run();
+  ASSERT_TRUE(r.ok) << r.error;
+  auto bAt = [&](int64_t kk, int64_t j) { return descriptor ? b.get(j * k + kk) : b.get(kk * n + j); };
+  EXPECT_EQ(compareViewTol(l["c_ptr"], makeView(m, n, Layout::Contiguous),
+                           [&](int64_t i, int64_t j) {
+                             double v = 0, mag = 0;
+                             for (int64_t kk = 0; kk < k; ++kk) {
+                               double p = a.get(i * k + kk) * bAt(kk, j);
+                               v += p;
+                               mag += std::fabs(p);
+                             }
+                             double acc = double(k + 1) * 0x1p-24 * mag;
+                             return std::pair<double, double>(
+                                 v, acc + 0x1p-11 * (std::fabs(v) + acc) + 0x1p-25 + 0x1p-24);
+                           }),
+            "");
+}
+
+TEST(Tutorials, PersistentMatmul09) {
+  // The first configuration of each list (128x128x64; the descriptor kernel's first kept,
+  // without epilogue subtiling); shapes with 2x3 tiles, partial tiles in M, N and K, and one
+  // element.
+  Example pointers("triton/09_persistent_matmul.tile", {"NUM_SMS=3"}, 0, "matmul_kernel_persistent");
+  ASSERT_TRUE(pointers.ok()) << pointers.error();
+  Example descriptors("triton/09_persistent_matmul.tile", {"NUM_SMS=3"}, 1,
+                      "matmul_kernel_descriptor_persistent");
+  ASSERT_TRUE(descriptors.ok()) << descriptors.error();
+  for (Example *ex : {&pointers, &descriptors}) {
+    bool descriptor = ex == &descriptors;
+    runPersistent(*ex, descriptor, 256, 384, 128);
+    runPersistent(*ex, descriptor, 200, 300, 70);
+    runPersistent(*ex, descriptor, 1, 1, 1);
+  }
+}
+
 } // namespace

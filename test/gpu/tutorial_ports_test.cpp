@@ -465,4 +465,156 @@ TEST_P(ExternFunctions07, LibdeviceAsinMatchesDoublePrecision) {
 
 INSTANTIATE_TEST_SUITE_P(Sizes, ExternFunctions07, ::testing::Values(1, 98432, 1 << 20));
 
+//===----------------------------------------------------------------------===//
+// 06 fused attention forward (tensor descriptors made in the kernel)
+//===----------------------------------------------------------------------===//
+
+/// `n` uniform fp16 values in [-1, 1): the bits in `bits`, their values returned.
+std::vector<float> uniformHalf(size_t n, uint32_t seed, std::vector<uint16_t> &bits) {
+  std::vector<float> v = uniform(n, seed);
+  bits.resize(n);
+  for (size_t i = 0; i < n; ++i)
+    v[i] = gputest::halfToFloat(bits[i] = gputest::floatToHalf(v[i]));
+  return v;
+}
+
+struct AttentionCase {
+  int32_t z, h, nCtx, headDim;
+  bool causal;
+  const char *config;
+};
+
+class FusedAttention06 : public ::testing::TestWithParam<AttentionCase> {};
+
+TEST_P(FusedAttention06, MatchesDoublePrecision) {
+  TCC_REQUIRE_GPU();
+  const AttentionCase c = GetParam();
+  const std::string dir = portDir("triton_06_fused_attention", c.config);
+  TCC_REQUIRE_ARTIFACT(dir, "_attn_fwd");
+  const size_t rows = size_t(c.z) * size_t(c.h) * size_t(c.nCtx), n = rows * size_t(c.headDim);
+  std::vector<uint16_t> qh, kh, vh;
+  std::vector<float> q = uniformHalf(n, 61, qh), k = uniformHalf(n, 62, kh),
+                     v = uniformHalf(n, 63, vh);
+  tcc::bench::DeviceBuffer bq(2 * n), bk(2 * n), bv(2 * n), bo(2 * n), bm(4 * rows);
+  gputest::upload(bq.get(), qh.data(), 2 * n);
+  gputest::upload(bk.get(), kh.data(), 2 * n);
+  gputest::upload(bv.get(), vh.data(), 2 * n);
+  const float smScale = 0.5f;
+  tcc::Library lib(dir);
+  // _attn_fwd(sm_scale, M, Z, H, desc_q, desc_k, desc_v, desc_o, N_CTX)
+  lib.kernel("_attn_fwd")
+      .launch(nullptr, smScale, bm.get(), c.z, c.h, bq.get(), bk.get(), bv.get(), bo.get(),
+              c.nCtx);
+  gputest::synchronize();
+  std::vector<uint16_t> out(n);
+  std::vector<float> lse(rows);
+  gputest::download(out.data(), bo.get(), 2 * n);
+  gputest::download(lse.data(), bm.get(), 4 * rows);
+  const size_t d = size_t(c.headDim), nc = size_t(c.nCtx);
+  std::vector<double> s(nc);
+  double worst = 0;
+  for (size_t bh = 0; bh < size_t(c.z) * size_t(c.h); ++bh)
+    for (size_t i = 0; i < nc; ++i) {
+      const size_t row = bh * nc + i;
+      double mx = -INFINITY;
+      for (size_t j = 0; j < nc; ++j) {
+        double dot = 0;
+        for (size_t e = 0; e < d; ++e)
+          dot += double(q[row * d + e]) * k[(bh * nc + j) * d + e];
+        s[j] = (c.causal && j > i) ? -INFINITY : dot * smScale;
+        mx = std::max(mx, s[j]);
+      }
+      double sum = 0;
+      for (size_t j = 0; j < nc; ++j)
+        sum += s[j] = std::exp(s[j] - mx);
+      double wantLse = (mx + std::log(sum)) / std::log(2.0);
+      ASSERT_LE(std::fabs(lse[row] - wantLse), 1e-3 + 1e-4 * std::fabs(wantLse)) << "M[" << row << "]";
+      for (size_t e = 0; e < d; ++e) {
+        double acc = 0;
+        for (size_t j = 0; j < nc; ++j)
+          acc += s[j] * v[(bh * nc + j) * d + e];
+        double want = acc / sum;
+        double got = gputest::halfToFloat(out[row * d + e]);
+        // P in fp16 before P V, exp2 on the special-function unit, O in fp16 (the
+        // tutorial's test: atol 1e-2).
+        double err = std::fabs(got - want);
+        worst = std::max(worst, err);
+        ASSERT_LE(err, 5e-3 + 1e-2 * std::fabs(want)) << "O[" << row << ", " << e << "]";
+      }
+    }
+  std::printf("tutorial 06 Z=%d H=%d N_CTX=%d HEAD_DIM=%d%s: worst |error| %.3g\n", c.z, c.h,
+              c.nCtx, c.headDim, c.causal ? " causal" : "", worst);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, FusedAttention06,
+    ::testing::Values(AttentionCase{1, 2, 1024, 64, false, "hd64_c4_W4_S3"},
+                      AttentionCase{1, 2, 1024, 64, true, "hd64_causal_c4_W4_S3"},
+                      AttentionCase{2, 3, 256, 128, false, "hd128_c4_W4_S3"},
+                      AttentionCase{2, 3, 256, 128, true, "hd128_causal_c4_W4_S3"}));
+// (N_CTX a multiple of the blocks, as the tutorial assumes: its loops do not mask the keys
+// of the next head, only the end of the whole Z * H * N_CTX tensor.)
+
+//===----------------------------------------------------------------------===//
+// 09 persistent matmul (grid min(NUM_SMS, tiles); pointers and tensor descriptors)
+//===----------------------------------------------------------------------===//
+
+struct PersistentCase {
+  int32_t m, n, k;
+  bool descriptor; // matmul_kernel_descriptor_persistent (B given as N x K)
+  const char *config;
+};
+
+class PersistentMatmul09 : public ::testing::TestWithParam<PersistentCase> {};
+
+TEST_P(PersistentMatmul09, MatchesDoublePrecision) {
+  TCC_REQUIRE_GPU();
+  const PersistentCase c = GetParam();
+  const char *kernel = c.descriptor ? "matmul_kernel_descriptor_persistent" : "matmul_kernel_persistent";
+  const std::string dir = portDir("triton_09_persistent_matmul", c.config);
+  if (!gputest::exists(dir + "/" + kernel + ".json"))
+    GTEST_SKIP() << "no " << kernel << " artifact under " << dir;
+  const size_t am = size_t(c.m) * size_t(c.k), bm = size_t(c.k) * size_t(c.n),
+               cm = size_t(c.m) * size_t(c.n);
+  std::vector<uint16_t> ah, bh;
+  std::vector<float> a = uniformHalf(am, 91, ah), b = uniformHalf(bm, 92, bh); // b: K x N
+  std::vector<uint16_t> bt(bm); // N x K for the descriptor kernel (the tutorial's b.T)
+  for (int32_t kk = 0; kk < c.k; ++kk)
+    for (int32_t j = 0; j < c.n; ++j)
+      bt[size_t(j) * size_t(c.k) + size_t(kk)] = bh[size_t(kk) * size_t(c.n) + size_t(j)];
+  tcc::bench::DeviceBuffer ba(2 * am), bb(2 * bm), bc(2 * cm);
+  gputest::upload(ba.get(), ah.data(), 2 * am);
+  gputest::upload(bb.get(), c.descriptor ? bt.data() : bh.data(), 2 * bm);
+  tcc::Library lib(dir);
+  if (c.descriptor)
+    lib.kernel(kernel).launch(nullptr, ba.get(), bb.get(), bc.get(), c.m, c.n, c.k);
+  else
+    lib.kernel(kernel).launch(nullptr, ba.get(), bb.get(), bc.get(), c.m, c.n, c.k, c.k, 1, c.n,
+                              1, c.n, 1);
+  gputest::synchronize();
+  std::vector<uint16_t> out(cm);
+  gputest::download(out.data(), bc.get(), 2 * cm);
+  for (int32_t i = 0; i < c.m; ++i)
+    for (int32_t j = 0; j < c.n; ++j) {
+      double v = 0, mag = 0;
+      for (int32_t kk = 0; kk < c.k; ++kk) {
+        double p = double(a[size_t(i) * size_t(c.k) + size_t(kk)]) * b[size_t(kk) * size_t(c.n) + size_t(j)];
+        v += p;
+        mag += std::fabs(p);
+      }
+      double tol = double(c.k + 1) * 0x1p-23 * mag + 0x1p-11 * std::fabs(v) + 0x1p-24;
+      double got = gputest::halfToFloat(out[size_t(i) * size_t(c.n) + size_t(j)]);
+      ASSERT_LE(std::fabs(got - v), tol) << kernel << " C[" << i << ", " << j << "]";
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, PersistentMatmul09,
+    ::testing::Values(PersistentCase{1024, 1024, 512, false, "persistent_c0_W4_S3"},
+                      // more tiles than 132 programs; edges in M, N and K
+                      PersistentCase{2000, 1500, 200, false, "persistent_c0_W4_S3"},
+                      PersistentCase{1024, 1024, 512, true, "descriptor_c7_W8_S3"},
+                      PersistentCase{2000, 1500, 200, true, "descriptor_c7_W8_S3"},
+                      PersistentCase{1, 1, 1, true, "descriptor_c7_W8_S3"}));
+
 } // namespace
