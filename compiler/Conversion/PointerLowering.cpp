@@ -54,10 +54,37 @@ struct PtrOffsetLowering : OpConversionPattern<PtrOffsetOp> {
   }
 };
 
+/// int_to_ptr / ptr_to_int -> inttoptr / ptrtoint of each register.
+struct IntToPtrLowering : OpConversionPattern<IntToPtrOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(IntToPtrOp op, OneToNOpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    SmallVector<Value> results;
+    for (Value v : adaptor.getSrc())
+      results.push_back(
+          LLVM::IntToPtrOp::create(rewriter, op.getLoc(), globalPtrType(getContext()), v));
+    replaceWithRegisters(rewriter, op, results);
+    return success();
+  }
+};
+
+struct PtrToIntLowering : OpConversionPattern<PtrToIntOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(PtrToIntOp op, OneToNOpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    SmallVector<Value> results;
+    for (Value v : adaptor.getSrc())
+      results.push_back(LLVM::PtrToIntOp::create(rewriter, op.getLoc(), rewriter.getI64Type(), v));
+    replaceWithRegisters(rewriter, op, results);
+    return success();
+  }
+};
+
 } // namespace
 
 void populatePointerLoweringPatterns(TileTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<AddPtrLowering, PtrOffsetLowering>(converter, patterns.getContext());
+  patterns.add<AddPtrLowering, PtrOffsetLowering, IntToPtrLowering, PtrToIntLowering>(
+      converter, patterns.getContext());
 }
 
 } // namespace tcc

@@ -505,6 +505,17 @@ private:
     Value x = expr(e->operand);
     ElementType from = e->operand->type.element(), to = e->type.element();
     mlir::Type srcTy = x.getType();
+    if (from.isPointer || to.isPointer) { // i64 <-> pointer, pointer <-> pointer
+      if (from.isPointer && to.isPointer) {
+        mlir::Type i64 = b.getI64Type();
+        if (auto tile = llvm::dyn_cast<mlir::RankedTensorType>(srcTy))
+          i64 = tile.clone(i64);
+        x = mlir::tile::PtrToIntOp::create(b, l, i64, x);
+      }
+      if (to.isPointer)
+        return mlir::tile::IntToPtrOp::create(b, l, ty, x);
+      return mlir::tile::PtrToIntOp::create(b, l, ty, x);
+    }
     if (from.isFloat() && to.isFloat()) {
       if (bitWidth(to.scalar) > bitWidth(from.scalar))
         return mlir::arith::ExtFOp::create(b, l, ty, x);

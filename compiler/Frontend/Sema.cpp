@@ -237,7 +237,7 @@ std::string Value::describe() const {
   case Kind::Bool: return intValue ? "the constant True" : "the constant False";
   case Kind::Str: return "a string";
   case Kind::None: return "None";
-  case Kind::DType: return "the type " + scalarName(dtype).str();
+  case Kind::DType: return "the type " + dtypeElement().str();
   case Kind::Tuple: return "a tuple";
   case Kind::Function: return "the function '" + str + "'";
   case Kind::Builtin: return "the builtin '" + str + "'";
@@ -533,6 +533,8 @@ bool sema::toConstexprValue(const std::string &name, const Value &v,
     out.floatValue = v.floatValue;
     return true;
   case Value::Kind::DType:
+    if (v.dtypeIsPointer) // not recorded as a constexpr (tile.constexprs holds number types)
+      return false;
     out.kind = typed::ConstexprValue::Kind::DType;
     out.dtype = v.dtype;
     return true;
@@ -1055,7 +1057,7 @@ static bool sameConstant(const Value &a, const Value &b) {
   case Value::Kind::Str:
     return a.str == b.str;
   case Value::Kind::DType:
-    return a.dtype == b.dtype;
+    return a.dtype == b.dtype && a.dtypeIsPointer == b.dtypeIsPointer;
   case Value::Kind::None:
     return true;
   case Value::Kind::Runtime:

@@ -121,6 +121,11 @@ bool Sema::shapeArgument(const Value &v, SMRange range, llvm::SmallVectorImpl<in
 }
 
 std::optional<ScalarKind> Sema::dtypeArgument(const Value &v, SMRange range) {
+  if (v.kind == Value::Kind::DType && v.dtypeIsPointer) {
+    diags.error(range, "expected a number type such as f32 or i32, not the pointer type " +
+                           v.dtypeElement().str());
+    return std::nullopt;
+  }
   if (v.kind == Value::Kind::DType)
     return v.dtype;
   if (!v.isError())
@@ -1219,6 +1224,29 @@ Value Sema::builtinCall(Builtin b, llvm::StringRef name, const ast::CallExpr *ca
       return Value::error();
     }
     return convertCall(a[0], a[1], a[3], call->range, r[1], r[3]);
+  }
+  case Builtin::PointerType: {
+    // tl.pointer_type(T): the type of pointers to T, a compile-time value.
+    if (!bindArguments(call, name, {"element_ty", "address_space", "const"}, 1, a, r))
+      return Value::error();
+    if (a[0].kind != Value::Kind::DType) {
+      diags.error(r[0], name + "() takes a number type such as f16, not " + a[0].describe());
+      return Value::error();
+    }
+    if (a[0].dtypeIsPointer) {
+      diags.error(r[0], "pointers to pointers are not supported");
+      return Value::error();
+    }
+    if (!(a[1].kind == Value::Kind::None || (a[1].isIntLike() && a[1].intValue == 1))) {
+      diags.error(r[1], name + "() address_space must be 1 (global memory), not " +
+                            a[1].describe());
+      return Value::error();
+    }
+    if (!(a[2].kind == Value::Kind::None || (a[2].kind == Value::Kind::Bool && !a[2].intValue))) {
+      diags.error(r[2], name + "() const must be False: tcc has no const pointers");
+      return Value::error();
+    }
+    return Value::dtypeOf(ElementType::pointerTo(a[0].dtype));
   }
   }
   return Value::error();

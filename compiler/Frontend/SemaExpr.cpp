@@ -70,6 +70,7 @@ static const char *const kBuiltinNames[] = {
     "debug_barrier",
     "static_assert", "static_print", "print",
     "device_print", "assume", "range", "static_range", "float", "int", "cast", "inf", "nan",
+    "pointer_type",
     "make_block_ptr", "advance", "make_tensor_descriptor", "tensor_descriptor", "isinstance",
 };
 
@@ -172,6 +173,7 @@ Value Sema::lookupBuiltin(llvm::StringRef name) const {
       .Case("float", Builtin::Float)
       .Case("int", Builtin::Int)
       .Case("cast", Builtin::Cast)
+      .Case("pointer_type", Builtin::PointerType)
       .Case("make_block_ptr", Builtin::MakeBlockPtr)
       .Case("advance", Builtin::Advance)
       .Case("make_tensor_descriptor", Builtin::MakeTensorDescriptor)
@@ -938,7 +940,9 @@ Value Sema::binary(ast::BinaryOp op, Value l, Value r, SMRange opRange, SMRange 
       if (l.kind == r.kind) {
         switch (l.kind) {
         case Value::Kind::Str: same = l.str == r.str; break;
-        case Value::Kind::DType: same = l.dtype == r.dtype; break;
+        case Value::Kind::DType:
+          same = l.dtype == r.dtype && l.dtypeIsPointer == r.dtypeIsPointer;
+          break;
         case Value::Kind::None: same = true; break;
         default: same = false; break;
         }
@@ -1059,17 +1063,38 @@ Value Sema::castTo(const Value &v, const Value &dtype, SMRange range, SMRange dt
     diags.error(dtypeRange, "expected a type such as f16 or i32, not " + dtype.describe());
     return Value::error();
   }
-  Type scalar = Type::scalar(dtype.dtype);
-  if (v.isNumber())
+  Type scalar(dtype.dtypeElement());
+  if (v.isNumber() && !scalar.element().isPointer)
     return Value::runtime(constant(v, scalar, range));
+  if (v.isNumber()) // an address given as a constant: an i64 first
+    return castTo(Value::runtime(constant(v, Type::scalar(ScalarKind::I64), range)), dtype, range,
+                  dtypeRange);
   if (!v.isRuntime()) {
     diags.error(range, "cannot convert " + v.describe() + " to " + scalar.str());
     return Value::error();
   }
-  if (v.type().element().isPointer) {
-    diags.error(range, "cannot convert pointers with .to(); only numbers convert");
-    noteDefinition(v);
-    return Value::error();
+  ElementType from = v.type().element(), to = scalar.element();
+  if (from.isPointer || to.isPointer) {
+    // Integer <-> pointer (an address in bytes, as Triton's inttoptr / ptrtoint) and
+    // pointer <-> pointer of another pointee (the same address).
+    if (from == to)
+      return v;
+    if ((from.isPointer ? to : from).isFloat() || (from.isPointer ? to : from).isBool()) {
+      diags.error(range, "cannot convert " + v.type().str() + " to " + scalar.str() +
+                             ": pointers convert to and from integers (addresses), and to "
+                             "other pointers");
+      noteDefinition(v);
+      return Value::error();
+    }
+    typed::Expr *x = v.expr;
+    ElementType i64 = ElementType::number(ScalarKind::I64);
+    if (!from.isPointer)
+      x = convertElement(x, i64, range); // sign-extended, as Triton's
+    else
+      x = make<typed::CastExpr>(x->type.withElement(i64), range, x);
+    if (to.isPointer)
+      return Value::runtime(make<typed::CastExpr>(x->type.withElement(to), range, x));
+    return Value::runtime(convertElement(x, to, range));
   }
   return Value::runtime(convertElement(v.expr, scalar.element(), range));
 }
@@ -1079,6 +1104,11 @@ Value Sema::bitcastTo(const Value &v, const Value &dtype, SMRange range, SMRange
     return Value::error();
   if (dtype.kind != Value::Kind::DType) {
     diags.error(dtypeRange, "expected a type such as f16 or i32, not " + dtype.describe());
+    return Value::error();
+  }
+  if (dtype.dtypeIsPointer) {
+    diags.error(dtypeRange, "cannot bitcast to a pointer type; use .to(" +
+                                dtype.dtypeElement().str() + ") without bitcast=True");
     return Value::error();
   }
   ElementType to = ElementType::number(dtype.dtype);
@@ -1279,6 +1309,23 @@ Value Sema::attribute(const ast::AttributeExpr *e) {
       b.str = base.str + ".PropagateNan";
     return b;
   }
+  if (base.kind == Value::Kind::DType) {
+    // Types as values, at compile time: a pointer type's element type; what a type is.
+    ElementType el = base.dtypeElement();
+    if (e->name == "element_ty") {
+      if (!el.isPointer) {
+        diags.error(e->nameRange, "the type " + el.str() + " has no element_ty: only pointer "
+                                  "types (tl.pointer_type(T), a pointer's .dtype) have one");
+        return Value::error();
+      }
+      return Value::dtypeOf(el.scalar);
+    }
+    if (e->name == "primitive_bitwidth") {
+      if (el.isPointer)
+        return Value::integer(64);
+      return Value::integer(bitWidth(el.scalar));
+    }
+  }
   if (base.isRuntime()) {
     const Type &t = base.type();
     if (e->name == "shape") {
@@ -1287,13 +1334,8 @@ Value Sema::attribute(const ast::AttributeExpr *e) {
         dims.push_back(Value::integer(d));
       return Value::tuple(std::move(dims));
     }
-    if (e->name == "dtype") {
-      if (t.element().isPointer) {
-        diags.error(e->nameRange, ".dtype of pointers is not supported");
-        return Value::error();
-      }
-      return Value::dtypeOf(t.element().scalar);
-    }
+    if (e->name == "dtype") // a pointer's is its pointer type: .dtype.element_ty is the pointee
+      return Value::dtypeOf(t.element());
     if (e->name == "to") {
       diags.error(e->range, "'.to' must be called with a type: x.to(f16)");
       return Value::error();

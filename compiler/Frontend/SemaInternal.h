@@ -34,6 +34,7 @@ enum class Builtin {
   Libdevice,
   StaticAssert, StaticPrint, Print, Assume, Range, StaticRange, Float, Int, Cast,
   MakeBlockPtr, Advance, MakeTensorDescriptor, TensorDescriptorType, IsInstance,
+  PointerType,
 };
 
 struct BlockPointer;
@@ -51,7 +52,8 @@ struct Value {
   int64_t intValue = 0;                // Int, Bool
   double floatValue = 0.0;             // Float
   std::string str;                     // Str; Builtin/Function/Namespace: the name
-  ScalarKind dtype = ScalarKind::I32;  // DType
+  ScalarKind dtype = ScalarKind::I32;  // DType: the scalar type, or the pointee
+  bool dtypeIsPointer = false;         // DType: pointer_type(dtype)
   std::vector<Value> elements;         // Tuple
   const ast::FunctionDef *function = nullptr;
   sema::Builtin builtin = sema::Builtin::Range;
@@ -98,6 +100,15 @@ struct Value {
     v.kind = Kind::DType;
     v.dtype = k;
     return v;
+  }
+  /// A scalar type, or a pointer type (`tl.pointer_type(T)`, a pointer's `.dtype`).
+  static Value dtypeOf(ElementType e) {
+    Value v = dtypeOf(e.scalar);
+    v.dtypeIsPointer = e.isPointer;
+    return v;
+  }
+  ElementType dtypeElement() const {
+    return dtypeIsPointer ? ElementType::pointerTo(dtype) : ElementType::number(dtype);
   }
   static Value tuple(std::vector<Value> elems) {
     Value v;

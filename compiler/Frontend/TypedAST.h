@@ -132,8 +132,8 @@ public:
 };
 
 /// Converts the element type, keeping the shape. Never between f16 and bf16
-/// directly (Sema goes through f32) and never involving pointers. To i1 means
-/// "!= 0"; from i1 means 0 or 1.
+/// directly (Sema goes through f32). To i1 means "!= 0"; from i1 means 0 or 1. With
+/// pointers: only i64 <-> pointer (the address in bytes) and pointer <-> pointer.
 class CastExpr : public Expr {
 public:
   CastExpr(Type t, llvm::SMRange r, Expr *operand)

@@ -343,6 +343,18 @@ Emitted emitTile(Compiler &c, Operation *op, InstList &out) {
     out.push_back(transInst(c.slot(trans.getResult()), c.slot(trans.getSrc()), trans.getOrder()));
     return Emitted::Done;
   }
+  // Addresses: the interpreter's own (addressOf, Values.h), so that a pointer made from one
+  // points into the buffer it came from.
+  if (auto toPtr = dyn_cast<tile::IntToPtrOp>(op)) {
+    out.push_back(mapInst<PtrVal, int64_t>(c.slot(toPtr.getResult()), c.slot(toPtr.getSrc()),
+                                           [](int64_t a) { return pointerAt(a); }));
+    return Emitted::Done;
+  }
+  if (auto toInt = dyn_cast<tile::PtrToIntOp>(op)) {
+    out.push_back(mapInst<int64_t, PtrVal>(c.slot(toInt.getResult()), c.slot(toInt.getSrc()),
+                                           [](PtrVal p) { return addressOf(p); }));
+    return Emitted::Done;
+  }
   if (auto add = dyn_cast<tile::AddPtrOp>(op)) {
     out.push_back(addptrInst(c.slot(add.getResult()), c.slot(add.getPtr()),
                              c.slot(add.getOffset())));

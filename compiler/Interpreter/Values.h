@@ -58,6 +58,21 @@ struct PtrVal {
   int64_t buffer;
 };
 
+/// The address the interpreter gives a pointer (ptr_to_int; int_to_ptr takes it back):
+/// buffer b's byte o is at (b + 1) * 2^40 + o, for offsets within +-2^39. Address 0 is no
+/// buffer's (a null pointer, which no access passes). A host that passes an array of
+/// pointers (Triton's grouped GEMM) writes these addresses into an i64 buffer.
+inline int64_t addressOf(PtrVal p) {
+  return int64_t(uint64_t(p.buffer + 1) << 40) + p.offset;
+}
+inline int64_t addressOf(int64_t buffer, int64_t offset = 0) {
+  return addressOf(PtrVal{offset, buffer});
+}
+inline PtrVal pointerAt(int64_t address) {
+  int64_t buffer = ((address + (int64_t(1) << 39)) >> 40) - 1;
+  return PtrVal{address - int64_t(uint64_t(buffer + 1) << 40), buffer};
+}
+
 /// i1 is stored as uint8_t holding 0 or 1; i8 as int8_t; the other integers as their
 /// signed C types.
 template <DType T> struct Storage;

@@ -308,6 +308,22 @@ LogicalResult PtrOffsetOp::verify() {
   return success();
 }
 
+LogicalResult IntToPtrOp::verify() {
+  Type ptr = getResult().getType();
+  if (getSrc().getType() != withElement(ptr, IntegerType::get(getContext(), 64)))
+    return emitOpError() << "operand must be i64 in the shape and layout of the result "
+                         << ptr << ", not " << getSrc().getType();
+  return success();
+}
+
+LogicalResult PtrToIntOp::verify() {
+  Type expected = withElement(getSrc().getType(), IntegerType::get(getContext(), 64));
+  if (getResult().getType() != expected)
+    return emitOpError() << "result must be " << expected << " (i64 in the shape and layout "
+                         << "of the pointers), not " << getResult().getType();
+  return success();
+}
+
 LogicalResult RecordOutOfBoundsOp::verify() {
   Type i64 = IntegerType::get(getContext(), 64);
   if (getOffset().getType() != withElement(getBad().getType(), i64))

@@ -316,6 +316,40 @@ def Tile_PtrOffsetOp : Tile_Op<"ptr_offset", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tile_IntToPtrOp : Tile_Op<"int_to_ptr", [Pure, Elementwise]> {
+  let summary = "pointers from i64 addresses";
+  let description = [{
+    ```mlir
+    %p = tile.int_to_ptr %addr : i64 -> !tile.ptr<f16>
+    %ps = tile.int_to_ptr %addrs : tensor<16xi64> -> tensor<16x!tile.ptr<f16>>
+    ```
+    Each element is the pointer whose address in bytes is the i64 (Triton's `inttoptr`,
+    `x.to(tl.pointer_type(T))`): arrays of pointers are loaded as i64 and converted. The
+    result has the operand's shape. On the GPU an `inttoptr`; the interpreter gives its
+    buffers addresses of its own (docs/interpreter.md).
+  }];
+  let arguments = (ins AnyTypeOf<[I64, Tile_TileOf<[I64], "i64">]>:$src);
+  let results = (outs Tile_PtrLike:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_PtrToIntOp : Tile_Op<"ptr_to_int", [Pure, Elementwise]> {
+  let summary = "the i64 addresses of pointers";
+  let description = [{
+    ```mlir
+    %a = tile.ptr_to_int %p : !tile.ptr<f16> -> i64
+    ```
+    Each element is the address in bytes of the pointer (Triton's `ptrtoint`,
+    `p.to(tl.int64)`); the result has the operand's shape. `tile.int_to_ptr` of it is the
+    pointer again, of any pointee type.
+  }];
+  let arguments = (ins Tile_PtrLike:$src);
+  let results = (outs AnyTypeOf<[I64, Tile_TileOf<[I64], "i64">]>:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
 def Tile_RecordOutOfBoundsOp : Tile_Op<"record_oob", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "records the first out-of-bounds access of a launch (--check-bounds)";
   let description = [{

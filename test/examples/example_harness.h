@@ -56,6 +56,9 @@ public:
   void scalar(const std::string &name, int64_t v) { scalars[name] = interp::ArgValue::ofInt(v); }
   void scalarF(const std::string &name, double v) { scalars[name] = interp::ArgValue::ofFloat(v); }
   Buffer &operator[](const std::string &name);
+  /// The interpreter's address of buffer `name` (what ptr_to_int gives, int_to_ptr takes):
+  /// for arrays of pointers.
+  int64_t address(const std::string &name) { return interp::addressOf(buffers.at(name)); }
 
   /// Runs with the memory checker on (uninitialised reads are errors).
   interp::RunResult run();

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstring>
 
@@ -376,6 +377,58 @@ TEST(Tutorials, ExternFunctions07) {
     // The C library's asinf: within a few ulp of the double-precision arc sine.
     EXPECT_EQ(compareView(l["y_ptr"], makeView(1, n, Layout::Contiguous),
                           [&](int64_t, int64_t j) { return std::asin(x.get(j)); }, 1e-7, 4e-7),
+              "");
+  }
+}
+
+// 08 grouped GEMM: a small group of unequal GEMMs (multiples of the 64x64x32 blocks, as the
+// tutorial assumes) with padded leading dimensions; the matrices' addresses are passed in
+// i64 arrays, as the tutorial's launcher does with data_ptr().
+TEST(Tutorials, GroupedGemm08) {
+  Example ex("triton/08_grouped_gemm.tile", {}, /*config=*/2);
+  ASSERT_TRUE(ex.ok()) << ex.error();
+  const std::vector<std::array<int64_t, 3>> mnk = {{64, 128, 32}, {128, 64, 96}, {192, 64, 64}};
+  const int64_t g = int64_t(mnk.size()), pad = 8;
+  Launch l(ex.get());
+  Buffer &pa = l.random("group_a_ptrs", DType::I64, g, 1);
+  Buffer &pb = l.random("group_b_ptrs", DType::I64, g, 2);
+  Buffer &pc = l.random("group_c_ptrs", DType::I64, g, 3);
+  Buffer &sizes = l.random("group_gemm_sizes", DType::I32, 3 * g, 4);
+  Buffer &lds = l.random("g_lds", DType::I32, 3 * g, 5);
+  for (int64_t i = 0; i < g; ++i) {
+    auto [m, n, k] = mnk[size_t(i)];
+    int64_t lda = k + pad, ldb = n + pad, ldc = n + 2 * pad;
+    std::string s = std::to_string(i);
+    l.random("A" + s, DType::F16, m * lda, 10 + uint64_t(i));
+    l.random("B" + s, DType::F16, k * ldb, 20 + uint64_t(i));
+    l.output("C" + s, DType::F16, m * ldc);
+    pa.data<int64_t>()[i] = l.address("A" + s);
+    pb.data<int64_t>()[i] = l.address("B" + s);
+    pc.data<int64_t>()[i] = l.address("C" + s);
+    for (int j = 0; j < 3; ++j) {
+      sizes.data<int32_t>()[3 * i + j] = int32_t(mnk[size_t(i)][size_t(j)]);
+      lds.data<int32_t>()[3 * i + j] = int32_t(std::array<int64_t, 3>{lda, ldb, ldc}[size_t(j)]);
+    }
+  }
+  l.scalar("group_size", g);
+  auto r = l.run();
+  ASSERT_TRUE(r.ok) << r.error;
+  for (int64_t i = 0; i < g; ++i) {
+    SCOPED_TRACE("gemm " + std::to_string(i));
+    int64_t m = mnk[size_t(i)][0], n = mnk[size_t(i)][1], k = mnk[size_t(i)][2];
+    int64_t lda = k + pad, ldb = n + pad, ldc = n + 2 * pad;
+    std::string s = std::to_string(i);
+    Buffer &a = l["A" + s], &b = l["B" + s];
+    View cv{m, n, ldc, 1, m * ldc};
+    // f32 products and sums (exact for these f16 inputs up to rounding of the sum), then f16.
+    EXPECT_EQ(compareView(l["C" + s], cv,
+                          [&](int64_t r0, int64_t c0) {
+                            double v = 0;
+                            for (int64_t e = 0; e < k; ++e)
+                              v += a.get(r0 * lda + e) * b.get(e * ldb + c0);
+                            return v;
+                          },
+                          1e-3, 1e-3),
               "");
   }
 }

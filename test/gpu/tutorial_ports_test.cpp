@@ -8,6 +8,7 @@
 
 #include "tcc/bench.h"
 
+#include <array>
 #include <cmath>
 #include <random>
 
@@ -464,6 +465,95 @@ TEST_P(ExternFunctions07, LibdeviceAsinMatchesDoublePrecision) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Sizes, ExternFunctions07, ::testing::Values(1, 98432, 1 << 20));
+
+//===----------------------------------------------------------------------===//
+// 08 grouped GEMM: arrays of matrix addresses, loaded as i64 and converted to pointers
+//===----------------------------------------------------------------------===//
+
+struct GroupedCase {
+  std::vector<std::array<int32_t, 3>> mnk; // multiples of the configuration's blocks
+  int32_t pad;                             // extra leading-dimension elements
+  const char *config;
+};
+
+class GroupedGemm08 : public ::testing::TestWithParam<GroupedCase> {};
+
+TEST_P(GroupedGemm08, MatchesDoublePrecision) {
+  TCC_REQUIRE_GPU();
+  const GroupedCase c = GetParam();
+  const std::string dir = portDir("triton_08_grouped_gemm", c.config);
+  TCC_REQUIRE_ARTIFACT(dir, "grouped_matmul_kernel");
+  const size_t g = c.mnk.size();
+  std::vector<std::vector<float>> as(g), bs(g);
+  std::vector<tcc::bench::DeviceBuffer> da, db, dc;
+  std::vector<int64_t> aAddr, bAddr, cAddr;
+  std::vector<int32_t> sizes, lds;
+  for (size_t i = 0; i < g; ++i) {
+    auto [m, n, k] = c.mnk[i];
+    int32_t lda = k + c.pad, ldb = n + c.pad, ldc = n + 2 * c.pad;
+    size_t an = size_t(m) * size_t(lda), bn = size_t(k) * size_t(ldb), cn = size_t(m) * size_t(ldc);
+    as[i] = uniform(an, 80 + uint32_t(i));
+    bs[i] = uniform(bn, 90 + uint32_t(i));
+    std::vector<uint16_t> ah(an), bh(bn);
+    for (size_t e = 0; e < an; ++e)
+      as[i][e] = gputest::halfToFloat(ah[e] = gputest::floatToHalf(as[i][e]));
+    for (size_t e = 0; e < bn; ++e)
+      bs[i][e] = gputest::halfToFloat(bh[e] = gputest::floatToHalf(bs[i][e]));
+    da.emplace_back(2 * an);
+    db.emplace_back(2 * bn);
+    dc.emplace_back(2 * cn);
+    gputest::upload(da.back().get(), ah.data(), 2 * an);
+    gputest::upload(db.back().get(), bh.data(), 2 * bn);
+    gputest::fill32(dc.back().get(), 0x7e007e00u, cn / 2); // f16 NaNs: every tile is written
+    aAddr.push_back(int64_t(da.back().get()));
+    bAddr.push_back(int64_t(db.back().get()));
+    cAddr.push_back(int64_t(dc.back().get()));
+    sizes.insert(sizes.end(), {m, n, k});
+    lds.insert(lds.end(), {lda, ldb, ldc});
+  }
+  tcc::bench::DeviceBuffer pa(8 * g), pb(8 * g), pc(8 * g), ps(12 * g), pl(12 * g);
+  gputest::upload(pa.get(), aAddr.data(), 8 * g);
+  gputest::upload(pb.get(), bAddr.data(), 8 * g);
+  gputest::upload(pc.get(), cAddr.data(), 8 * g);
+  gputest::upload(ps.get(), sizes.data(), 12 * g);
+  gputest::upload(pl.get(), lds.data(), 12 * g);
+  tcc::Library lib(dir);
+  lib.kernel("grouped_matmul_kernel")
+      .launch(nullptr, pa.get(), pb.get(), pc.get(), ps.get(), pl.get(), int32_t(g));
+  gputest::synchronize();
+  for (size_t i = 0; i < g; ++i) {
+    auto [m, n, k] = c.mnk[i];
+    int32_t lda = lds[3 * i], ldb = lds[3 * i + 1], ldc = lds[3 * i + 2];
+    std::vector<uint16_t> out(size_t(m) * size_t(ldc));
+    gputest::download(out.data(), dc[i].get(), 2 * out.size());
+    for (int32_t r = 0; r < m; ++r)
+      for (int32_t col = 0; col < n; ++col) {
+        double v = 0, mag = 0;
+        for (int32_t e = 0; e < k; ++e) {
+          double p = double(as[i][size_t(r) * size_t(lda) + size_t(e)]) *
+                     bs[i][size_t(e) * size_t(ldb) + size_t(col)];
+          v += p;
+          mag += std::fabs(p);
+        }
+        // f32 accumulation in any order (tensor cores), then the f16 rounding of C.
+        double tol = double(k + 1) * 0x1p-23 * mag + 0x1p-11 * std::fabs(v) + 0x1p-24;
+        double got = gputest::halfToFloat(out[size_t(r) * size_t(ldc) + size_t(col)]);
+        ASSERT_LE(std::fabs(got - v), tol) << "gemm " << i << ": C[" << r << ", " << col << "]";
+      }
+  }
+}
+
+// The tutorial's group (1024, 512, 256, 128 square), and one of unequal shapes with padded
+// leading dimensions; more tiles than programs, so programs take several.
+INSTANTIATE_TEST_SUITE_P(
+    Groups, GroupedGemm08,
+    ::testing::Values(
+        GroupedCase{{{1024, 1024, 1024}, {512, 512, 512}, {256, 256, 256}, {128, 128, 128}}, 0,
+                    "c2_W4"},
+        GroupedCase{{{192, 64, 96}, {64, 320, 32}, {640, 128, 256}}, 8,
+                    "c2_W4"},
+        GroupedCase{{{1024, 1024, 1024}, {512, 512, 512}, {256, 256, 256}, {128, 128, 128}}, 0,
+                    "c3_W4"}));
 
 //===----------------------------------------------------------------------===//
 // 06 fused attention forward (tensor descriptors made in the kernel)
