@@ -582,10 +582,10 @@ void runPersistent(Example &ex, bool descriptor, int64_t m, int64_t n, int64_t k
 }
 
 TEST(Tutorials, PersistentMatmul09) {
-  // The first configuration of each list (128x128x64; the descriptor kernel's first kept,
-  // without epilogue subtiling); shapes with 2x3 tiles, partial tiles in M, N and K, and one
-  // element.
-  Example pointers("triton/09_persistent_matmul.tile", {"NUM_SMS=3"}, 0, "matmul_kernel_persistent");
+  // Configuration 1 of each list (128x128x64; for the descriptor kernel the first without
+  // epilogue subtiling: the even ones are pruned); shapes with 2x3 tiles, partial tiles in M,
+  // N and K, and one element.
+  Example pointers("triton/09_persistent_matmul.tile", {"NUM_SMS=3"}, 1, "matmul_kernel_persistent");
   ASSERT_TRUE(pointers.ok()) << pointers.error();
   Example descriptors("triton/09_persistent_matmul.tile", {"NUM_SMS=3"}, 1,
                       "matmul_kernel_descriptor_persistent");
@@ -595,6 +595,47 @@ TEST(Tutorials, PersistentMatmul09) {
     runPersistent(*ex, descriptor, 256, 384, 128);
     runPersistent(*ex, descriptor, 200, 300, 70);
     runPersistent(*ex, descriptor, 1, 1, 1);
+  }
+}
+
+// Block pointers and tensor descriptors (test/gpu/kernels/block_pointers.tile, also run on
+// the GPU): loads and stores checked in both dimensions, a block pointer advanced in a loop,
+// a descriptor read at a negative row offset (zeros there), on padded rows.
+TEST(Tutorials, BlockPointers) {
+  Example ex("../test/gpu/kernels/block_pointers.tile");
+  ASSERT_TRUE(ex.ok()) << ex.error();
+  for (std::pair<int64_t, int64_t> shape : {std::pair<int64_t, int64_t>{50, 70}, {64, 64}, {1, 1}, {33, 100}}) {
+    const int64_t m = shape.first, n = shape.second;
+    SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(n));
+    const int64_t ss = n + 5, ds = n + 3;
+    View sv{m, n, ss, 1, (m - 1) * ss + n}, dv{m, n, ds, 1, (m - 1) * ds + n};
+    Launch l(ex.get());
+    Buffer &src = l.random("src", DType::F32, sv.size, 41);
+    l.output("twice", DType::F32, dv.size);
+    l.output("rowsum", DType::F32, m);
+    l.output("shifted", DType::F32, dv.size);
+    l.scalar("M", m);
+    l.scalar("N", n);
+    l.scalar("src_stride", ss);
+    l.scalar("dst_stride", ds);
+    auto r = l.run();
+    ASSERT_TRUE(r.ok) << r.error;
+    EXPECT_EQ(compareView(l["twice"], dv,
+                          [&](int64_t i, int64_t j) { return 2.0 * src.get(sv.at(i, j)); }, 0, 0),
+              "");
+    EXPECT_EQ(compareView(l["shifted"], dv,
+                          [&](int64_t i, int64_t j) { return i >= 3 ? src.get(sv.at(i - 3, j)) : 0.0; },
+                          0, 0),
+              "");
+    EXPECT_EQ(compareView(l["rowsum"], makeView(1, m, Layout::Contiguous),
+                          [&](int64_t, int64_t i) {
+                            double t = 0;
+                            for (int64_t j = 0; j < n; ++j)
+                              t += src.get(sv.at(i, j));
+                            return t;
+                          },
+                          1e-5, 1e-5),
+              "");
   }
 }
 

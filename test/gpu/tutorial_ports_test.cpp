@@ -707,4 +707,54 @@ INSTANTIATE_TEST_SUITE_P(
                       PersistentCase{2000, 1500, 200, true, "descriptor_c7_W8_S3"},
                       PersistentCase{1, 1, 1, true, "descriptor_c7_W8_S3"}));
 
+//===----------------------------------------------------------------------===//
+// Block pointers and tensor descriptors (test/gpu/kernels/block_pointers.tile)
+//===----------------------------------------------------------------------===//
+
+class BlockPointers : public ::testing::TestWithParam<std::pair<int32_t, int32_t>> {};
+
+TEST_P(BlockPointers, MatchHost) {
+  TCC_REQUIRE_GPU();
+  const std::string dir = portDir("block_pointers", "BM32_BN32_W4");
+  TCC_REQUIRE_ARTIFACT(dir, "block_pointers");
+  const int32_t m = GetParam().first, n = GetParam().second, ss = n + 5, ds = n + 3;
+  const size_t sn = size_t(m - 1) * size_t(ss) + size_t(n), dn = size_t(m - 1) * size_t(ds) + size_t(n);
+  std::vector<float> src = uniform(sn, 71);
+  tcc::bench::DeviceBuffer bs(4 * sn), bt(4 * dn), br(4 * size_t(m)), bsh(4 * dn);
+  gputest::upload(bs.get(), src.data(), 4 * sn);
+  gputest::fill32(bt.get(), 0x7fbadbadu, dn);
+  gputest::fill32(bsh.get(), 0x7fbadbadu, dn);
+  tcc::Library lib(dir);
+  lib.kernel("block_pointers")
+      .launch(nullptr, bs.get(), bt.get(), br.get(), bsh.get(), m, n, ss, ds);
+  gputest::synchronize();
+  std::vector<float> twice(dn), rowsum(static_cast<size_t>(m)), shifted(dn);
+  gputest::download(twice.data(), bt.get(), 4 * dn);
+  gputest::download(rowsum.data(), br.get(), 4 * size_t(m));
+  gputest::download(shifted.data(), bsh.get(), 4 * dn);
+  for (int32_t i = 0; i < m; ++i) {
+    double t = 0;
+    for (int32_t j = 0; j < n; ++j) {
+      const size_t s = size_t(i) * size_t(ss) + size_t(j), d = size_t(i) * size_t(ds) + size_t(j);
+      t += src[s];
+      ASSERT_EQ(gputest::bitsOf(twice[d]), gputest::bitsOf(2.0f * src[s])) << "twice " << i << ", " << j;
+      float want = i >= 3 ? src[s - 3 * size_t(ss)] : 0.0f;
+      ASSERT_EQ(gputest::bitsOf(shifted[d]), gputest::bitsOf(want)) << "shifted " << i << ", " << j;
+    }
+    ASSERT_LE(std::fabs(rowsum[size_t(i)] - t), 1e-5 * (1 + std::fabs(t))) << "rowsum " << i;
+  }
+  // The padding between rows is never written (the bounds masks of the stores).
+  for (int32_t i = 0; i + 1 < m; ++i)
+    for (int32_t j = n; j < ds; ++j) {
+      const size_t d = size_t(i) * size_t(ds) + size_t(j);
+      ASSERT_EQ(gputest::bitsOf(twice[d]), 0x7fbadbadu) << "written between rows at " << d;
+      ASSERT_EQ(gputest::bitsOf(shifted[d]), 0x7fbadbadu) << "written between rows at " << d;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, BlockPointers,
+                         ::testing::Values(std::pair<int32_t, int32_t>{50, 70},
+                                           std::pair<int32_t, int32_t>{1024, 1000},
+                                           std::pair<int32_t, int32_t>{1, 1}));
+
 } // namespace
