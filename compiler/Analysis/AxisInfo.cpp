@@ -223,7 +223,7 @@ std::optional<int64_t> equalToOf(Value value) {
   auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
   if (!func || isPointerLike(arg.getType()) || intWidth(arg.getType()) == 0)
     return std::nullopt;
-  if (auto eq = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(), "tile.equal_to"))
+  if (auto eq = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(), tile::kEqualToAttrName))
     return eq.getInt();
   return std::nullopt;
 }
@@ -238,7 +238,7 @@ AxisInfo entryInfo(Value value) {
   auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
   if (!func)
     return info;
-  auto attr = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(), "tile.divisibility");
+  auto attr = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(), tile::kDivisibilityAttrName);
   int64_t div = attr ? attr.getInt() : 1;
   // A pointer is at least aligned to its pointee: PTX's scalar accesses require it.
   if (isPointerLike(arg.getType()))

@@ -291,12 +291,12 @@ Cost sum(const Cost &a, const Cost &b) { return {add(a.bytes, b.bytes), add(a.fl
 class Counter {
 public:
   explicit Counter(func::FuncOp kernel) : kernel_(kernel) {
-    auto names = kernel->getAttrOfType<ArrayAttr>("tile.arg_names");
+    auto names = kernel->getAttrOfType<ArrayAttr>(tile::kArgNamesAttrName);
     for (unsigned i = 0; i < kernel.getNumArguments(); ++i) {
       auto n = names && i < names.size() ? dyn_cast<StringAttr>(names[i]) : StringAttr();
       names_.push_back(n ? n.str() : "");
     }
-    auto gridAttr = kernel->getAttrOfType<ArrayAttr>("tile.grid");
+    auto gridAttr = kernel->getAttrOfType<ArrayAttr>(tile::kGridAttrName);
     for (unsigned i = 0; i < 3; ++i) {
       auto text = gridAttr && i < gridAttr.size() ? dyn_cast<StringAttr>(gridAttr[i]) : StringAttr();
       grid_[i] = text ? fromGridText(text.str()) : lit(1);

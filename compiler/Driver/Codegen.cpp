@@ -86,7 +86,7 @@ std::string paramTypeName(Type type) {
 SmallVector<func::FuncOp> kernelsOf(ModuleOp module) {
   SmallVector<func::FuncOp> kernels;
   for (auto func : module.getOps<func::FuncOp>())
-    if (func->hasAttr("tile.kernel"))
+    if (tile::isKernel(func))
       kernels.push_back(func);
   return kernels;
 }
@@ -298,7 +298,7 @@ bool Codegen::compileTimed(ModuleOp tileModule,
         kernel.erase();
   for (func::FuncOp kernel : kernelsOf(*module)) {
     if (codegen.numStages)
-      kernel->setAttr("tile.num_stages",
+      kernel->setAttr(tile::kNumStagesAttrName,
                       IntegerAttr::get(IntegerType::get(context, 32), codegen.numStages));
   }
 
@@ -371,11 +371,11 @@ bool Codegen::compileTimed(ModuleOp tileModule,
     if (!func->hasAttr("nvvm.kernel"))
       continue;
     Compiled::Launch &launch = result->kernels[func.getName().str()];
-    if (auto bytes = func->getAttrOfType<IntegerAttr>("tile.shared_bytes"))
+    if (auto bytes = func->getAttrOfType<IntegerAttr>(tile::kSharedBytesAttrName))
       launch.sharedBytes = bytes.getInt();
-    if (auto warps = func->getAttrOfType<IntegerAttr>("tile.num_warps"))
+    if (auto warps = func->getAttrOfType<IntegerAttr>(tile::kNumWarpsAttrName))
       launch.numWarps = warps.getInt();
-    if (auto unchecked = func->getAttrOfType<IntegerAttr>("tile.check_bounds_unchecked"))
+    if (auto unchecked = func->getAttrOfType<IntegerAttr>(tile::kCheckBoundsUncheckedAttrName))
       launch.unchecked = int(unchecked.getInt());
   }
 
@@ -442,7 +442,7 @@ tcc::KernelArtifact Codegen::describe(func::FuncOp kernel, const Assumptions &as
     }
     artifact.params.push_back(param);
   }
-  if (auto constexprs = kernel->getAttrOfType<DictionaryAttr>("tile.constexprs"))
+  if (auto constexprs = kernel->getAttrOfType<DictionaryAttr>(tile::kConstexprsAttrName))
     for (NamedAttribute c : constexprs) {
       std::string cname = c.getName().str();
       Attribute value = c.getValue();
@@ -460,7 +460,7 @@ tcc::KernelArtifact Codegen::describe(func::FuncOp kernel, const Assumptions &as
         artifact.constexprs.push_back(
             tcc::KernelConstexpr::string(cname, scalarName(type.getValue())));
     }
-  if (auto grid = kernel->getAttrOfType<ArrayAttr>("tile.grid"))
+  if (auto grid = kernel->getAttrOfType<ArrayAttr>(tile::kGridAttrName))
     for (unsigned i = 0; i < 3 && i < grid.size(); ++i)
       if (auto expr = dyn_cast<StringAttr>(grid[i]))
         artifact.grid[i] = expr.str();
@@ -480,7 +480,7 @@ tcc::KernelArtifact Codegen::describe(func::FuncOp kernel, const Assumptions &as
   // The stages its loops were pipelined for: --num-stages, else the kernel's, else 3.
   artifact.numStages = int(codegen.numStages);
   if (!artifact.numStages)
-    if (auto stages = kernel->getAttrOfType<IntegerAttr>("tile.num_stages"))
+    if (auto stages = kernel->getAttrOfType<IntegerAttr>(tile::kNumStagesAttrName))
       artifact.numStages = int(stages.getInt());
   if (!artifact.numStages)
     artifact.numStages = 3;

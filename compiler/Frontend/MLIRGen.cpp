@@ -129,12 +129,12 @@ private:
     }
     mlir::Location l = loc(k.range);
     auto fn = mlir::func::FuncOp::create(b, l, k.name, b.getFunctionType(argTypes, {}));
-    fn->setAttr("tile.kernel", b.getUnitAttr());
-    fn->setAttr("tile.num_warps", b.getI32IntegerAttr(int32_t(k.numWarps)));
+    fn->setAttr(mlir::tile::kKernelAttrName, b.getUnitAttr());
+    fn->setAttr(mlir::tile::kNumWarpsAttrName, b.getI32IntegerAttr(int32_t(k.numWarps)));
     if (k.numStages)
-      fn->setAttr("tile.num_stages", b.getI32IntegerAttr(int32_t(k.numStages)));
-    fn->setAttr("tile.grid", b.getStrArrayAttr({k.grid[0], k.grid[1], k.grid[2]}));
-    fn->setAttr("tile.arg_names", b.getArrayAttr(argNames));
+      fn->setAttr(mlir::tile::kNumStagesAttrName, b.getI32IntegerAttr(int32_t(k.numStages)));
+    fn->setAttr(mlir::tile::kGridAttrName, b.getStrArrayAttr({k.grid[0], k.grid[1], k.grid[2]}));
+    fn->setAttr(mlir::tile::kArgNamesAttrName, b.getArrayAttr(argNames));
     llvm::SmallVector<mlir::NamedAttribute> constexprs;
     for (const typed::ConstexprValue &c : k.constexprs) {
       mlir::Attribute v;
@@ -147,7 +147,7 @@ private:
       }
       constexprs.push_back(b.getNamedAttr(c.name, v));
     }
-    fn->setAttr("tile.constexprs", b.getDictionaryAttr(constexprs));
+    fn->setAttr(mlir::tile::kConstexprsAttrName, b.getDictionaryAttr(constexprs));
 
     mlir::Block *entry = &fn.getBody().emplaceBlock();
     for (size_t i = 0; i < k.arguments.size(); ++i)
@@ -230,7 +230,7 @@ private:
           mlir::scf::YieldOp::create(b, l, next);
         });
     if (f->numStages)
-      forOp->setAttr("tile.num_stages", b.getI32IntegerAttr(int32_t(f->numStages)));
+      forOp->setAttr(mlir::tile::kNumStagesAttrName, b.getI32IntegerAttr(int32_t(f->numStages)));
     for (size_t i = 0; i < f->carried.size(); ++i)
       values[f->carried[i].result] = forOp.getResult(i);
   }

@@ -39,7 +39,7 @@ std::unique_ptr<Kernel> Kernel::compile(Operation *op, std::string *error) {
   }
   auto impl = std::make_unique<Impl>(func.getSymName().str());
   Compiler &c = impl->compiler;
-  auto names = func->getAttrOfType<ArrayAttr>("tile.arg_names");
+  auto names = func->getAttrOfType<ArrayAttr>(tile::kArgNamesAttrName);
   Block &entry = func.getBody().front();
   for (BlockArgument arg : entry.getArguments()) {
     Param p;
@@ -56,7 +56,7 @@ std::unique_ptr<Kernel> Kernel::compile(Operation *op, std::string *error) {
     impl->params.push_back(p);
     impl->paramSlots.push_back(c.slot(arg));
   }
-  if (auto grid = func->getAttrOfType<ArrayAttr>("tile.grid"))
+  if (auto grid = func->getAttrOfType<ArrayAttr>(tile::kGridAttrName))
     for (unsigned i = 0; i < 3 && i < grid.size(); ++i)
       if (auto s = dyn_cast<StringAttr>(grid[i]))
         impl->grid[i] = s.str();
@@ -200,7 +200,7 @@ Operation *findKernel(Operation *module, const std::string &name, std::string *e
   std::vector<func::FuncOp> kernels, all;
   module->walk([&](func::FuncOp f) {
     all.push_back(f);
-    if (f->hasAttr("tile.kernel"))
+    if (tile::isKernel(f))
       kernels.push_back(f);
   });
   if (!name.empty()) {

@@ -306,7 +306,7 @@ struct AssignLayouts : tcc::impl::TileAssignLayoutsBase<AssignLayouts> {
       unsigned warps = numWarps ? unsigned(numWarps) : tcc::getNumWarps(func);
       // The lowering reads the warp count from the kernel: keep it in step with layouts.
       if (numWarps)
-        func->setAttr("tile.num_warps",
+        func->setAttr(tile::kNumWarpsAttrName,
                       IntegerAttr::get(IntegerType::get(&getContext(), 32), warps));
       if (failed(Assigner(func, warps).run()))
         return signalPassFailure();

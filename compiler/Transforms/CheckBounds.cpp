@@ -138,13 +138,13 @@ Value constantLike(OpBuilder &b, Location loc, Type type, int64_t value) {
 struct CheckBounds : tcc::impl::TileCheckBoundsBase<CheckBounds> {
   void runOnOperation() override {
     for (auto func : llvm::make_early_inc_range(getOperation().getOps<func::FuncOp>()))
-      if (!func.isExternal() && func->hasAttr("tile.kernel") &&
+      if (!func.isExternal() && isKernel(func) &&
           failed(instrument(func)))
         return signalPassFailure();
   }
 
   LogicalResult instrument(func::FuncOp func) {
-    if (func->hasAttr("tile.check_bounds"))
+    if (func->hasAttr(kCheckBoundsAttrName))
       return func.emitError("kernel '") << func.getName()
                                         << "' is already instrumented by tile-check-bounds";
     MLIRContext *ctx = &getContext();
@@ -168,7 +168,7 @@ struct CheckBounds : tcc::impl::TileCheckBoundsBase<CheckBounds> {
     if (failed(func.insertArgument(func.getNumArguments(), recordType, {}, loc)))
       return func.emitError("cannot add the error-record parameter of --check-bounds");
     Value record = func.getArgument(func.getNumArguments() - 1);
-    if (auto names = func->getAttrOfType<ArrayAttr>("tile.arg_names")) {
+    if (auto names = func->getAttrOfType<ArrayAttr>(kArgNamesAttrName)) {
       SmallVector<Attribute> all(names.begin(), names.end());
       while (all.size() < numParams)
         all.push_back(types.getStringAttr("arg" + std::to_string(all.size())));
@@ -176,7 +176,7 @@ struct CheckBounds : tcc::impl::TileCheckBoundsBase<CheckBounds> {
       for (unsigned p : pointerParams)
         all.push_back(types.getStringAttr(cast<StringAttr>(all[p]).str() + ".extent"));
       all.push_back(types.getStringAttr("tcc.bounds_record"));
-      func->setAttr("tile.arg_names", types.getArrayAttr(all));
+      func->setAttr(kArgNamesAttrName, types.getArrayAttr(all));
     }
 
     SmallVector<Operation *> accesses;
@@ -195,14 +195,14 @@ struct CheckBounds : tcc::impl::TileCheckBoundsBase<CheckBounds> {
       Origin origin = originOf(ptr, visiting);
       if (origin.untraced || !origin.arg) {
         ++unchecked;
-        op->setAttr("tile.unchecked", UnitAttr::get(ctx));
+        op->setAttr(kUncheckedAttrName, UnitAttr::get(ctx));
         continue;
       }
       auto arg = cast<BlockArgument>(origin.arg);
       check(op, ptr, arg, extentOf.lookup(arg.getArgNumber()), record, pid);
     }
-    func->setAttr("tile.check_bounds", UnitAttr::get(ctx));
-    func->setAttr("tile.check_bounds_unchecked", types.getI32IntegerAttr(unchecked));
+    func->setAttr(kCheckBoundsAttrName, UnitAttr::get(ctx));
+    func->setAttr(kCheckBoundsUncheckedAttrName, types.getI32IntegerAttr(unchecked));
     return success();
   }
 

@@ -154,13 +154,13 @@ void forEachLoopWithStages(mlir::ModuleOp module, unsigned defaultStages,
     if (func.isExternal())
       continue;
     unsigned kernelStages = defaultStages;
-    if (auto attr = func->getAttrOfType<mlir::IntegerAttr>("tile.num_stages"))
+    if (auto attr = func->getAttrOfType<mlir::IntegerAttr>(tile::kNumStagesAttrName))
       kernelStages = unsigned(attr.getInt());
     llvm::SmallVector<mlir::scf::ForOp> loops;
     func.walk([&](mlir::scf::ForOp loop) { loops.push_back(loop); });
     for (mlir::scf::ForOp loop : loops) {
       unsigned stages = kernelStages;
-      if (auto attr = loop->getAttrOfType<mlir::IntegerAttr>("tile.num_stages"))
+      if (auto attr = loop->getAttrOfType<mlir::IntegerAttr>(tile::kNumStagesAttrName))
         stages = unsigned(attr.getInt());
       f(loop, stages);
     }

@@ -23,7 +23,8 @@ class ForOp;
 
 namespace tcc {
 
-constexpr unsigned kWarpSize = 32;
+/// Threads of a warp, which layouts are built for (the dialect's; #tile.target states it).
+constexpr unsigned kWarpSize = mlir::tile::kThreadsPerWarp;
 
 /// True for a null value (a load without `other`) and for a zero constant or splat of
 /// one: what cp.async's zero-fill gives masked-off elements.

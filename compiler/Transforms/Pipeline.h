@@ -17,7 +17,7 @@ struct GpuPipelineOptions {
   unsigned numWarps = 0;
   /// tile-coalesce; off, every tile keeps its default layout (one element per thread).
   bool coalesce = true;
-  /// tile-mask; off, masks stay and no memory op gets `tile.vec` (the lowering then
+  /// tile-mask; off, masks stay and no memory op gets `vec` (the lowering then
   /// accesses one element at a time).
   bool mask = true;
   /// Ring slots of tile-pipeline where the loop and kernel do not say; 0: its default.

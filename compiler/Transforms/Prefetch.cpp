@@ -207,8 +207,7 @@ private:
   }
 
   static int64_t copyWidth(LoadOp load) {
-    auto vec = load->getAttrOfType<IntegerAttr>("tile.vec");
-    return vec ? vec.getInt() : 1;
+    return int64_t(getVectorWidth(load));
   }
 
   //===--------------------------------------------------------------------===//

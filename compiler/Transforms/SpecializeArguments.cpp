@@ -28,7 +28,7 @@ namespace tcc {
 
 SmallVector<std::string> kernelArgumentNames(func::FuncOp kernel) {
   SmallVector<std::string> names;
-  auto attr = kernel->getAttrOfType<ArrayAttr>("tile.arg_names");
+  auto attr = kernel->getAttrOfType<ArrayAttr>(tile::kArgNamesAttrName);
   for (unsigned i = 0; i < kernel.getNumArguments(); ++i) {
     auto name = attr && i < attr.size() ? dyn_cast<StringAttr>(attr[i]) : StringAttr();
     names.push_back(name ? name.str() : "arg" + std::to_string(i));
@@ -105,10 +105,10 @@ void applyArgumentAssumptions(func::FuncOp kernel, const ArgumentAssumptions &as
     if (it == assumptions.end())
       continue;
     if (it->second.divisibility > 1)
-      kernel.setArgAttr(i, "tile.divisibility",
+      kernel.setArgAttr(i, tile::kDivisibilityAttrName,
                         b.getI32IntegerAttr(int32_t(it->second.divisibility)));
     if (it->second.equalToOne && !kernel.isExternal()) {
-      kernel.setArgAttr(i, "tile.equal_to", b.getI32IntegerAttr(1));
+      kernel.setArgAttr(i, tile::kEqualToAttrName, b.getI32IntegerAttr(1));
       BlockArgument arg = kernel.getArgument(i);
       OpBuilder builder = OpBuilder::atBlockBegin(&kernel.getBody().front());
       Value one = arith::ConstantOp::create(builder, arg.getLoc(),
@@ -145,7 +145,7 @@ struct TileSpecializeArguments
     }
     bool found = false;
     for (auto func : module.getOps<func::FuncOp>()) {
-      if (!func->hasAttr("tile.kernel") || (!kernel.empty() && func.getName() != kernel))
+      if (!tile::isKernel(func) || (!kernel.empty() && func.getName() != kernel))
         continue;
       found = true;
       tcc::ArgumentAssumptions resolved;

@@ -8,6 +8,7 @@
 #include "compiler/Analysis/InnerStrides.h"
 #include "compiler/Transforms/Passes.h"
 #include "compiler/Transforms/SpecializeArguments.h"
+#include "dialects/Tile/TileDialect.h"
 
 #include "mlir/IR/BuiltinOps.h"
 
@@ -23,7 +24,7 @@ namespace {
 struct TestPrintInnerStrides : tcc::impl::TestPrintInnerStridesBase<TestPrintInnerStrides> {
   void runOnOperation() override {
     for (auto func : getOperation().getOps<func::FuncOp>()) {
-      if (!func->hasAttr("tile.kernel"))
+      if (!tile::isKernel(func))
         continue;
       SmallVector<std::string> names = tcc::kernelArgumentNames(func);
       std::string list;

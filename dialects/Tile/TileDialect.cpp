@@ -6,6 +6,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -88,6 +89,13 @@ LogicalResult expectInteger(Operation *op, NamedAttribute attr, function_ref<boo
                            << attr.getValue();
 }
 
+LogicalResult expectUnit(Operation *op, NamedAttribute attr) {
+  if (isa<UnitAttr>(attr.getValue()))
+    return success();
+  return op->emitOpError() << "'" << attr.getName().getValue() << "' is a unit attribute, not "
+                           << attr.getValue();
+}
+
 LogicalResult expectOn(Operation *op, NamedAttribute attr, bool ok, StringRef where) {
   if (ok)
     return success();
@@ -122,60 +130,90 @@ LogicalResult verifyPredicatedAccess(Operation *op, NamedAttribute attribute) {
 
 } // namespace
 
+namespace {
+
+/// What a discardable attribute of the dialect must be, and where it may be.
+enum class Expect { Unit, Warps, AtLeast1, NonNegative, Grid, Strings, Dictionary, Target };
+enum class Place { Function, FunctionOrLoop, Module, TileOp };
+struct AttrRule {
+  StringLiteral name;
+  Expect value;
+  Place place;
+};
+
+constexpr AttrRule kAttrRules[] = {
+    {kKernelAttrName, Expect::Unit, Place::Function},
+    {kNumWarpsAttrName, Expect::Warps, Place::Function},
+    {kNumStagesAttrName, Expect::AtLeast1, Place::FunctionOrLoop},
+    {kSharedBytesAttrName, Expect::NonNegative, Place::Function},
+    {kGridAttrName, Expect::Grid, Place::Function},
+    {kArgNamesAttrName, Expect::Strings, Place::Function},
+    {kConstexprsAttrName, Expect::Dictionary, Place::Function},
+    {kCheckBoundsAttrName, Expect::Unit, Place::Function},
+    {kCheckBoundsUncheckedAttrName, Expect::NonNegative, Place::Function},
+    {kTargetAttrName, Expect::Target, Place::Module},
+    {kUncheckedAttrName, Expect::Unit, Place::TileOp},
+    {kSharedOffsetAttrName, Expect::NonNegative, Place::TileOp},
+};
+
+LogicalResult checkValue(Operation *op, NamedAttribute attribute, Expect rule) {
+  Attribute value = attribute.getValue();
+  auto fail = [&](StringRef what) {
+    return op->emitOpError() << "'" << attribute.getName().getValue() << "' " << what << ", not "
+                             << value;
+  };
+  switch (rule) {
+  case Expect::Unit:
+    return expectUnit(op, attribute);
+  case Expect::Warps:
+    return expectInteger(
+        op, attribute, [](int64_t v) { return isPowerOf2(v) && v <= 32; },
+        "a power of two from 1 to 32");
+  case Expect::AtLeast1:
+    return expectInteger(op, attribute, [](int64_t v) { return v >= 1; }, "at least 1");
+  case Expect::NonNegative:
+    return expectInteger(op, attribute, [](int64_t v) { return v >= 0; }, "non-negative");
+  case Expect::Grid:
+    return isStringArray(value, 3) ? success()
+                                   : fail("must be three grid expressions (strings)");
+  case Expect::Strings:
+    return isStringArray(value) ? success() : fail("must be an array of strings");
+  case Expect::Dictionary:
+    return isa<DictionaryAttr>(value) ? success() : fail("must be a dictionary");
+  case Expect::Target:
+    return isa<TargetAttr>(value) ? success() : fail("must be a #tile.target");
+  }
+  llvm_unreachable("every kind of value is checked");
+}
+
+LogicalResult checkPlace(Operation *op, NamedAttribute attribute, Place place) {
+  switch (place) {
+  case Place::Function:
+    return expectOn(op, attribute, isa<FunctionOpInterface>(op), "a function");
+  case Place::FunctionOrLoop:
+    return expectOn(op, attribute, isa<FunctionOpInterface, LoopLikeOpInterface>(op),
+                    "a function or a loop");
+  case Place::Module:
+    return expectOn(op, attribute, isa<ModuleOp>(op), "a module");
+  case Place::TileOp:
+    return expectOn(op, attribute, isa<TileDialect>(op->getDialect()),
+                    "an op of the tile dialect");
+  }
+  llvm_unreachable("every place is checked");
+}
+
+} // namespace
+
 LogicalResult TileDialect::verifyOperationAttribute(Operation *op, NamedAttribute attribute) {
   StringRef name = attribute.getName().getValue();
-  Attribute value = attribute.getValue();
-  bool onFunction = isa<FunctionOpInterface>(op);
-  auto powerOf2 = [](int64_t v) { return isPowerOf2(v); };
   if (name == kPredicatedAccessAttrName)
     return verifyPredicatedAccess(op, attribute);
-  if (name == kTargetAttrName) {
-    if (!isa<TargetAttr>(value))
-      return op->emitOpError() << "'" << name << "' must be a #tile.target, not " << value;
-    return expectOn(op, attribute, isa<ModuleOp>(op), "a module");
-  }
-  if (name == kKernelAttrName) {
-    if (!isa<UnitAttr>(value))
-      return op->emitOpError() << "'" << name << "' is a unit attribute, not " << value;
-    return expectOn(op, attribute, onFunction, "a function");
-  }
-  if (name == kNumWarpsAttrName) {
-    if (failed(expectInteger(
-            op, attribute, [](int64_t v) { return isPowerOf2(v) && v <= 32; },
-            "a power of two from 1 to 32")))
-      return failure();
-    return expectOn(op, attribute, onFunction, "a function");
-  }
-  if (name == kNumStagesAttrName)
-    return expectInteger(op, attribute, [](int64_t v) { return v >= 1; }, "at least 1");
-  if (name == kSharedBytesAttrName) {
-    if (failed(expectInteger(op, attribute, [](int64_t v) { return v >= 0; }, "non-negative")))
-      return failure();
-    return expectOn(op, attribute, onFunction, "a function");
-  }
-  if (name == kGridAttrName) {
-    if (!isStringArray(value, 3))
-      return op->emitOpError() << "'" << name << "' must be three grid expressions (strings), not "
-                               << value;
-    return expectOn(op, attribute, onFunction, "a function");
-  }
-  if (name == kArgNamesAttrName) {
-    if (!isStringArray(value))
-      return op->emitOpError() << "'" << name << "' must be an array of strings, not " << value;
-    return expectOn(op, attribute, onFunction, "a function");
-  }
-  if (name == kConstexprsAttrName) {
-    if (!isa<DictionaryAttr>(value))
-      return op->emitOpError() << "'" << name << "' must be a dictionary, not " << value;
-    return expectOn(op, attribute, onFunction, "a function");
-  }
-  if (name == kVecAttrName) {
-    if (failed(expectInteger(op, attribute, powerOf2, "a positive power of two")))
-      return failure();
-    return expectOn(op, attribute, isa<LoadOp, StoreOp>(op), "tile.load or tile.store");
-  }
-  // Others (tile.check_bounds_unchecked, tile.shared_offset, ...) are the passes' own.
-  return success();
+  for (const AttrRule &rule : kAttrRules)
+    if (name == rule.name)
+      return failure(failed(checkValue(op, attribute, rule.value)) ||
+                     failed(checkPlace(op, attribute, rule.place)));
+  return op->emitOpError() << "unknown attribute '" << name
+                           << "' of the tile dialect (its attributes: docs/ir.md)";
 }
 
 LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op, unsigned, unsigned argIndex,
@@ -193,8 +231,19 @@ LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op, unsigned, uns
                                  << argIndex;
     return expectInteger(op, attribute, [](int64_t) { return true; }, "an integer");
   }
-  return success();
+  return op->emitOpError() << "unknown argument attribute '" << name << "' (argument #"
+                           << argIndex << ") of the tile dialect (its attributes: docs/ir.md)";
 }
+
+LogicalResult TileDialect::verifyRegionResultAttribute(Operation *op, unsigned,
+                                                       unsigned resultIndex,
+                                                       NamedAttribute attribute) {
+  return op->emitOpError() << "unknown result attribute '" << attribute.getName().getValue()
+                           << "' (result #" << resultIndex
+                           << ") of the tile dialect (it has none: docs/ir.md)";
+}
+
+bool mlir::tile::isKernel(Operation *op) { return op && op->hasAttr(kKernelAttrName); }
 
 unsigned mlir::tile::getNumWarps(Operation *op) {
   for (Operation *p = op; p; p = p->getParentOp())
@@ -208,13 +257,50 @@ unsigned mlir::tile::getThreadsPerWarp(Operation *op) { return getTarget(op).get
 unsigned mlir::tile::getNumThreads(Operation *op) { return getNumWarps(op) * getThreadsPerWarp(op); }
 
 unsigned mlir::tile::getVectorWidth(Operation *op) {
-  if (auto attr = op->getAttrOfType<IntegerAttr>(kVecAttrName))
-    return unsigned(attr.getInt());
-  return 1;
+  std::optional<uint32_t> vec;
+  if (auto load = dyn_cast<LoadOp>(op))
+    vec = load.getVec();
+  else if (auto store = dyn_cast<StoreOp>(op))
+    vec = store.getVec();
+  return vec ? unsigned(*vec) : 1;
 }
 
 void mlir::tile::setVectorWidth(Operation *op, unsigned width) {
-  op->setAttr(kVecAttrName, IntegerAttr::get(IntegerType::get(op->getContext(), 32), width));
+  auto attr = IntegerAttr::get(IntegerType::get(op->getContext(), 32), width);
+  if (auto load = dyn_cast<LoadOp>(op))
+    load.setVecAttr(attr);
+  else
+    cast<StoreOp>(op).setVecAttr(attr);
+}
+
+LogicalResult
+mlir::tile::rewriteKnownMask(RewriterBase &rewriter, Operation *access,
+                             function_ref<std::optional<bool>(Value mask)> known) {
+  Value mask = isa<LoadOp>(access) ? cast<LoadOp>(access).getMask()
+                                   : cast<StoreOp>(access).getMask();
+  std::optional<bool> value = mask ? known(mask) : std::nullopt;
+  if (!value)
+    return failure();
+  if (auto load = dyn_cast<LoadOp>(access)) {
+    if (*value) {
+      rewriter.modifyOpInPlace(load, [&] {
+        load.getMaskMutable().clear();
+        load.getOtherMutable().clear();
+      });
+      return success();
+    }
+    // Nothing is read; without `other` the result is undefined, so the load stays.
+    if (!load.getOther())
+      return failure();
+    rewriter.replaceOp(load, load.getOther());
+    return success();
+  }
+  auto store = cast<StoreOp>(access);
+  if (*value)
+    rewriter.modifyOpInPlace(store, [&] { store.getMaskMutable().clear(); });
+  else
+    rewriter.eraseOp(store);
+  return success();
 }
 
 LogicalResult PointerType::verify(function_ref<InFlightDiagnostic()> emitError,

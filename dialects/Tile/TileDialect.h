@@ -14,6 +14,7 @@
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/IR/TensorEncoding.h"
 
@@ -43,13 +44,20 @@ inline constexpr llvm::StringLiteral kTargetAttrName = "tile.target";
 inline constexpr llvm::StringLiteral kPredicatedAccessAttrName = "tile.predicated_access";
 
 /// The discardable attributes the tile dialect owns and verifies (verifyOperationAttribute,
-/// verifyRegionArgAttribute; docs/ir.md, "Attributes"). On a kernel (func.func, then
-/// llvm.func): `tile.kernel` (unit), `tile.num_warps` (i32, a power of two 1..32),
-/// `tile.num_stages` (integer >= 1; also on a loop), `tile.shared_bytes` (integer >= 0),
-/// `tile.grid` (three strings), `tile.arg_names` (strings), `tile.constexprs`
-/// (dictionary). On a kernel argument: `tile.divisibility` (a positive power of two),
-/// `tile.equal_to` (an integer argument's value). On tile.load / tile.store: `tile.vec`
-/// (i32, a positive power of two).
+/// verifyRegionArgAttribute, verifyRegionResultAttribute; docs/ir.md, "Attributes"). A
+/// `tile.*` name not listed here is a verifier error. Passes, the front end and the driver
+/// spell them through these constants, never as string literals.
+///
+/// On a kernel (func.func, then llvm.func): `tile.kernel` (unit), `tile.num_warps` (i32, a
+/// power of two 1..32), `tile.num_stages` (integer >= 1; also on an scf.for),
+/// `tile.shared_bytes` (integer >= 0), `tile.grid` (three strings), `tile.arg_names`
+/// (strings), `tile.constexprs` (dictionary), `tile.check_bounds` (unit) and
+/// `tile.check_bounds_unchecked` (integer >= 0) once tile-check-bounds instrumented it.
+/// On a kernel argument: `tile.divisibility` (a positive power of two), `tile.equal_to` (an
+/// integer argument's value). On a memory access tile-check-bounds could not trace to an
+/// argument: `tile.unchecked` (unit). On an op exchanging data through shared memory:
+/// `tile.shared_offset` (integer >= 0). The vector width of tile.load / tile.store is
+/// their inherent `vec` (ODS), not a discardable attribute.
 inline constexpr llvm::StringLiteral kKernelAttrName = "tile.kernel";
 inline constexpr llvm::StringLiteral kNumWarpsAttrName = "tile.num_warps";
 inline constexpr llvm::StringLiteral kNumStagesAttrName = "tile.num_stages";
@@ -57,9 +65,15 @@ inline constexpr llvm::StringLiteral kSharedBytesAttrName = "tile.shared_bytes";
 inline constexpr llvm::StringLiteral kGridAttrName = "tile.grid";
 inline constexpr llvm::StringLiteral kArgNamesAttrName = "tile.arg_names";
 inline constexpr llvm::StringLiteral kConstexprsAttrName = "tile.constexprs";
+inline constexpr llvm::StringLiteral kCheckBoundsAttrName = "tile.check_bounds";
+inline constexpr llvm::StringLiteral kCheckBoundsUncheckedAttrName = "tile.check_bounds_unchecked";
+inline constexpr llvm::StringLiteral kUncheckedAttrName = "tile.unchecked";
+inline constexpr llvm::StringLiteral kSharedOffsetAttrName = "tile.shared_offset";
 inline constexpr llvm::StringLiteral kDivisibilityAttrName = "tile.divisibility";
 inline constexpr llvm::StringLiteral kEqualToAttrName = "tile.equal_to";
-inline constexpr llvm::StringLiteral kVecAttrName = "tile.vec";
+
+/// Whether `op` is a kernel (a function marked `tile.kernel`).
+bool isKernel(Operation *op);
 
 /// Warps per program of the kernel around `op` (or `op` itself): `tile.num_warps` of the
 /// nearest op that has it, else 4. The one place it is read.
@@ -69,9 +83,19 @@ unsigned getThreadsPerWarp(Operation *op);
 /// Threads per program: getNumWarps(op) * getThreadsPerWarp(op).
 unsigned getNumThreads(Operation *op);
 
-/// `tile.vec` of a load or store (elements per vector access), 1 where absent.
+/// The `vec` of a tile.load or tile.store (elements per vector access), 1 where absent or
+/// for another op.
 unsigned getVectorWidth(Operation *op);
+/// Sets the `vec` of a tile.load or tile.store.
 void setVectorWidth(Operation *op, unsigned width);
+
+/// Rewrites a tile.load or tile.store whose mask `known` says is the same everywhere (true
+/// or false; nullopt: not known): true, the access is unmasked (a load loses its `other`);
+/// false, a store is erased and a load with `other` is replaced by it (one without `other`
+/// stays: its result is undefined). Failure where nothing changes. The canonicalisation of
+/// constant masks and tile-mask (masks AxisInfo proves constant) both rewrite through it.
+LogicalResult rewriteKnownMask(RewriterBase &rewriter, Operation *access,
+                               llvm::function_ref<std::optional<bool>(Value mask)> known);
 
 /// The target of the module around `op` (`tile.target`), or the default (sm_90).
 TargetAttr getTarget(Operation *op);

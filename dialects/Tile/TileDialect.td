@@ -28,6 +28,7 @@ def Tile_Dialect : Dialect {
   // The tile.* attributes the dialect owns (TileDialect.h, TileDialect.cpp).
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;
+  let hasRegionResultAttrVerify = 1;
 }
 
 class Tile_Op<string mnemonic, list<Trait> traits = []>

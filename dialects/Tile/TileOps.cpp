@@ -7,6 +7,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -169,7 +170,47 @@ LogicalResult ConvertLayoutOp::verify() {
 OpFoldResult ConvertLayoutOp::fold(FoldAdaptor) {
   if (getSrc().getType() == getType())
     return getSrc();
+  // A conversion of a conversion converts the original value (once, or not at all).
+  if (auto inner = getSrc().getDefiningOp<ConvertLayoutOp>()) {
+    if (inner.getSrc().getType() == getType())
+      return inner.getSrc();
+    getSrcMutable().assign(inner.getSrc());
+    return getResult();
+  }
   return {};
+}
+
+namespace {
+/// A conversion of a value made from scalars alone (a splat, a make_range, a dense
+/// constant) is that value made in the new layout: nothing moves between threads.
+struct ConvertOfScalarSource : OpRewritePattern<ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConvertLayoutOp op, PatternRewriter &rewriter) const override {
+    Operation *def = op.getSrc().getDefiningOp();
+    if (!def)
+      return failure();
+    RankedTensorType type = op.getType();
+    if (auto splat = dyn_cast<SplatOp>(def)) {
+      rewriter.replaceOpWithNewOp<SplatOp>(op, type, splat.getSrc());
+      return success();
+    }
+    if (auto range = dyn_cast<MakeRangeOp>(def)) {
+      rewriter.replaceOpWithNewOp<MakeRangeOp>(op, type, range.getStartAttr(), range.getEndAttr());
+      return success();
+    }
+    DenseElementsAttr dense;
+    if (matchPattern(def, m_Constant(&dense))) {
+      rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, type, dense.reshape(type));
+      return success();
+    }
+    return failure();
+  }
+};
+} // namespace
+
+void ConvertLayoutOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                                  MLIRContext *context) {
+  patterns.add<ConvertOfScalarSource>(context);
 }
 
 //===----------------------------------------------------------------------===//
@@ -213,7 +254,37 @@ LogicalResult LoadOp::verify() {
 
 void LoadOp::build(OpBuilder &builder, OperationState &state, Value ptr, Value mask,
                    Value other) {
-  build(builder, state, getPointeeType(ptr.getType()), ptr, mask, other);
+  build(builder, state, getPointeeType(ptr.getType()), ptr, mask, other, IntegerAttr());
+}
+
+void StoreOp::build(OpBuilder &builder, OperationState &state, Value ptr, Value value,
+                    Value mask) {
+  build(builder, state, ptr, value, mask, IntegerAttr());
+}
+
+namespace {
+/// A load or store under a constant mask (all true, all false): tile::rewriteKnownMask.
+template <typename AccessOp>
+struct ConstantMask : OpRewritePattern<AccessOp> {
+  using OpRewritePattern<AccessOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(AccessOp op, PatternRewriter &rewriter) const override {
+    return rewriteKnownMask(rewriter, op, [](Value mask) -> std::optional<bool> {
+      if (matchPattern(mask, m_One()))
+        return true;
+      if (matchPattern(mask, m_Zero()))
+        return false;
+      return std::nullopt;
+    });
+  }
+};
+} // namespace
+
+void LoadOp::getCanonicalizationPatterns(RewritePatternSet &patterns, MLIRContext *context) {
+  patterns.add<ConstantMask<LoadOp>>(context);
+}
+
+void StoreOp::getCanonicalizationPatterns(RewritePatternSet &patterns, MLIRContext *context) {
+  patterns.add<ConstantMask<StoreOp>>(context);
 }
 
 LogicalResult StoreOp::verify() {

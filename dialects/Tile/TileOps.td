@@ -125,12 +125,16 @@ def Tile_ConvertLayoutOp : Tile_Op<"convert_layout", [Pure]> {
     %y = tile.convert_layout %x : tensor<64x64xf32, #a> -> tensor<64x64xf32, #b>
     ```
     Same shape and elements; only the encoding (who holds which element) changes.
+    Folds away when it converts to the layout its source has, and a conversion of a
+    conversion converts the original value; a conversion of a splat, a make_range or a
+    dense constant is that op made in the new layout (canonicalisation).
   }];
   let arguments = (ins Tile_AnyTile:$src);
   let results = (outs Tile_AnyTile:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
   let hasVerifier = 1;
   let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -170,14 +174,20 @@ def Tile_LoadOp : Tile_Op<"load", [
     %w = tile.load %p, mask %m, other %zero : tensor<128x!tile.ptr<f32>>
     ```
     Lanes whose mask is false read nothing and yield `other` (undefined without it).
+    `vec` (a power of two, set by tile-mask) is the number of consecutive elements a
+    thread reads with one instruction; absent, one. A mask known to be true everywhere is
+    dropped (with `other`), a load whose mask is known false everywhere is its `other`
+    (canonicalisation).
   }];
   let arguments = (ins Tile_PtrLike:$ptr, Optional<Tile_BoolLike>:$mask,
-                       Optional<Tile_Value>:$other);
+                       Optional<Tile_Value>:$other,
+                       OptionalAttr<ConfinedAttr<I32Attr, [IntPositivePowerOf2]>>:$vec);
   let results = (outs Tile_Value:$result);
   let assemblyFormat = [{
     $ptr (`,` `mask` $mask^)? (`,` `other` $other^)? attr-dict `:` type($ptr)
   }];
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
   let builders = [
     OpBuilder<(ins "::mlir::Value":$ptr, CArg<"::mlir::Value", "{}">:$mask,
                    CArg<"::mlir::Value", "{}">:$other)>
@@ -196,11 +206,19 @@ def Tile_StoreOp : Tile_Op<"store", [
     ```mlir
     tile.store %p, %v, mask %m : tensor<128x!tile.ptr<f32>>
     ```
-    Lanes whose mask is false write nothing.
+    Lanes whose mask is false write nothing. `vec` as for `tile.load`. A mask known to be
+    true everywhere is dropped, a store whose mask is known false everywhere is erased
+    (canonicalisation).
   }];
-  let arguments = (ins Tile_PtrLike:$ptr, Tile_Value:$value, Optional<Tile_BoolLike>:$mask);
+  let arguments = (ins Tile_PtrLike:$ptr, Tile_Value:$value, Optional<Tile_BoolLike>:$mask,
+                       OptionalAttr<ConfinedAttr<I32Attr, [IntPositivePowerOf2]>>:$vec);
   let assemblyFormat = "$ptr `,` $value (`,` `mask` $mask^)? attr-dict `:` type($ptr)";
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$ptr, "::mlir::Value":$value,
+                   CArg<"::mlir::Value", "{}">:$mask)>
+  ];
 }
 
 def Tile_AtomicAddOp : Tile_Op<"atomic_add", [

@@ -23,10 +23,10 @@ func.func @masked_row(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32},
   %mask = arith.cmpi slt, %cols, %ns : tensor<256xi32, #v>
   %xs = tile.splat %x : !tile.ptr<f32> -> tensor<256x!tile.ptr<f32>, #v>
   %xp = tile.addptr %xs, %cols : tensor<256x!tile.ptr<f32>, #v>, tensor<256xi32, #v>
-  %a = tile.load %xp, mask %mask {tile.vec = 4 : i32} : tensor<256x!tile.ptr<f32>, #v>
+  %a = tile.load %xp, mask %mask {vec = 4 : i32} : tensor<256x!tile.ptr<f32>, #v>
   %zero = arith.constant dense<0.0> : tensor<256xf32, #v>
   %r = arith.select %mask, %a, %zero : tensor<256xi1, #v>, tensor<256xf32, #v>
-  tile.store %xp, %r, mask %mask {tile.vec = 4 : i32} : tensor<256x!tile.ptr<f32>, #v>
+  tile.store %xp, %r, mask %mask {vec = 4 : i32} : tensor<256x!tile.ptr<f32>, #v>
   return
 }
 

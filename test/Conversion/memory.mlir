@@ -1,6 +1,6 @@
 // RUN: tile-opt %s -split-input-file -tile-allocate-shared -convert-tile-to-nvvm=per-thread-only -cse | FileCheck %s
 
-// f16, 8 per thread, tile.vec = 8: one 128-bit access per thread. Predicated loads are
+// f16, 8 per thread, vec = 8: one 128-bit access per thread. Predicated loads are
 // inline PTX whose 32-bit words are split back into halves; masked-off lanes take
 // `other`, whose words are inputs tied to the outputs. The address is an indirect memory
 // operand ("*m") and the access is marked #tile.predicated_access (kind, address operand)
@@ -17,15 +17,15 @@ func.func @mem(%p: !tile.ptr<f16>, %q: !tile.ptr<i1>, %s: !tile.ptr<f32>, %n: i3
   %ns = tile.splat %n : i32 -> tensor<256xi32, #b>
   %m = arith.cmpi slt, %r, %ns : tensor<256xi32, #b>
   %zero = arith.constant dense<0.0> : tensor<256xf16, #b>
-  %v = tile.load %pp, mask %m, other %zero {tile.vec = 8 : i32} : tensor<256x!tile.ptr<f16>, #b>
-  %u = tile.load %pp {tile.vec = 8 : i32} : tensor<256x!tile.ptr<f16>, #b>
+  %v = tile.load %pp, mask %m, other %zero {vec = 8 : i32} : tensor<256x!tile.ptr<f16>, #b>
+  %u = tile.load %pp {vec = 8 : i32} : tensor<256x!tile.ptr<f16>, #b>
   %w = arith.addf %v, %u : tensor<256xf16, #b>
-  tile.store %pp, %w {tile.vec = 8 : i32} : tensor<256x!tile.ptr<f16>, #b>
+  tile.store %pp, %w {vec = 8 : i32} : tensor<256x!tile.ptr<f16>, #b>
   %qs = tile.splat %q : !tile.ptr<i1> -> tensor<256x!tile.ptr<i1>, #b>
   %qp = tile.addptr %qs, %r : tensor<256x!tile.ptr<i1>, #b>, tensor<256xi32, #b>
-  %bits = tile.load %qp, mask %m {tile.vec = 8 : i32} : tensor<256x!tile.ptr<i1>, #b>
+  %bits = tile.load %qp, mask %m {vec = 8 : i32} : tensor<256x!tile.ptr<i1>, #b>
   %nb = arith.xori %bits, %m : tensor<256xi1, #b>
-  tile.store %qp, %nb, mask %m {tile.vec = 8 : i32} : tensor<256x!tile.ptr<i1>, #b>
+  tile.store %qp, %nb, mask %m {vec = 8 : i32} : tensor<256x!tile.ptr<i1>, #b>
   %one = arith.constant 1.0 : f32
   tile.store %s, %one : !tile.ptr<f32>
   return
@@ -53,7 +53,7 @@ func.func @mem(%p: !tile.ptr<f16>, %q: !tile.ptr<i1>, %s: !tile.ptr<f32>, %n: i3
 // -----
 
 // 32 elements over 64 threads: the second warp holds copies and does not store them.
-// Without tile.vec, accesses are one element wide.
+// Without vec, accesses are one element wide.
 
 #r = #tile.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]}>
 

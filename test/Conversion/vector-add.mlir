@@ -31,10 +31,10 @@ func.func @vector_add(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %out: !tile.ptr<f3
   %yp = tile.addptr %ys, %offs : tensor<1024x!tile.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
   %os = tile.splat %out : !tile.ptr<f32> -> tensor<1024x!tile.ptr<f32>, #blocked>
   %op = tile.addptr %os, %offs : tensor<1024x!tile.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
-  %a = tile.load %xp, mask %mask {tile.vec = 4 : i32} : tensor<1024x!tile.ptr<f32>, #blocked>
-  %b = tile.load %yp, mask %mask {tile.vec = 4 : i32} : tensor<1024x!tile.ptr<f32>, #blocked>
+  %a = tile.load %xp, mask %mask {vec = 4 : i32} : tensor<1024x!tile.ptr<f32>, #blocked>
+  %b = tile.load %yp, mask %mask {vec = 4 : i32} : tensor<1024x!tile.ptr<f32>, #blocked>
   %sum = arith.addf %a, %b : tensor<1024xf32, #blocked>
-  tile.store %op, %sum, mask %mask {tile.vec = 4 : i32} : tensor<1024x!tile.ptr<f32>, #blocked>
+  tile.store %op, %sum, mask %mask {vec = 4 : i32} : tensor<1024x!tile.ptr<f32>, #blocked>
   return
 }
 

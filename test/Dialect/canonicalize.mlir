@@ -54,3 +54,73 @@ func.func @effects(%p: tensor<64x!tile.ptr<f32>>, %v: tensor<64xf32>) {
   tile.store %p, %v : tensor<64x!tile.ptr<f32>>
   return
 }
+
+#A = #tile.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#B = #tile.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#C = #tile.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+
+// A conversion of a conversion converts the original value: once, or (back to the
+// original layout) not at all.
+// CHECK-LABEL: func.func @convert_of_convert
+// CHECK-NEXT: %[[C:.*]] = tile.convert_layout %arg0 : tensor<128xf32, #{{.*}}> -> tensor<128xf32, #[[$C:.*]]>
+// CHECK-NEXT: return %arg0, %[[C]]
+func.func @convert_of_convert(%x: tensor<128xf32, #A>) -> (tensor<128xf32, #A>, tensor<128xf32, #C>) {
+  %b = tile.convert_layout %x : tensor<128xf32, #A> -> tensor<128xf32, #B>
+  %a = tile.convert_layout %b : tensor<128xf32, #B> -> tensor<128xf32, #A>
+  %c = tile.convert_layout %b : tensor<128xf32, #B> -> tensor<128xf32, #C>
+  return %a, %c : tensor<128xf32, #A>, tensor<128xf32, #C>
+}
+
+// A conversion of a value made from scalars is that value made in the new layout.
+// CHECK-LABEL: func.func @convert_of_scalar_sources
+// CHECK-NOT: tile.convert_layout
+// CHECK-DAG: tile.splat %arg0 : i32 -> tensor<128xi32, #[[$B:blocked[0-9]*]]>
+// CHECK-DAG: tile.make_range 0 to 128 : tensor<128xi32, #[[$B]]>
+// CHECK-DAG: arith.constant dense<3> : tensor<128xi32, #[[$B]]>
+// CHECK-NOT: tile.convert_layout
+func.func @convert_of_scalar_sources(%n: i32) -> (tensor<128xi32, #B>, tensor<128xi32, #B>, tensor<128xi32, #B>) {
+  %s = tile.splat %n : i32 -> tensor<128xi32, #A>
+  %r = tile.make_range 0 to 128 : tensor<128xi32, #A>
+  %k = arith.constant dense<3> : tensor<128xi32, #A>
+  %s2 = tile.convert_layout %s : tensor<128xi32, #A> -> tensor<128xi32, #B>
+  %r2 = tile.convert_layout %r : tensor<128xi32, #A> -> tensor<128xi32, #B>
+  %k2 = tile.convert_layout %k : tensor<128xi32, #A> -> tensor<128xi32, #B>
+  return %s2, %r2, %k2 : tensor<128xi32, #B>, tensor<128xi32, #B>, tensor<128xi32, #B>
+}
+
+// A conversion of anything else (a load) stays: it moves data between threads.
+// CHECK-LABEL: func.func @convert_of_load
+// CHECK: tile.convert_layout
+func.func @convert_of_load(%p: tensor<128x!tile.ptr<f32>, #A>) -> tensor<128xf32, #B> {
+  %l = tile.load %p : tensor<128x!tile.ptr<f32>, #A>
+  %c = tile.convert_layout %l : tensor<128xf32, #A> -> tensor<128xf32, #B>
+  return %c : tensor<128xf32, #B>
+}
+
+// Constant masks: true everywhere, the access is unmasked (a load loses its `other`);
+// false everywhere, a store goes and a load with `other` is its `other`; a load masked
+// off everywhere without `other` stays (its result is undefined, not a value to invent).
+// CHECK-LABEL: func.func @constant_masks
+// CHECK-NEXT: %[[F:.*]] = arith.constant dense<false>
+// CHECK-NEXT: %[[L:.*]] = tile.load %arg0 : tensor<64x!tile.ptr<f32>>
+// CHECK-NEXT: tile.store %arg0, %[[L]] : tensor<64x!tile.ptr<f32>>
+// CHECK-NEXT: %[[U:.*]] = tile.load %arg0, mask %[[F]] : tensor<64x!tile.ptr<f32>>
+// CHECK-NEXT: return %[[L]], %arg1, %[[U]]
+func.func @constant_masks(%p: tensor<64x!tile.ptr<f32>>, %o: tensor<64xf32>) -> (tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) {
+  %t = arith.constant dense<true> : tensor<64xi1>
+  %f = arith.constant dense<false> : tensor<64xi1>
+  %l = tile.load %p, mask %t, other %o : tensor<64x!tile.ptr<f32>>
+  tile.store %p, %l, mask %t : tensor<64x!tile.ptr<f32>>
+  tile.store %p, %l, mask %f : tensor<64x!tile.ptr<f32>>
+  %off = tile.load %p, mask %f, other %o : tensor<64x!tile.ptr<f32>>
+  %undef = tile.load %p, mask %f : tensor<64x!tile.ptr<f32>>
+  return %l, %off, %undef : tensor<64xf32>, tensor<64xf32>, tensor<64xf32>
+}
+
+// A mask that is not a constant stays (tile-mask asks AxisInfo about it).
+// CHECK-LABEL: func.func @unknown_mask
+// CHECK: tile.store %arg0, %arg1, mask %arg2
+func.func @unknown_mask(%p: tensor<64x!tile.ptr<f32>>, %v: tensor<64xf32>, %m: tensor<64xi1>) {
+  tile.store %p, %v, mask %m : tensor<64x!tile.ptr<f32>>
+  return
+}

@@ -130,7 +130,7 @@ func.func @scalar(%p: !tile.ptr<f32>) attributes {tile.kernel} {
 #L = #tile.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 
 // atomic_add is laid out like a store (its result converted back like a load's); it is
-// never vectorised (tile-mask gives it no tile.vec): one atomic per element.
+// never vectorised (tile-mask gives it no vec): one atomic per element.
 // CHECK: #[[L:.*]] = #tile.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 // CHECK: #[[V:.*]] = #tile.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 // CHECK-LABEL: func.func @atomic

@@ -4,8 +4,8 @@
 
 // `arange(0, 128) < 128` holds everywhere: the masks (and `other`) go.
 // CHECK-LABEL: func.func @always_true
-// CHECK: %[[X:.*]] = tile.load %[[P:.*]] {tile.vec = 4 : i32} : tensor<128x!tile.ptr<f32>, #{{.*}}>
-// CHECK: tile.store %[[P]], %[[X]] {tile.vec = 4 : i32} : tensor<128x!tile.ptr<f32>, #{{.*}}>
+// CHECK: %[[X:.*]] = tile.load %[[P:.*]] {vec = 4 : i32} : tensor<128x!tile.ptr<f32>, #{{.*}}>
+// CHECK: tile.store %[[P]], %[[X]] {vec = 4 : i32} : tensor<128x!tile.ptr<f32>, #{{.*}}>
 func.func @always_true(%p: !tile.ptr<f32> {tile.divisibility = 16 : i32}) {
   %r = tile.make_range 0 to 128 : tensor<128xi32, #V>
   %c128 = arith.constant dense<128> : tensor<128xi32, #V>
@@ -47,10 +47,10 @@ func.func @always_false(%p: !tile.ptr<f32>) -> tensor<128xf32, #V> {
 // 16 flips only at multiples of 16 (width 4); with n unknown it may flip anywhere (1).
 // Without alignment of the pointers, 1; a multiple_of hint on the base restores 4.
 // CHECK-LABEL: func.func @widths
-// CHECK: tile.load %{{.*}}, mask %{{.*}} {tile.vec = 4 : i32}
-// CHECK: tile.load %{{.*}}, mask %{{.*}} {tile.vec = 1 : i32}
-// CHECK: tile.load %{{.*}} {tile.vec = 1 : i32}
-// CHECK: tile.load %{{.*}} {tile.vec = 4 : i32}
+// CHECK: tile.load %{{.*}}, mask %{{.*}} {vec = 4 : i32}
+// CHECK: tile.load %{{.*}}, mask %{{.*}} {vec = 1 : i32}
+// CHECK: tile.load %{{.*}} {vec = 1 : i32}
+// CHECK: tile.load %{{.*}} {vec = 4 : i32}
 func.func @widths(%p: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %q: !tile.ptr<f32>, %n: i32 {tile.divisibility = 16 : i32}, %m: i32) -> (tensor<512xf32, #V>, tensor<512xf32, #V>, tensor<512xf32, #V>, tensor<512xf32, #V>) {
   %pid = tile.program_id 0
   %c512 = arith.constant 512 : i32
@@ -85,9 +85,9 @@ func.func @widths(%p: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %q: !tile.p
 // The layout bounds the width (one element per thread: 1), and so do 16 bytes: f16
 // with 8 per thread gives 8, f32 with 16 per thread gives 4.
 // CHECK-LABEL: func.func @layouts
-// CHECK: tile.load %{{.*}} {tile.vec = 1 : i32} : tensor<1024x!tile.ptr<f32>
-// CHECK: tile.load %{{.*}} {tile.vec = 8 : i32} : tensor<1024x!tile.ptr<f16>
-// CHECK: tile.load %{{.*}} {tile.vec = 4 : i32} : tensor<2048x!tile.ptr<f32>
+// CHECK: tile.load %{{.*}} {vec = 1 : i32} : tensor<1024x!tile.ptr<f32>
+// CHECK: tile.load %{{.*}} {vec = 8 : i32} : tensor<1024x!tile.ptr<f16>
+// CHECK: tile.load %{{.*}} {vec = 4 : i32} : tensor<2048x!tile.ptr<f32>
 func.func @layouts(%p: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %h: !tile.ptr<f16> {tile.divisibility = 16 : i32}) -> (tensor<1024xf32, #L>, tensor<1024xf16, #H>, tensor<2048xf32, #W>) {
   %r = tile.make_range 0 to 1024 : tensor<1024xi32, #L>
   %ps = tile.splat %p : !tile.ptr<f32> -> tensor<1024x!tile.ptr<f32>, #L>
@@ -111,7 +111,7 @@ func.func @layouts(%p: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %h: !tile.
 // 2-D, contiguous along dimension 0 (a transposed store): the width is taken along
 // order[0]; the mask's constancy along that dimension counts.
 // CHECK-LABEL: func.func @columns
-// CHECK: tile.store %{{.*}}, %{{.*}}, mask %{{.*}} {tile.vec = 4 : i32} : tensor<64x64x!tile.ptr<f32>
+// CHECK: tile.store %{{.*}}, %{{.*}}, mask %{{.*}} {vec = 4 : i32} : tensor<64x64x!tile.ptr<f32>
 func.func @columns(%p: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %s: i32 {tile.divisibility = 16 : i32}, %M: i32 {tile.divisibility = 16 : i32}, %v: tensor<64x64xf32, #C>) {
   %r = tile.make_range 0 to 64 : tensor<64xi32, #tile.slice<{dim = 1, parent = #C}>>
   %c = tile.make_range 0 to 64 : tensor<64xi32, #tile.slice<{dim = 0, parent = #C}>>
@@ -136,7 +136,7 @@ func.func @columns(%p: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %s: i32 {t
 // Scalar loads and stores get no width.
 // CHECK-LABEL: func.func @scalar
 // CHECK: tile.load %{{.*}} : !tile.ptr<f32>
-// CHECK-NOT: tile.vec
+// CHECK-NOT: vec =
 func.func @scalar(%p: !tile.ptr<f32>) {
   %v = tile.load %p : !tile.ptr<f32>
   tile.store %p, %v : !tile.ptr<f32>

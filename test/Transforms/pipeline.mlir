@@ -6,10 +6,10 @@
 // CHECK: #[[V:.*]] = #tile.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 // CHECK-LABEL: func.func @vector_add_specialised
 // CHECK-NOT: tile.convert_layout
-// CHECK: tile.load %{{.*}}, mask %{{.*}} {tile.vec = 4 : i32} : tensor<1024x!tile.ptr<f32>, #[[V]]>
-// CHECK: tile.load %{{.*}}, mask %{{.*}}, other %{{.*}} {tile.vec = 4 : i32} : tensor<1024x!tile.ptr<f32>, #[[V]]>
+// CHECK: tile.load %{{.*}}, mask %{{.*}} {vec = 4 : i32} : tensor<1024x!tile.ptr<f32>, #[[V]]>
+// CHECK: tile.load %{{.*}}, mask %{{.*}}, other %{{.*}} {vec = 4 : i32} : tensor<1024x!tile.ptr<f32>, #[[V]]>
 // CHECK: arith.addf %{{.*}}, %{{.*}} : tensor<1024xf32, #[[V]]>
-// CHECK: tile.store %{{.*}}, %{{.*}}, mask %{{.*}} {tile.vec = 4 : i32} : tensor<1024x!tile.ptr<f32>, #[[V]]>
+// CHECK: tile.store %{{.*}}, %{{.*}}, mask %{{.*}} {vec = 4 : i32} : tensor<1024x!tile.ptr<f32>, #[[V]]>
 // CHECK-NOT: tile.convert_layout
 func.func @vector_add_specialised(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32},
                                   %y: !tile.ptr<f32> {tile.divisibility = 16 : i32},
@@ -47,9 +47,9 @@ func.func @vector_add_specialised(%x: !tile.ptr<f32> {tile.divisibility = 16 : i
 // CHECK: #[[S:.*]] = #tile.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 // CHECK-LABEL: func.func @vector_add
 // CHECK-NOT: tile.convert_layout
-// CHECK: tile.load %{{.*}}, mask %{{.*}} {tile.vec = 1 : i32} : tensor<1024x!tile.ptr<f32>, #[[S]]>
-// CHECK: tile.load %{{.*}}, mask %{{.*}}, other %{{.*}} {tile.vec = 1 : i32} : tensor<1024x!tile.ptr<f32>, #[[S]]>
-// CHECK: tile.store %{{.*}}, %{{.*}}, mask %{{.*}} {tile.vec = 1 : i32} : tensor<1024x!tile.ptr<f32>, #[[S]]>
+// CHECK: tile.load %{{.*}}, mask %{{.*}} {vec = 1 : i32} : tensor<1024x!tile.ptr<f32>, #[[S]]>
+// CHECK: tile.load %{{.*}}, mask %{{.*}}, other %{{.*}} {vec = 1 : i32} : tensor<1024x!tile.ptr<f32>, #[[S]]>
+// CHECK: tile.store %{{.*}}, %{{.*}}, mask %{{.*}} {vec = 1 : i32} : tensor<1024x!tile.ptr<f32>, #[[S]]>
 // CHECK-NOT: tile.convert_layout
 func.func @vector_add(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %out: !tile.ptr<f32>, %n: i32)
     attributes {tile.kernel, tile.num_warps = 4 : i32} {
@@ -82,8 +82,8 @@ func.func @vector_add(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %out: !tile.ptr<f3
 // CHECK: #[[V:.*]] = #tile.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 // CHECK-LABEL: func.func @vector_copy_hinted
 // CHECK-NOT: tile.hint
-// CHECK: tile.load %{{.*}}, mask %{{.*}} {tile.vec = 4 : i32} : tensor<512x!tile.ptr<f32>, #[[V]]>
-// CHECK: tile.store %{{.*}}, %{{.*}}, mask %{{.*}} {tile.vec = 4 : i32} : tensor<512x!tile.ptr<f32>, #[[V]]>
+// CHECK: tile.load %{{.*}}, mask %{{.*}} {vec = 4 : i32} : tensor<512x!tile.ptr<f32>, #[[V]]>
+// CHECK: tile.store %{{.*}}, %{{.*}}, mask %{{.*}} {vec = 4 : i32} : tensor<512x!tile.ptr<f32>, #[[V]]>
 // CHECK-NOT: tile.convert_layout
 func.func @vector_copy_hinted(%x: !tile.ptr<f32>, %out: !tile.ptr<f32>, %n: i32)
     attributes {tile.kernel, tile.num_warps = 4 : i32} {
@@ -114,9 +114,9 @@ func.func @vector_copy_hinted(%x: !tile.ptr<f32>, %out: !tile.ptr<f32>, %n: i32)
 // CHECK-DAG: #[[IN:.*]] = #tile.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 // CHECK-DAG: #[[OUT:.*]] = #tile.blocked<{sizePerThread = [4, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>
 // CHECK-LABEL: func.func @transpose
-// CHECK: %[[X:.*]] = tile.load %{{.*}}, mask %{{.*}} {tile.vec = 4 : i32} : tensor<64x64x!tile.ptr<f32>, #[[IN]]>
+// CHECK: %[[X:.*]] = tile.load %{{.*}}, mask %{{.*}} {vec = 4 : i32} : tensor<64x64x!tile.ptr<f32>, #[[IN]]>
 // CHECK: %[[Y:.*]] = tile.convert_layout %[[X]] : tensor<64x64xf32, #[[IN]]> -> tensor<64x64xf32, #[[OUT]]>
-// CHECK: tile.store %{{.*}}, %[[Y]], mask %{{.*}} {tile.vec = 4 : i32} : tensor<64x64x!tile.ptr<f32>, #[[OUT]]>
+// CHECK: tile.store %{{.*}}, %[[Y]], mask %{{.*}} {vec = 4 : i32} : tensor<64x64x!tile.ptr<f32>, #[[OUT]]>
 // CHECK-NOT: tile.convert_layout
 func.func @transpose(%in: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %out: !tile.ptr<f32> {tile.divisibility = 16 : i32},
                      %M: i32 {tile.divisibility = 16 : i32}, %N: i32 {tile.divisibility = 16 : i32},
@@ -167,11 +167,11 @@ func.func @transpose(%in: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %out: !
 // CHECK: #[[V:.*]] = #tile.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 // CHECK-LABEL: func.func @softmax
 // CHECK-NOT: tile.convert_layout
-// CHECK: %[[X:.*]] = tile.load %{{.*}}, mask %{{.*}}, other %{{.*}} {tile.vec = 1 : i32} : tensor<1024x!tile.ptr<f32>, #[[V]]>
+// CHECK: %[[X:.*]] = tile.load %{{.*}}, mask %{{.*}}, other %{{.*}} {vec = 1 : i32} : tensor<1024x!tile.ptr<f32>, #[[V]]>
 // CHECK: tile.reduce max %[[X]], axis 0 : tensor<1024xf32, #[[V]]> -> f32
 // CHECK: math.exp %{{.*}} : tensor<1024xf32, #[[V]]>
 // CHECK: tile.reduce sum %{{.*}}, axis 0 : tensor<1024xf32, #[[V]]> -> f32
-// CHECK: tile.store %{{.*}}, %{{.*}}, mask %{{.*}} {tile.vec = 1 : i32} : tensor<1024x!tile.ptr<f32>, #[[V]]>
+// CHECK: tile.store %{{.*}}, %{{.*}}, mask %{{.*}} {vec = 1 : i32} : tensor<1024x!tile.ptr<f32>, #[[V]]>
 // CHECK-NOT: tile.convert_layout
 func.func @softmax(%out: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %inp: !tile.ptr<f32> {tile.divisibility = 16 : i32},
                    %stride: i32 {tile.divisibility = 16 : i32}, %M: i32, %N: i32)
@@ -208,11 +208,11 @@ func.func @softmax(%out: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %inp: !t
 // CHECK-DAG: #[[R:.*]] = #tile.slice<{dim = 1, parent = #[[V]]}>
 // CHECK-LABEL: func.func @softmax_rows
 // CHECK-NOT: tile.convert_layout
-// CHECK: %[[X:.*]] = tile.load %{{.*}}, mask %{{.*}}, other %{{.*}} {tile.vec = 4 : i32} : tensor<4x1024x!tile.ptr<f32>, #[[V]]>
+// CHECK: %[[X:.*]] = tile.load %{{.*}}, mask %{{.*}}, other %{{.*}} {vec = 4 : i32} : tensor<4x1024x!tile.ptr<f32>, #[[V]]>
 // CHECK: %[[M:.*]] = tile.reduce max %[[X]], axis 1 : tensor<4x1024xf32, #[[V]]> -> tensor<4xf32, #[[R]]>
 // CHECK: tile.expand_dims %[[M]], 1 : tensor<4xf32, #[[R]]> -> tensor<4x1xf32, #[[V]]>
 // CHECK: tile.reduce sum %{{.*}}, axis 1 : tensor<4x1024xf32, #[[V]]> -> tensor<4xf32, #[[R]]>
-// CHECK: tile.store %{{.*}}, %{{.*}}, mask %{{.*}} {tile.vec = 4 : i32} : tensor<4x1024x!tile.ptr<f32>, #[[V]]>
+// CHECK: tile.store %{{.*}}, %{{.*}}, mask %{{.*}} {vec = 4 : i32} : tensor<4x1024x!tile.ptr<f32>, #[[V]]>
 // CHECK-NOT: tile.convert_layout
 func.func @softmax_rows(%out: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %inp: !tile.ptr<f32> {tile.divisibility = 16 : i32},
                         %stride: i32 {tile.divisibility = 16 : i32}, %M: i32, %N: i32 {tile.divisibility = 16 : i32})
@@ -266,12 +266,12 @@ func.func @softmax_rows(%out: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %in
 // CHECK: #[[V:.*]] = #tile.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 // CHECK-LABEL: func.func @row_sum
 // CHECK-NOT: tile.convert_layout
-// CHECK: %[[FIRST:.*]] = tile.load %{{.*}}, mask %{{.*}}, other %{{.*}} {tile.vec = 4 : i32} : tensor<512x!tile.ptr<f32>, #[[V]]>
+// CHECK: %[[FIRST:.*]] = tile.load %{{.*}}, mask %{{.*}}, other %{{.*}} {vec = 4 : i32} : tensor<512x!tile.ptr<f32>, #[[V]]>
 // CHECK: scf.for %[[IV:.*]] = {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[CUR:.*]] = %[[FIRST]]) -> (tensor<512xf32, #[[V]]>, tensor<512xf32, #[[V]]>)
 // CHECK: %[[NEXT:.*]] = arith.addi %[[IV]], %{{.*}} : i32
 // CHECK: %[[VALID:.*]] = arith.cmpi slt, %[[NEXT]], %{{.*}} : i32
 // CHECK: tile.splat %[[VALID]] : i1 -> tensor<512xi1, #[[V]]>
-// CHECK: %[[AHEAD:.*]] = tile.load %{{.*}}, mask %{{.*}}, other %{{.*}} {tile.vec = 4 : i32} : tensor<512x!tile.ptr<f32>, #[[V]]>
+// CHECK: %[[AHEAD:.*]] = tile.load %{{.*}}, mask %{{.*}}, other %{{.*}} {vec = 4 : i32} : tensor<512x!tile.ptr<f32>, #[[V]]>
 // CHECK: arith.addf %{{.*}}, %[[CUR]]
 // CHECK: scf.yield %{{.*}}, %[[AHEAD]]
 // CHECK: tile.reduce sum %{{.*}}, axis 0 : tensor<512xf32, #[[V]]> -> f32
@@ -331,7 +331,7 @@ func.func @row_sum(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %out: !til
 // CHECK:   scf.yield
 // CHECK: tile.async_wait {pending = 0 : i32}
 // CHECK: tile.convert_layout
-// CHECK: tile.store %{{.*}}, %{{.*}} {tile.vec = 4 : i32}
+// CHECK: tile.store %{{.*}}, %{{.*}} {vec = 4 : i32}
 // CHECK-NOT: tile.convert_layout
 func.func @matmul(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f16> {tile.divisibility = 16 : i32},
                   %c: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %K: i32 {tile.divisibility = 16 : i32},

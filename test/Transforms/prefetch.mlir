@@ -175,7 +175,7 @@ func.func @wide_rows(%out: !tile.ptr<f32>, %inp: !tile.ptr<f32>, %n: i32)
 // -----
 
 // The softmax row: masked-off elements read -inf, which cp.async cannot fill (it fills
-// zeros): selected after the read back. 16-byte copies (tile.vec = 4). Four stages asked
+// zeros): selected after the read back. 16-byte copies (vec = 4). Four stages asked
 // for: 4 x 64 KiB do not fit beside the reductions' scratch in 227 KiB, so the ring
 // shrinks to 3 slots.
 // CHECK-LABEL: func.func @softmax_rows
@@ -212,14 +212,14 @@ func.func @softmax_rows(%out: !tile.ptr<f32>, %inp: !tile.ptr<f32>, %n: i32)
     %p = tile.addptr %inp, %o : !tile.ptr<f32>, i32
     %ps = tile.splat %p : !tile.ptr<f32> -> tensor<16384x!tile.ptr<f32>, #r>
     %pp = tile.addptr %ps, %cols : tensor<16384x!tile.ptr<f32>, #r>, tensor<16384xi32, #r>
-    %x = tile.load %pp, mask %mask, other %ninf {tile.vec = 4 : i32} : tensor<16384x!tile.ptr<f32>, #r>
+    %x = tile.load %pp, mask %mask, other %ninf {vec = 4 : i32} : tensor<16384x!tile.ptr<f32>, #r>
     %m = tile.reduce max %x, axis 0 : tensor<16384xf32, #r> -> f32
     %ms = tile.splat %m : f32 -> tensor<16384xf32, #r>
     %y = arith.subf %x, %ms : tensor<16384xf32, #r>
     %q = tile.addptr %out, %o : !tile.ptr<f32>, i32
     %qs = tile.splat %q : !tile.ptr<f32> -> tensor<16384x!tile.ptr<f32>, #r>
     %qp = tile.addptr %qs, %cols : tensor<16384x!tile.ptr<f32>, #r>, tensor<16384xi32, #r>
-    tile.store %qp, %y, mask %mask {tile.vec = 4 : i32} : tensor<16384x!tile.ptr<f32>, #r>
+    tile.store %qp, %y, mask %mask {vec = 4 : i32} : tensor<16384x!tile.ptr<f32>, #r>
   }
   return
 }
@@ -254,11 +254,11 @@ func.func @tile_rows(%out: !tile.ptr<f32>, %inp: !tile.ptr<f32>, %n: i32)
     %p = tile.addptr %inp, %o : !tile.ptr<f32>, i32
     %ps = tile.splat %p : !tile.ptr<f32> -> tensor<64x128x!tile.ptr<f32>, #t>
     %pp = tile.addptr %ps, %offs : tensor<64x128x!tile.ptr<f32>, #t>, tensor<64x128xi32, #t>
-    %x = tile.load %pp {tile.vec = 4 : i32} : tensor<64x128x!tile.ptr<f32>, #t>
+    %x = tile.load %pp {vec = 4 : i32} : tensor<64x128x!tile.ptr<f32>, #t>
     %q = tile.addptr %out, %o : !tile.ptr<f32>, i32
     %qs = tile.splat %q : !tile.ptr<f32> -> tensor<64x128x!tile.ptr<f32>, #t>
     %qp = tile.addptr %qs, %offs : tensor<64x128x!tile.ptr<f32>, #t>, tensor<64x128xi32, #t>
-    tile.store %qp, %x {tile.vec = 4 : i32} : tensor<64x128x!tile.ptr<f32>, #t>
+    tile.store %qp, %x {vec = 4 : i32} : tensor<64x128x!tile.ptr<f32>, #t>
   }
   return
 }
@@ -280,11 +280,11 @@ func.func @too_big(%out: !tile.ptr<f32>, %inp: !tile.ptr<f32>, %n: i32)
     %p = tile.addptr %inp, %row : !tile.ptr<f32>, i32
     %ps = tile.splat %p : !tile.ptr<f32> -> tensor<32768x!tile.ptr<f32>, #w>
     %pp = tile.addptr %ps, %cols : tensor<32768x!tile.ptr<f32>, #w>, tensor<32768xi32, #w>
-    %x = tile.load %pp {tile.vec = 4 : i32} : tensor<32768x!tile.ptr<f32>, #w>
+    %x = tile.load %pp {vec = 4 : i32} : tensor<32768x!tile.ptr<f32>, #w>
     %q = tile.addptr %out, %row : !tile.ptr<f32>, i32
     %qs = tile.splat %q : !tile.ptr<f32> -> tensor<32768x!tile.ptr<f32>, #w>
     %qp = tile.addptr %qs, %cols : tensor<32768x!tile.ptr<f32>, #w>, tensor<32768xi32, #w>
-    tile.store %qp, %x {tile.vec = 4 : i32} : tensor<32768x!tile.ptr<f32>, #w>
+    tile.store %qp, %x {vec = 4 : i32} : tensor<32768x!tile.ptr<f32>, #w>
   }
   return
 }

@@ -52,8 +52,8 @@ func.func @wgmma_loop(%pa: tensor<64x64x!tile.ptr<f16>, #A>, %pb: tensor<64x64x!
   %inc = arith.constant dense<64> : tensor<64x64xi32, #A>
   %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
   %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0, %p = %pa) -> (tensor<64x64xf32, #mma>, tensor<64x64x!tile.ptr<f16>, #A>) : i32 {
-    %a = tile.load %p {tile.vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #A>
-    %b = tile.load %pb {tile.vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #A>
+    %a = tile.load %p {vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #A>
+    %b = tile.load %pb {vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #A>
     %as = tile.local_alloc %a : tensor<64x64xf16, #A> -> !tile.smem<64x64xf16, #s>
     %bs = tile.local_alloc %b : tensor<64x64xf16, #A> -> !tile.smem<64x64xf16, #s>
     %d = tile.warpgroup_dot %as, %bs, %acc : !tile.smem<64x64xf16, #s>, !tile.smem<64x64xf16, #s>, tensor<64x64xf32, #mma>
@@ -83,17 +83,17 @@ func.func @not_pipelined(%pa: tensor<64x64x!tile.ptr<f16>, #A1>, %pb: tensor<64x
   %one = arith.constant dense<1.0> : tensor<64x64xf16, #A>
   %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
   %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0, %q = %pb) -> (tensor<64x64xf32, #mma>, tensor<64x64x!tile.ptr<f16>, #A>) : i32 {
-    %a = tile.load %pa {tile.vec = 1 : i32} : tensor<64x64x!tile.ptr<f16>, #A1>
-    %b = tile.load %pb, mask %m, other %one {tile.vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #A>
+    %a = tile.load %pa {vec = 1 : i32} : tensor<64x64x!tile.ptr<f16>, #A1>
+    %b = tile.load %pb, mask %m, other %one {vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #A>
     %as = tile.local_alloc %a : tensor<64x64xf16, #A1> -> !tile.smem<64x64xf16, #s>
     %bs = tile.local_alloc %b : tensor<64x64xf16, #A> -> !tile.smem<64x64xf16, #s>
     %d = tile.warpgroup_dot %as, %bs, %acc : !tile.smem<64x64xf16, #s>, !tile.smem<64x64xf16, #s>, tensor<64x64xf32, #mma>
     %w = tile.warpgroup_dot_wait %d {pending = 0 : i32} : tensor<64x64xf32, #mma>
-    %c = tile.load %q {tile.vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #A>
+    %c = tile.load %q {vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #A>
     %cs = tile.local_alloc %c : tensor<64x64xf16, #A> -> !tile.smem<64x64xf16, #s>
     %e = tile.warpgroup_dot %cs, %cs, %w : !tile.smem<64x64xf16, #s>, !tile.smem<64x64xf16, #s>, tensor<64x64xf32, #mma>
     %we = tile.warpgroup_dot_wait %e {pending = 0 : i32} : tensor<64x64xf32, #mma>
-    %q2 = tile.load %pa {tile.vec = 1 : i32} : tensor<64x64x!tile.ptr<f16>, #A1>
+    %q2 = tile.load %pa {vec = 1 : i32} : tensor<64x64x!tile.ptr<f16>, #A1>
     %q3 = tile.convert_layout %q : tensor<64x64x!tile.ptr<f16>, #A> -> tensor<64x64x!tile.ptr<f16>, #A>
     scf.yield %we, %q3 : tensor<64x64xf32, #mma>, tensor<64x64x!tile.ptr<f16>, #A>
   } {tile.num_stages = 1 : i32}
