@@ -48,7 +48,7 @@ inline constexpr const char *kSharedBufferName = "tcc_shared";
 inline constexpr llvm::StringLiteral kSharedBytesAttr = mlir::tile::kSharedBytesAttrName;
 /// On an op exchanging data through shared memory: where its scratch starts (bytes),
 /// set by tile-allocate-shared.
-inline constexpr const char *kSharedOffsetAttr = "tile.shared_offset";
+inline constexpr llvm::StringLiteral kSharedOffsetAttr = mlir::tile::kSharedOffsetAttrName;
 
 /// Threads per program of the kernel around `op` (tile::getNumThreads).
 unsigned kernelNumThreads(mlir::Operation *op);

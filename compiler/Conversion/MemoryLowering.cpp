@@ -1,6 +1,6 @@
 //===- MemoryLowering.cpp - loads, stores and atomics in global memory -----===//
 //
-// Each thread accesses its registers in groups of `tile.vec` consecutive elements (the
+// Each thread accesses its registers in groups of `vec` consecutive elements (the
 // width tile-mask proved legal), one vector access per group. Unpredicated accesses are
 // plain LLVM loads and stores; predicated ones are inline PTX (`@p ld.global.v4.b32`),
 // which keeps them branch-free, as Triton does. Masked-off lanes of a load take `other`.
@@ -222,7 +222,7 @@ void emitGlobalStore(OpBuilder &b, Location loc, Value ptr, Value pred,
   markPredicatedAccess(asmOp, PredicatedAccessKind::Store, /*address=*/1);
 }
 
-/// The vector width for a memory op on a tile: `tile.vec`, clamped to what the
+/// The vector width for a memory op on a tile: its `vec`, clamped to what the
 /// registers and 128-bit accesses allow.
 unsigned vectorWidth(Operation *op, const Distribution &dist, Type memType) {
   int64_t vec = getVectorWidth(op);
