@@ -4,7 +4,9 @@
 // everywhere go (a tile that is always in bounds needs no predicate), and the vector
 // width is the largest number of consecutive elements one thread can move with one
 // instruction under one predicate: its layout's run along order[0], the pointers'
-// contiguity and alignment, the mask's constancy, and 16 bytes.
+// contiguity and alignment, the mask's constancy, and 16 bytes. Both are rewrite
+// patterns (DropKnownMask, SetVectorWidth) that the greedy driver applies to the loads
+// and stores alone; masks that are constants are the ops' own canonicalisation.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +16,8 @@
 #include "dialects/Tile/TileDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include <algorithm>
 
@@ -43,68 +47,71 @@ int64_t vectorWidth(Value ptr, Value mask, const tcc::AxisInfoAnalysis &axis) {
   return std::max<int64_t>(width, 1);
 }
 
+/// A pattern on a load or store that asks AxisInfo about its operands.
+template <typename AccessOp>
+struct AccessPattern : OpRewritePattern<AccessOp> {
+  AccessPattern(MLIRContext *context, const tcc::AxisInfoAnalysis &axis)
+      : OpRewritePattern<AccessOp>(context), axis(axis) {}
+  const tcc::AxisInfoAnalysis &axis;
+};
+
+/// A mask AxisInfo proves constant: true everywhere, the access is unmasked; false
+/// everywhere, a store goes and a load becomes its `other` (tile::rewriteKnownMask).
+template <typename AccessOp>
+struct DropKnownMask : AccessPattern<AccessOp> {
+  using AccessPattern<AccessOp>::AccessPattern;
+  LogicalResult matchAndRewrite(AccessOp op, PatternRewriter &rewriter) const override {
+    return tile::rewriteKnownMask(rewriter, op, [&](Value mask) -> std::optional<bool> {
+      if (std::optional<int64_t> known = this->axis.getAxisInfo(mask).getConstantValue())
+        return *known != 0;
+      return std::nullopt;
+    });
+  }
+};
+
+/// A tile access gets the vector width its layout, pointers and mask allow (`vec`).
+template <typename AccessOp>
+struct SetVectorWidth : AccessPattern<AccessOp> {
+  using AccessPattern<AccessOp>::AccessPattern;
+  LogicalResult matchAndRewrite(AccessOp op, PatternRewriter &rewriter) const override {
+    Value ptr = op.getPtr();
+    if (!isa<RankedTensorType>(ptr.getType()))
+      return failure();
+    auto width = uint32_t(vectorWidth(ptr, op.getMask(), this->axis));
+    if (op.getVec() == width)
+      return failure();
+    rewriter.modifyOpInPlace(op, [&] { tile::setVectorWidth(op, width); });
+    return success();
+  }
+};
+
 struct Mask : tcc::impl::TileMaskBase<Mask> {
   void runOnOperation() override {
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (func.isExternal())
         continue;
+      // The analysis is of the IR before the rewrites, which only drop masks, erase
+      // accesses and set widths: the values it describes stay as they were.
       tcc::AxisInfoAnalysis axis(func);
-      SmallVector<Operation *> memoryOps;
+      RewritePatternSet patterns(&getContext());
+      patterns.add<DropKnownMask<tile::LoadOp>, DropKnownMask<tile::StoreOp>,
+                   SetVectorWidth<tile::LoadOp>, SetVectorWidth<tile::StoreOp>>(&getContext(),
+                                                                                axis);
+      SmallVector<Operation *> accesses;
       func.walk([&](Operation *op) {
         if (isa<tile::LoadOp, tile::StoreOp>(op))
-          memoryOps.push_back(op);
+          accesses.push_back(op);
       });
-      for (Operation *op : memoryOps)
-        if (Operation *kept = simplifyMask(op, axis))
-          setVectorWidth(kept, axis);
-    }
-  }
-
-  /// Drops a mask proven true everywhere and ops a mask proven false everywhere turns
-  /// into nothing; returns the memory op that remains, if any.
-  Operation *simplifyMask(Operation *op, const tcc::AxisInfoAnalysis &axis) {
-    Value mask = isa<tile::LoadOp>(op) ? cast<tile::LoadOp>(op).getMask()
-                                       : cast<tile::StoreOp>(op).getMask();
-    if (!mask)
-      return op;
-    std::optional<int64_t> known = axis.getAxisInfo(mask).getConstantValue();
-    if (!known)
-      return op;
-    OpBuilder builder(op);
-    if (auto load = dyn_cast<tile::LoadOp>(op)) {
-      if (*known == 0) {
-        // Nothing is read; without `other` the result is undefined, so the load stays.
-        if (!load.getOther())
-          return op;
-        load.getResult().replaceAllUsesWith(load.getOther());
-        load.erase();
-        return nullptr;
+      // Only the accesses change (an unused load, dead, goes).
+      GreedyRewriteConfig config;
+      config.setStrictness(GreedyRewriteStrictness::ExistingOps)
+          .enableFolding(false)
+          .enableConstantCSE(false);
+      if (failed(applyOpPatternsGreedily(accesses, std::move(patterns), config))) {
+        func.emitError("tile-mask: the rewrites did not converge");
+        return signalPassFailure();
       }
-      auto unmasked = tile::LoadOp::create(builder, load.getLoc(), load.getPtr());
-      unmasked->setDiscardableAttrs(load->getDiscardableAttrDictionary());
-      load.getResult().replaceAllUsesWith(unmasked.getResult());
-      load.erase();
-      return unmasked;
     }
-    auto store = cast<tile::StoreOp>(op);
-    if (*known == 0) {
-      store.erase();
-      return nullptr;
-    }
-    auto unmasked =
-        tile::StoreOp::create(builder, store.getLoc(), store.getPtr(), store.getValue(), Value());
-    unmasked->setDiscardableAttrs(store->getDiscardableAttrDictionary());
-    store.erase();
-    return unmasked;
-  }
-
-  void setVectorWidth(Operation *op, const tcc::AxisInfoAnalysis &axis) {
-    Value ptr = op->getOperand(0);
-    if (!isa<RankedTensorType>(ptr.getType()))
-      return;
-    Value mask = isa<tile::LoadOp>(op) ? cast<tile::LoadOp>(op).getMask()
-                                       : cast<tile::StoreOp>(op).getMask();
-    tile::setVectorWidth(op, unsigned(vectorWidth(ptr, mask, axis)));
   }
 };
 

@@ -14,7 +14,8 @@ def TileDropHints : Pass<"tile-drop-hints", "::mlir::ModuleOp"> {
   let summary = "folds tile.hint ops away once the analyses no longer need them";
   let description = [{
     `tile.hint` only informs AxisInfo. After the passes that read it have run, each hint
-    is replaced by its operand so that later stages see plain values.
+    is replaced by its operand so that later stages see plain values (a rewrite pattern
+    the greedy driver applies to the hints alone).
   }];
 }
 
@@ -56,7 +57,11 @@ def TileRemoveLayoutConversions
     : Pass<"tile-remove-layout-conversions", "::mlir::ModuleOp"> {
   let summary = "removes layout conversions that re-creating or re-laying out values avoids";
   let description = [{
-    Repeats, until nothing changes: (1) a conversion of a value that is cheap to compute
+    Repeats, until nothing changes: (0) the canonicalisation of tile.convert_layout, its
+    folds and patterns applied by the greedy driver to the conversions: a conversion of a
+    conversion converts the original value, one to the source's own layout goes, one of a
+    splat, make_range or dense constant is that op in the new layout; (1) a conversion of
+    a value that is cheap to compute
     (splat, make_range, constants, and element-wise ops, broadcasts, expand_dims and
     addptrs of such values) is replaced by a copy of that computation in the target
     layout, converting its inputs that cannot be re-created when they hold fewer
@@ -64,7 +69,7 @@ def TileRemoveLayoutConversions
     element-wise ops, broadcasts, reductions, expand_dims of slices and loop-carried
     values is removed by giving all of those the source layout instead (or a converted
     loop-carried value the target layout), when that needs fewer conversions, weighted by
-    loop depth, than it removes. Conversions of conversions are folded.
+    loop depth, than it removes.
   }];
   let dependentDialects = ["::mlir::tile::TileDialect"];
 }
@@ -147,9 +152,10 @@ def TileMask : Pass<"tile-mask", "::mlir::ModuleOp"> {
     A load or store whose mask AxisInfo proves true everywhere loses its mask (and
     `other`); a store whose mask is false everywhere is erased, and a load whose mask is
     false everywhere yields `other`. Every remaining load and store of a tile gets
-    `tile.vec`: the number of consecutive elements along its layout's order[0] that one
+    `vec`: the number of consecutive elements along its layout's order[0] that one
     thread accesses with one (predicated) instruction, min(sizePerThread, contiguity,
-    alignment, mask constancy, 16 bytes / element size).
+    alignment, mask constancy, 16 bytes / element size). Both are rewrite patterns
+    the greedy driver applies to the loads and stores alone.
   }];
   let dependentDialects = ["::mlir::tile::TileDialect"];
 }

@@ -4,8 +4,11 @@
 // tile-assign-layouts and tile-coalesce insert need not exist. Three rewrites remove
 // them, repeated until none applies:
 //
-//  - fold: a conversion of a conversion converts the original value once (or not at
-//    all); a conversion to the layout a value already has disappears.
+//  - local: the canonicalisation of tile.convert_layout, rewrite patterns applied by the
+//    greedy driver to the conversions. A conversion of a conversion converts the original
+//    value once (or not at all); a conversion to the layout a value already has
+//    disappears (both its folder); a conversion of a splat, a make_range or a dense
+//    constant is that op made in the new layout.
 //  - rematerialize: a conversion of a value computed only from scalars (splat,
 //    make_range, constants, then element-wise ops, broadcasts, expand_dims, addptrs) is
 //    replaced by a copy of that computation made in the target layout. Index and
@@ -31,7 +34,9 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace tcc {
@@ -117,10 +122,10 @@ public:
     for (int round = 0; round < 100; ++round) {
       // Cheap rewrites everywhere first, so that copies made for one conversion are
       // shared by the next; then the rewrites that change layouts in place.
-      bool changed = false;
+      bool changed = simplifyLocally();
       DenseSet<Operation *> erased;
       for (tile::ConvertLayoutOp op : collect()) {
-        if (fold(op) || rematerialize(op)) {
+        if (rematerialize(op)) {
           erased.insert(op);
           changed = true;
         }
@@ -154,23 +159,27 @@ private:
   }
 
   //===--------------------------------------------------------------------===//
-  // fold
+  // local
   //===--------------------------------------------------------------------===//
 
-  /// Erases `op` if it converts to the layout its (unconverted) source has; otherwise
-  /// makes it convert the original value. True when `op` is gone.
-  bool fold(tile::ConvertLayoutOp op) {
-    Value src = op.getSrc();
-    if (auto inner = src.getDefiningOp<tile::ConvertLayoutOp>())
-      src = inner.getSrc();
-    if (src.getType() == op.getType()) {
-      op.getResult().replaceAllUsesWith(src);
-      op.erase();
-      return true;
-    }
-    if (src != op.getSrc())
-      op.getSrcMutable().assign(src);
-    return false;
+  /// The conversions' folds and canonicalisation patterns (ConvertLayoutOp), applied to
+  /// the conversions alone: the ops they create are not folded further (constants stay
+  /// where they are made). True when something changed.
+  bool simplifyLocally() {
+    SmallVector<Operation *> conversions;
+    for (tile::ConvertLayoutOp op : collect())
+      conversions.push_back(op);
+    if (conversions.empty())
+      return false;
+    MLIRContext *context = func.getContext();
+    RewritePatternSet patterns(context);
+    tile::ConvertLayoutOp::getCanonicalizationPatterns(patterns, context);
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingOps).enableConstantCSE(false);
+    bool changed = false;
+    // Each rewrite removes a conversion or shortens a chain of them: it converges.
+    (void)applyOpPatternsGreedily(conversions, std::move(patterns), config, &changed);
+    return changed;
   }
 
   //===--------------------------------------------------------------------===//

@@ -142,3 +142,25 @@ func.func @scalar(%p: !tile.ptr<f32>) {
   tile.store %p, %v : !tile.ptr<f32>
   return
 }
+
+// -----
+
+#V = #tile.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+
+// Masked off everywhere without `other`: the load stays (its result is undefined, not a
+// value to invent) and still gets its width. An unused load goes: the greedy driver erases
+// the dead ops it is given (the accesses alone; their address arithmetic stays).
+// CHECK-LABEL: func.func @false_without_other
+// CHECK: tile.addptr
+// CHECK-NEXT: tile.load %{{.*}}, mask %{{.*}} {vec = 4 : i32}
+// CHECK-NEXT: return
+func.func @false_without_other(%p: !tile.ptr<f32> {tile.divisibility = 16 : i32}) -> tensor<128xf32, #V> {
+  %r = tile.make_range 0 to 128 : tensor<128xi32, #V>
+  %c128 = arith.constant dense<128> : tensor<128xi32, #V>
+  %m = arith.cmpi sge, %r, %c128 : tensor<128xi32, #V>
+  %ps = tile.splat %p : !tile.ptr<f32> -> tensor<128x!tile.ptr<f32>, #V>
+  %pp = tile.addptr %ps, %r : tensor<128x!tile.ptr<f32>, #V>, tensor<128xi32, #V>
+  %x = tile.load %pp, mask %m : tensor<128x!tile.ptr<f32>, #V>
+  %unused = tile.load %pp : tensor<128x!tile.ptr<f32>, #V>
+  return %x : tensor<128xf32, #V>
+}
