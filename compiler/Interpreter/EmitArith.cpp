@@ -12,7 +12,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinAttributes.h"
-#include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
 #include <limits>
@@ -105,29 +105,29 @@ template <IB K> Inst intBinaryInst(const Slot &d, const Slot &a, const Slot &b) 
   });
 }
 
-IB intBinaryKind(StringRef name) {
-  return llvm::StringSwitch<IB>(name)
-      .Case("arith.addi", IB::Add)
-      .Case("arith.subi", IB::Sub)
-      .Case("arith.muli", IB::Mul)
-      .Case("arith.divsi", IB::DivS)
-      .Case("arith.divui", IB::DivU)
-      .Case("arith.remsi", IB::RemS)
-      .Case("arith.remui", IB::RemU)
-      .Case("arith.ceildivsi", IB::CeilDivS)
-      .Case("arith.ceildivui", IB::CeilDivU)
-      .Case("arith.floordivsi", IB::FloorDivS)
-      .Case("arith.andi", IB::And)
-      .Case("arith.ori", IB::Or)
-      .Case("arith.xori", IB::Xor)
-      .Case("arith.shli", IB::Shl)
-      .Case("arith.shrsi", IB::ShrS)
-      .Case("arith.shrui", IB::ShrU)
-      .Case("arith.maxsi", IB::MaxS)
-      .Case("arith.minsi", IB::MinS)
-      .Case("arith.maxui", IB::MaxU)
-      .Case("arith.minui", IB::MinU)
-      .Default(IB::None);
+IB intBinaryKind(Operation *op) {
+  return llvm::TypeSwitch<Operation *, IB>(op)
+      .Case<arith::AddIOp>([](auto) { return IB::Add; })
+      .Case<arith::SubIOp>([](auto) { return IB::Sub; })
+      .Case<arith::MulIOp>([](auto) { return IB::Mul; })
+      .Case<arith::DivSIOp>([](auto) { return IB::DivS; })
+      .Case<arith::DivUIOp>([](auto) { return IB::DivU; })
+      .Case<arith::RemSIOp>([](auto) { return IB::RemS; })
+      .Case<arith::RemUIOp>([](auto) { return IB::RemU; })
+      .Case<arith::CeilDivSIOp>([](auto) { return IB::CeilDivS; })
+      .Case<arith::CeilDivUIOp>([](auto) { return IB::CeilDivU; })
+      .Case<arith::FloorDivSIOp>([](auto) { return IB::FloorDivS; })
+      .Case<arith::AndIOp>([](auto) { return IB::And; })
+      .Case<arith::OrIOp>([](auto) { return IB::Or; })
+      .Case<arith::XOrIOp>([](auto) { return IB::Xor; })
+      .Case<arith::ShLIOp>([](auto) { return IB::Shl; })
+      .Case<arith::ShRSIOp>([](auto) { return IB::ShrS; })
+      .Case<arith::ShRUIOp>([](auto) { return IB::ShrU; })
+      .Case<arith::MaxSIOp>([](auto) { return IB::MaxS; })
+      .Case<arith::MinSIOp>([](auto) { return IB::MinS; })
+      .Case<arith::MaxUIOp>([](auto) { return IB::MaxU; })
+      .Case<arith::MinUIOp>([](auto) { return IB::MinU; })
+      .Default([](Operation *) { return IB::None; });
 }
 
 Inst intBinaryInst(IB k, const Slot &d, const Slot &a, const Slot &b) {
@@ -206,18 +206,18 @@ template <FB K> Inst floatBinaryInst(const Slot &d, const Slot &a, const Slot &b
   });
 }
 
-FB floatBinaryKind(StringRef name) {
-  return llvm::StringSwitch<FB>(name)
-      .Case("arith.addf", FB::Add)
-      .Case("arith.subf", FB::Sub)
-      .Case("arith.mulf", FB::Mul)
-      .Case("arith.divf", FB::Div)
-      .Case("arith.remf", FB::Rem)
-      .Case("arith.maximumf", FB::Maximum)
-      .Case("arith.minimumf", FB::Minimum)
-      .Case("arith.maxnumf", FB::MaxNum)
-      .Case("arith.minnumf", FB::MinNum)
-      .Default(FB::None);
+FB floatBinaryKind(Operation *op) {
+  return llvm::TypeSwitch<Operation *, FB>(op)
+      .Case<arith::AddFOp>([](auto) { return FB::Add; })
+      .Case<arith::SubFOp>([](auto) { return FB::Sub; })
+      .Case<arith::MulFOp>([](auto) { return FB::Mul; })
+      .Case<arith::DivFOp>([](auto) { return FB::Div; })
+      .Case<arith::RemFOp>([](auto) { return FB::Rem; })
+      .Case<arith::MaximumFOp>([](auto) { return FB::Maximum; })
+      .Case<arith::MinimumFOp>([](auto) { return FB::Minimum; })
+      .Case<arith::MaxNumFOp>([](auto) { return FB::MaxNum; })
+      .Case<arith::MinNumFOp>([](auto) { return FB::MinNum; })
+      .Default([](Operation *) { return FB::None; });
 }
 
 Inst floatBinaryInst(FB k, const Slot &d, const Slot &a, const Slot &b) {
@@ -494,20 +494,20 @@ Inst castInst(Cast k, const Slot &d, const Slot &a) {
   });
 }
 
-Cast castKind(StringRef name) {
-  return llvm::StringSwitch<Cast>(name)
-      .Case("arith.extsi", Cast::ExtS)
-      .Case("arith.extui", Cast::ExtU)
-      .Case("arith.trunci", Cast::Trunc)
-      .Case("arith.index_cast", Cast::ExtS)
-      .Case("arith.index_castui", Cast::ExtU)
-      .Case("arith.extf", Cast::ExtF)
-      .Case("arith.truncf", Cast::TruncF)
-      .Case("arith.sitofp", Cast::SIToFP)
-      .Case("arith.uitofp", Cast::UIToFP)
-      .Case("arith.fptosi", Cast::FPToSI)
-      .Case("arith.fptoui", Cast::FPToUI)
-      .Default(Cast::None);
+Cast castKind(Operation *op) {
+  return llvm::TypeSwitch<Operation *, Cast>(op)
+      .Case<arith::ExtSIOp>([](auto) { return Cast::ExtS; })
+      .Case<arith::ExtUIOp>([](auto) { return Cast::ExtU; })
+      .Case<arith::TruncIOp>([](auto) { return Cast::Trunc; })
+      .Case<arith::IndexCastOp>([](auto) { return Cast::ExtS; })
+      .Case<arith::IndexCastUIOp>([](auto) { return Cast::ExtU; })
+      .Case<arith::ExtFOp>([](auto) { return Cast::ExtF; })
+      .Case<arith::TruncFOp>([](auto) { return Cast::TruncF; })
+      .Case<arith::SIToFPOp>([](auto) { return Cast::SIToFP; })
+      .Case<arith::UIToFPOp>([](auto) { return Cast::UIToFP; })
+      .Case<arith::FPToSIOp>([](auto) { return Cast::FPToSI; })
+      .Case<arith::FPToUIOp>([](auto) { return Cast::FPToUI; })
+      .Default([](Operation *) { return Cast::None; });
 }
 
 //===----------------------------------------------------------------------===//
@@ -567,16 +567,15 @@ Emitted emitArith(Compiler &c, Operation *op, InstList &out) {
       return c.fail(op, "the interpreter does not support values of type " +
                             llvm::Twine(v.getType().getAbstractType().getName()));
   }
-  StringRef name = op->getName().getStringRef();
   if (op->getNumResults() != 1)
     return Emitted::NotMine;
   Slot &d = c.slot(op->getResult(0));
 
-  if (IB k = intBinaryKind(name); k != IB::None) {
+  if (IB k = intBinaryKind(op); k != IB::None) {
     out.push_back(intBinaryInst(k, d, c.slot(op->getOperand(0)), c.slot(op->getOperand(1))));
     return Emitted::Done;
   }
-  if (FB k = floatBinaryKind(name); k != FB::None) {
+  if (FB k = floatBinaryKind(op); k != FB::None) {
     out.push_back(floatBinaryInst(k, d, c.slot(op->getOperand(0)), c.slot(op->getOperand(1))));
     return Emitted::Done;
   }
@@ -603,7 +602,7 @@ Emitted emitArith(Compiler &c, Operation *op, InstList &out) {
                              c.slot(sel.getFalseValue())));
     return Emitted::Done;
   }
-  if (Cast k = castKind(name); k != Cast::None) {
+  if (Cast k = castKind(op); k != Cast::None) {
     out.push_back(castInst(k, d, c.slot(op->getOperand(0))));
     return Emitted::Done;
   }

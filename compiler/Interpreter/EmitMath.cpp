@@ -12,7 +12,7 @@
 #include "dialects/Tile/TileDialect.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
-#include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
 
@@ -81,35 +81,35 @@ template <FU K, typename C> inline C floatUnary(C x) {
     return std::trunc(x);
 }
 
-FU unaryKind(StringRef name) {
-  return llvm::StringSwitch<FU>(name)
-      .Case("math.absf", FU::Abs)
-      .Case("math.exp", FU::Exp)
-      .Case("math.exp2", FU::Exp2)
-      .Case("math.expm1", FU::Expm1)
-      .Case("math.log", FU::Log)
-      .Case("math.log2", FU::Log2)
-      .Case("math.log10", FU::Log10)
-      .Case("math.log1p", FU::Log1p)
-      .Case("math.sqrt", FU::Sqrt)
-      .Case("math.rsqrt", FU::Rsqrt)
-      .Case("math.cbrt", FU::Cbrt)
-      .Case("math.sin", FU::Sin)
-      .Case("math.cos", FU::Cos)
-      .Case("math.tan", FU::Tan)
-      .Case("math.tanh", FU::Tanh)
-      .Case("math.sinh", FU::Sinh)
-      .Case("math.cosh", FU::Cosh)
-      .Case("math.asin", FU::Asin)
-      .Case("math.acos", FU::Acos)
-      .Case("math.atan", FU::Atan)
-      .Case("math.erf", FU::Erf)
-      .Case("math.floor", FU::Floor)
-      .Case("math.ceil", FU::Ceil)
-      .Case("math.round", FU::Round)
-      .Case("math.roundeven", FU::RoundEven)
-      .Case("math.trunc", FU::Trunc)
-      .Default(FU::None);
+FU unaryKind(Operation *op) {
+  return llvm::TypeSwitch<Operation *, FU>(op)
+      .Case<math::AbsFOp>([](auto) { return FU::Abs; })
+      .Case<math::ExpOp>([](auto) { return FU::Exp; })
+      .Case<math::Exp2Op>([](auto) { return FU::Exp2; })
+      .Case<math::ExpM1Op>([](auto) { return FU::Expm1; })
+      .Case<math::LogOp>([](auto) { return FU::Log; })
+      .Case<math::Log2Op>([](auto) { return FU::Log2; })
+      .Case<math::Log10Op>([](auto) { return FU::Log10; })
+      .Case<math::Log1pOp>([](auto) { return FU::Log1p; })
+      .Case<math::SqrtOp>([](auto) { return FU::Sqrt; })
+      .Case<math::RsqrtOp>([](auto) { return FU::Rsqrt; })
+      .Case<math::CbrtOp>([](auto) { return FU::Cbrt; })
+      .Case<math::SinOp>([](auto) { return FU::Sin; })
+      .Case<math::CosOp>([](auto) { return FU::Cos; })
+      .Case<math::TanOp>([](auto) { return FU::Tan; })
+      .Case<math::TanhOp>([](auto) { return FU::Tanh; })
+      .Case<math::SinhOp>([](auto) { return FU::Sinh; })
+      .Case<math::CoshOp>([](auto) { return FU::Cosh; })
+      .Case<math::AsinOp>([](auto) { return FU::Asin; })
+      .Case<math::AcosOp>([](auto) { return FU::Acos; })
+      .Case<math::AtanOp>([](auto) { return FU::Atan; })
+      .Case<math::ErfOp>([](auto) { return FU::Erf; })
+      .Case<math::FloorOp>([](auto) { return FU::Floor; })
+      .Case<math::CeilOp>([](auto) { return FU::Ceil; })
+      .Case<math::RoundOp>([](auto) { return FU::Round; })
+      .Case<math::RoundEvenOp>([](auto) { return FU::RoundEven; })
+      .Case<math::TruncOp>([](auto) { return FU::Trunc; })
+      .Default([](Operation *) { return FU::None; });
 }
 
 template <FU K> Inst unaryInst(const Slot &d, const Slot &a) {
@@ -243,19 +243,18 @@ Emitted emitMath(Compiler &c, Operation *op, InstList &out) {
     return Emitted::NotMine;
   if (op->getNumResults() != 1)
     return Emitted::NotMine;
-  StringRef name = op->getName().getStringRef();
   Slot &d = c.slot(op->getResult(0));
-  if (FU k = unaryKind(name); k != FU::None) {
+  if (FU k = unaryKind(op); k != FU::None) {
     if (!isFloat(d.dtype))
       return c.fail(op, "expects floats");
     out.push_back(unaryInst(k, d, c.slot(op->getOperand(0))));
     return Emitted::Done;
   }
-  FB2 k2 = llvm::StringSwitch<FB2>(name)
-               .Case("math.powf", FB2::Pow)
-               .Case("math.atan2", FB2::Atan2)
-               .Case("math.copysign", FB2::CopySign)
-               .Default(FB2::None);
+  FB2 k2 = llvm::TypeSwitch<Operation *, FB2>(op)
+               .Case<math::PowFOp>([](auto) { return FB2::Pow; })
+               .Case<math::Atan2Op>([](auto) { return FB2::Atan2; })
+               .Case<math::CopySignOp>([](auto) { return FB2::CopySign; })
+               .Default([](Operation *) { return FB2::None; });
   if (k2 != FB2::None) {
     out.push_back(binaryInst(k2, d, c.slot(op->getOperand(0)), c.slot(op->getOperand(1))));
     return Emitted::Done;
