@@ -2,6 +2,7 @@
 
 #include "tcc/atomic_file.h"
 #include "tcc/grid_expr.h"
+#include "tcc/identifier.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -67,18 +68,6 @@ std::string jsonQuote(const std::string& s) {
 
 namespace {
 
-bool isIdentifier(const std::string& s) {
-  if (s.empty())
-    return false;
-  for (size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-    bool digit = c >= '0' && c <= '9';
-    if (!(alpha || (i > 0 && digit)))
-      return false;
-  }
-  return true;
-}
 
 bool isArch(const std::string& a) {
   if (a.size() < 5 || a.compare(0, 3, "sm_") != 0)

@@ -3,6 +3,7 @@
 #include "tcc/atomic_file.h"
 
 #include "tcc/grid_expr.h"
+#include "tcc/identifier.h"
 
 #include <algorithm>
 #include <array>
@@ -102,13 +103,8 @@ bool checkNamespace(const std::string& ns) {
     if (part.empty() || isCxxKeyword(part) || part.find("__") != std::string::npos ||
         (part.size() > 1 && part[0] == '_' && part[1] >= 'A' && part[1] <= 'Z'))
       return false;
-    for (size_t i = 0; i < part.size(); ++i) {
-      char c = part[i];
-      bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
-                (i > 0 && c >= '0' && c <= '9');
-      if (!ok)
-        return false;
-    }
+    if (!isIdentifier(part))
+      return false;
     if (end == std::string::npos)
       return true;
     start = end + 2;

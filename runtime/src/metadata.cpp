@@ -1,6 +1,7 @@
 #include "tcc/metadata.h"
 
 #include "tcc/error.h"
+#include "tcc/identifier.h"
 #include "tcc/json.h"
 
 #include <cerrno>
@@ -14,18 +15,6 @@
 
 namespace tcc {
 namespace {
-
-bool isIdentifier(const std::string& s) {
-  if (s.empty())
-    return false;
-  for (size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-    if (!(alpha || (i > 0 && c >= '0' && c <= '9')))
-      return false;
-  }
-  return true;
-}
 
 // An input string as metadata errors quote it: whole up to 120 characters, otherwise its
 // first 100 and its length (a message must stay readable whatever the metadata holds).

@@ -20,6 +20,7 @@
 #pragma once
 
 #include "tcc/grid_expr.h"
+#include "tcc/identifier.h"
 
 #include <cmath>
 #include <cstdint>
@@ -43,7 +44,7 @@ struct Spec {
 };
 
 namespace detail {
-inline bool isNameStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+inline bool isNameStart(char c) { return isIdentifierStart(c); }
 inline bool isDigit(char c) { return c >= '0' && c <= '9'; }
 inline bool endsWith(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;

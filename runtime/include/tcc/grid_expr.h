@@ -13,6 +13,8 @@
 // errors, never undefined behaviour.
 #pragma once
 
+#include "identifier.h" // beside this header: its users need no include path
+
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -207,10 +209,8 @@ private:
     return parsePrimary();
   }
 
-  static bool isIdentStart(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-  }
-  static bool isIdent(char c) { return isIdentStart(c) || (c >= '0' && c <= '9'); }
+  static bool isIdentStart(char c) { return isIdentifierStart(c); }
+  static bool isIdent(char c) { return isIdentifierChar(c); }
 
   int parsePrimary() {
     skipSpace();
