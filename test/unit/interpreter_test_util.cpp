@@ -9,6 +9,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 #include "mlir/IR/Diagnostics.h"
 
@@ -19,7 +20,8 @@ struct Compiled::State {
   mlir::OwningOpRef<mlir::ModuleOp> module;
 };
 
-Compiled compileIR(const std::string &ir, const std::string &name) {
+Compiled compileIR(const std::string &ir, const std::string &name,
+                   const std::string &bufferName) {
   Compiled c;
   c.state = std::make_shared<Compiled::State>();
   auto &ctx = c.state->context;
@@ -32,7 +34,7 @@ Compiled compileIR(const std::string &ir, const std::string &name) {
     return mlir::success();
   });
   mlir::ParserConfig config(&ctx);
-  c.state->module = mlir::parseSourceString<mlir::ModuleOp>(ir, config, "kernel.mlir");
+  c.state->module = mlir::parseSourceString<mlir::ModuleOp>(ir, config, bufferName);
   if (!c.state->module) {
     c.error = "parse error: " + diags;
     return c;
@@ -42,6 +44,17 @@ Compiled compileIR(const std::string &ir, const std::string &name) {
     return c;
   c.kernel = Kernel::compile(f, &c.error);
   return c;
+}
+
+Compiled compileIRFile(const std::string &file, const std::string &name) {
+  std::string path = std::string(TCC_UNIT_INPUTS) + "/interpreter/" + file;
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer) {
+    Compiled c;
+    c.error = "cannot read " + path + ": " + buffer.getError().message();
+    return c;
+  }
+  return compileIR((*buffer)->getBuffer().str(), name, file);
 }
 
 RunOutput run(Kernel &k, const std::vector<ArgValue> &args, Memory &mem, std::array<int64_t, 3> grid,

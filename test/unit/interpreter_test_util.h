@@ -19,7 +19,10 @@ struct Compiled {
 };
 
 /// Parses `ir` (as the file "kernel.mlir") and compiles the kernel `name` (or the only one).
-Compiled compileIR(const std::string &ir, const std::string &name = "");
+Compiled compileIR(const std::string &ir, const std::string &name = "",
+                   const std::string &bufferName = "kernel.mlir");
+/// compileIR on test/unit/inputs/interpreter/`file` (its locations name `file`).
+Compiled compileIRFile(const std::string &file, const std::string &name = "");
 
 /// Runs `k` over `grid`, collecting tile.print lines and warnings.
 struct RunOutput {
