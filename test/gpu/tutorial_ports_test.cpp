@@ -224,11 +224,14 @@ TEST_P(TutorialRandom, PhiloxBitsMatchTriton) {
     ASSERT_TRUE(u >= 0.0f && u < 1.0f);
     double u1 = std::max(double(tutorial_philox::uniform(w[0])), 1e-7);
     double u2 = tutorial_philox::uniform(w[1]);
-    double want = std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
-    // The GPU's lg2.approx, sqrt and cos.approx (as Triton's): a few 1e-6 absolute.
+    const double radius = std::sqrt(-2.0 * std::log(u1));
+    double want = radius * std::cos(6.283185307179586 * u2);
+    // The GPU's lg2.approx, sqrt and cos.approx in f32 (as Triton's): the error is that of
+    // cos times the radius (up to 5.7), so it scales with the radius, not with the value
+    // (at offset 151982 of seed 123, a value near 0 on a large radius was 2.4e-5 off).
     double err = std::fabs(nrm[i] - want);
     worstNormal = std::max(worstNormal, err);
-    ASSERT_LE(err, 2e-5 * (1 + std::fabs(want))) << "randn at offset " << off;
+    ASSERT_LE(err, 2e-5 * (1 + radius)) << "randn at offset " << off;
     const uint64_t off64 = uint64_t(c.base64) + i;
     ASSERT_EQ(wide[i], tutorial_philox::philox(uint64_t(c.seed), off64, true)[0])
         << "randint of the 64-bit offset " << off64;
