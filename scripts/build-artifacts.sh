@@ -421,7 +421,8 @@ fi
 # pointers and tensor descriptors (test/gpu/tutorial_ports_test.cpp, BlockPointers).
 if [ -x "$tcc" ]; then
   for k in tutorial_math:BLOCK256_W4 collatz_while:BLOCK128_W4 complex_mul:BLOCK256_W4 \
-      trans_dot:M64_D64_W4 tutorial_random:BLOCK256_W4 block_pointers:BM32_BN32_W4; do
+      trans_dot:M64_D64_W4 tutorial_random:BLOCK256_W4 block_pointers:BM32_BN32_W4 \
+      float_atomics:BLOCK256_W4; do
     name=${k%%:*} cfg=${k#*:}
     mkdir -p "$art/tcc/$name/$cfg"
     "$tcc" "$root/test/gpu/kernels/$name.tile" --emit=cubin \

@@ -370,19 +370,22 @@ Value Sema::atomicCall(Builtin b, llvm::StringRef name, const ast::CallExpr *cal
   default: op = "cas"; break;
   }
   bool integer = pointee == ScalarKind::I32 || pointee == ScalarKind::I64;
-  bool ok = integerOnly ? integer
+  // Floating-point max/min as Triton does them: on the bits, signed max (min) where the
+  // value is >= 0, unsigned min (max) where it is negative.
+  bool floatMinMax = (b == Builtin::AtomicMax || b == Builtin::AtomicMin) &&
+                     (pointee == ScalarKind::F32 || pointee == ScalarKind::F64);
+  bool ok = floatMinMax ? true
+            : integerOnly ? integer
             : op == "add" ? integer || pointee == ScalarKind::F32
                           : integer || pointee == ScalarKind::F32 || pointee == ScalarKind::F64;
   if (!ok) {
-    const char *what = integerOnly ? "i32 or i64 (signed)"
+    const char *what = b == Builtin::AtomicMax || b == Builtin::AtomicMin
+                           ? "i32, i64 (signed), f32 or f64"
+                       : integerOnly ? "i32 or i64"
                        : op == "add" ? "i32, i64 or f32"
                                      : "i32, i64, f32 or f64";
     diags.error(r[0], name + "() works on " + what + " in memory, but the pointer is " +
-                          ptr->type.str() +
-                          ((b == Builtin::AtomicMax || b == Builtin::AtomicMin) &&
-                                   ElementType::number(pointee).isFloat()
-                               ? " (tcc has no floating-point atomic max/min yet)"
-                               : ""));
+                          ptr->type.str());
     noteDefinition(a[0]);
     return Value::error();
   }
@@ -400,6 +403,33 @@ Value Sema::atomicCall(Builtin b, llvm::StringRef name, const ast::CallExpr *cal
     cmp = broadcastTo(cmp, ptr->type.shape(), r[1]);
   } else if (!writeOperands(call, what, a, r, ptr, v, mask)) {
     return Value::error();
+  }
+  if (floatMinMax) {
+    SMRange at = call->range;
+    ScalarKind ik = pointee == ScalarKind::F32 ? ScalarKind::I32 : ScalarKind::I64;
+    Type ivType = v->type.withElement(ElementType::number(ik));
+    Type i1 = v->type.withElement(ElementType::number(ScalarKind::I1));
+    typed::Expr *iptr = make<typed::CastExpr>(ptr->type.withElement(ElementType::pointerTo(ik)),
+                                              at, ptr);
+    typed::Expr *bits = bindTemporary("bits", make<typed::BitcastExpr>(ivType, at, v), at).expr;
+    typed::Expr *zero = constant(Value::floating(0.0), v->type, at);
+    typed::Expr *pos =
+        bindTemporary("pos", make<typed::CompareExpr>(i1, at, typed::CompareOp::Ge, v, zero), at)
+            .expr;
+    typed::Expr *neg = make<typed::CompareExpr>(i1, at, typed::CompareOp::Lt, v, zero);
+    typed::Expr *onPos = mask ? make<typed::BinaryExpr>(i1, at, typed::BinaryOp::And, mask, pos) : pos;
+    typed::Expr *onNeg = mask ? make<typed::BinaryExpr>(i1, at, typed::BinaryOp::And, mask, neg) : neg;
+    bool isMax = b == Builtin::AtomicMax;
+    typed::Expr *oldPos = bindTemporary("old", make<typed::AtomicExpr>(ivType, at, isMax ? "max" : "min",
+                                                                    iptr, bits, nullptr, onPos,
+                                                                    sem, scope),
+                                        at).expr;
+    typed::Expr *oldNeg = bindTemporary("old", make<typed::AtomicExpr>(ivType, at, isMax ? "umin" : "umax",
+                                                                    iptr, bits, nullptr, onNeg,
+                                                                    sem, scope),
+                                        at).expr;
+    typed::Expr *old = make<typed::SelectExpr>(ivType, at, pos, oldPos, oldNeg);
+    return Value::runtime(make<typed::BitcastExpr>(v->type, at, old));
   }
   // Bound at once, like atomic_add: the memory is updated where the source says, even if
   // the old values are never used.

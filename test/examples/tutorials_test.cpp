@@ -12,6 +12,7 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <set>
 
 using namespace tcc::examples;
 using tcc::interp::Buffer;
@@ -430,6 +431,52 @@ TEST(Tutorials, GroupedGemm08) {
                           },
                           1e-3, 1e-3),
               "");
+  }
+}
+
+// Floating-point atomic_max / atomic_min (Triton's: on the bits, signed where the value is
+// >= 0, unsigned where negative): test/gpu/kernels/float_atomics.tile, interpreted.
+TEST(Tutorials, FloatAtomicMaxMin) {
+  Example ex("../test/gpu/kernels/float_atomics.tile");
+  ASSERT_TRUE(ex.ok()) << ex.error();
+  const int64_t n = 3000, bins = 7;
+  Launch l(ex.get());
+  Buffer &x = l.random("x", DType::F32, n, 5);
+  for (int64_t i = 0; i < n; ++i) // magnitudes far apart, both signs
+    x.set(i, x.get(i) * std::ldexp(1.0, int(i % 41) - 20));
+  Buffer &mx = l.random("mx", DType::F32, bins, 1), &mn = l.random("mn", DType::F32, bins, 2);
+  Buffer &dmx = l.random("dmx", DType::F64, bins, 3);
+  for (int64_t b = 0; b < bins; ++b) {
+    mx.set(b, -INFINITY);
+    mn.set(b, INFINITY);
+    dmx.set(b, -INFINITY);
+  }
+  l.output("oldmx", DType::F32, n);
+  l.scalar("n", n);
+  l.scalar("n_bins", bins);
+  auto r = l.run();
+  ASSERT_TRUE(r.ok) << r.error;
+  std::vector<double> wantMax(size_t(bins), -INFINITY), wantMin(size_t(bins), INFINITY);
+  std::vector<std::set<double>> seen(size_t(bins), std::set<double>{-INFINITY});
+  for (int64_t i = 0; i < n; ++i) {
+    double v = x.get(i);
+    size_t b = size_t(i % bins);
+    wantMax[b] = std::max(wantMax[b], v);
+    wantMin[b] = std::min(wantMin[b], v);
+    seen[b].insert(v);
+  }
+  // Each old value is one the bin held: its initial value or an element of it, at most the
+  // final maximum (the non-negative lanes of a program go before its negative ones: two
+  // atomics, as in Triton).
+  for (int64_t i = 0; i < n; ++i) {
+    double old = l["oldmx"].get(i);
+    EXPECT_TRUE(seen[size_t(i % bins)].count(old) && old <= wantMax[size_t(i % bins)])
+        << "element " << i << ": old value " << old;
+  }
+  for (int64_t b = 0; b < bins; ++b) {
+    EXPECT_EQ(mx.get(b), wantMax[size_t(b)]) << "bin " << b;
+    EXPECT_EQ(mn.get(b), wantMin[size_t(b)]) << "bin " << b;
+    EXPECT_EQ(dmx.get(b), wantMax[size_t(b)]) << "bin " << b;
   }
 }
 

@@ -229,4 +229,51 @@ TEST(TransDot, QKTransposedExact) {
       ASSERT_EQ(t[d * M + i], float(q[i * D + d])) << "t[" << d << "][" << i << "]";
 }
 
+// Floating-point atomic_max / atomic_min from many programs at once (Triton's: on the bits,
+// signed where the value is >= 0, unsigned where negative), against the host's max and min.
+TEST(FloatAtomics, MaxAndMinOfEveryBin) {
+  TCC_REQUIRE_GPU();
+  const std::string dir = gputest::artifactsDir() + "/tcc/float_atomics/BLOCK256_W4";
+  if (!gputest::exists(dir + "/float_atomics.json"))
+    GTEST_SKIP() << "no float_atomics artifact under " << dir;
+  const int32_t n = 1 << 20, bins = 37;
+  std::vector<float> x(static_cast<size_t>(n));
+  uint32_t s = 99;
+  for (float &v : x) { // both signs, magnitudes 2^-20 .. 2^20, no -0.0 or NaN
+    s = s * 1664525u + 1013904223u;
+    v = std::ldexp(float(s >> 9) / float(1 << 23) + 0.5f, int(s % 41) - 20) * (s & 256 ? -1.0f : 1.0f);
+  }
+  std::vector<float> mx(static_cast<size_t>(bins), -INFINITY), mn(static_cast<size_t>(bins), INFINITY);
+  std::vector<double> dmx(static_cast<size_t>(bins), -INFINITY);
+  tcc::bench::DeviceBuffer bx(4 * size_t(n)), bmx(4 * size_t(bins)), bmn(4 * size_t(bins)),
+      bold(4 * size_t(n)), bdmx(8 * size_t(bins));
+  gputest::upload(bx.get(), x.data(), 4 * size_t(n));
+  gputest::upload(bmx.get(), mx.data(), 4 * size_t(bins));
+  gputest::upload(bmn.get(), mn.data(), 4 * size_t(bins));
+  gputest::upload(bdmx.get(), dmx.data(), 8 * size_t(bins));
+  tcc::Library lib(dir);
+  lib.kernel("float_atomics")
+      .launch(nullptr, bx.get(), bmx.get(), bmn.get(), bold.get(), bdmx.get(), n, bins);
+  gputest::synchronize();
+  std::vector<float> gotMax(static_cast<size_t>(bins)), gotMin(static_cast<size_t>(bins)),
+      old(static_cast<size_t>(n));
+  std::vector<double> gotD(static_cast<size_t>(bins));
+  gputest::download(gotMax.data(), bmx.get(), 4 * size_t(bins));
+  gputest::download(gotMin.data(), bmn.get(), 4 * size_t(bins));
+  gputest::download(gotD.data(), bdmx.get(), 8 * size_t(bins));
+  gputest::download(old.data(), bold.get(), 4 * size_t(n));
+  for (int32_t i = 0; i < n; ++i) {
+    size_t b = size_t(i % bins);
+    mx[b] = std::max(mx[b], x[size_t(i)]);
+    mn[b] = std::min(mn[b], x[size_t(i)]);
+  }
+  for (int32_t b = 0; b < bins; ++b) {
+    EXPECT_EQ(gotMax[size_t(b)], mx[size_t(b)]) << "bin " << b;
+    EXPECT_EQ(gotMin[size_t(b)], mn[size_t(b)]) << "bin " << b;
+    EXPECT_EQ(gotD[size_t(b)], double(mx[size_t(b)])) << "bin " << b;
+  }
+  for (int32_t i = 0; i < n; ++i) // an old value is one the bin held: at most its maximum
+    ASSERT_LE(old[size_t(i)], mx[size_t(i % bins)]) << "element " << i;
+}
+
 } // namespace
