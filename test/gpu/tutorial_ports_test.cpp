@@ -226,12 +226,14 @@ TEST_P(TutorialRandom, PhiloxBitsMatchTriton) {
     double u2 = tutorial_philox::uniform(w[1]);
     const double radius = std::sqrt(-2.0 * std::log(u1));
     double want = radius * std::cos(6.283185307179586 * u2);
-    // The GPU's lg2.approx, sqrt and cos.approx in f32 (as Triton's): the error is that of
-    // cos times the radius (up to 5.7), so it scales with the radius, not with the value
-    // (at offset 151982 of seed 123, a value near 0 on a large radius was 2.4e-5 off).
+    // The GPU's lg2.approx, sqrt and cos.approx in f32 (as Triton's). Two terms: cos's error
+    // times the radius (up to 5.7), and lg2.approx's absolute error (about 2^-22 near 1, so
+    // ln u1 is off by up to ~1.7e-7) through r = sqrt(-2 ln u1), which moves r by that over
+    // r: for u1 near 1 the radius is small and relatively inexact (at offset 151982 of seed
+    // 123 a value of 0.0009 was 2.4e-5 off).
     double err = std::fabs(nrm[i] - want);
     worstNormal = std::max(worstNormal, err);
-    ASSERT_LE(err, 2e-5 * (1 + radius)) << "randn at offset " << off;
+    ASSERT_LE(err, 2e-5 * (1 + radius) + 2e-7 / radius) << "randn at offset " << off;
     const uint64_t off64 = uint64_t(c.base64) + i;
     ASSERT_EQ(wide[i], tutorial_philox::philox(uint64_t(c.seed), off64, true)[0])
         << "randint of the 64-bit offset " << off64;
