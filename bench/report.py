@@ -258,7 +258,7 @@ def main():
         r = ratios.get(name)
         sh = same.get(name)
         also = (f" (same harness {sh['ratio_median']:.3f}, {sh['ratio_min']:.3f}-"
-                f"{sh['ratio_max']:.3f} over {sh.get('rounds', '?')} rounds)") if sh else ""
+                f"{sh['ratio_max']:.3f} over {sh.get('rounds', '?')} rounds in pairs)") if sh else ""
         if r is None:
             return f"{name}: no two-harness tcc/Triton ratio (missing measurement){also}"
         return (f"{name}: {r:.3f}x Triton{also} [{issue} target >= {target}: "

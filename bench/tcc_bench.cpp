@@ -5,14 +5,15 @@
 //
 //   tcc-bench --artifacts DIR [--n 268435456] [--budget-ms 200] [--filter STR[,STR...]]
 //             [--skip-elementwise] [--skip-workloads] [--json FILE] [--csv FILE]
-//             [--triton DIR [--rounds 5]]
+//             [--triton DIR [--rounds 6]]
 //
 // --triton DIR (from `python3 bench/triton_bench.py --export DIR`): Triton's own cubins of
 // the same workloads (and vector add/copy at the same n), loaded with the runtime's driver
 // table, checked like tcc's, and timed by this same harness (tcc::bench::run): every
 // exported Triton configuration once, then tcc's best configuration and Triton's best
-// alternately, --rounds times each (A/B, B/A, A/B, ...), per-round rates and the tcc/Triton ratio with
-// its median and min-max over the rounds ("same harness" in the JSON and CSV).
+// alternately, --rounds times each (A/B, B/A, A/B, ...), per-round rates and the tcc/Triton
+// ratio of each pair of rounds (one in each order), with its median and min-max over the
+// pairs ("same harness" in the JSON and CSV).
 #include "common.h"
 #include "triton_kernels.h"
 #include "workloads.h"
@@ -37,7 +38,8 @@ void usage() {
                "  --triton DIR  Triton's cubins exported by `bench/triton_bench.py --export DIR`:\n"
                "                each checked, then tcc's best and Triton's best timed by this\n"
                "                harness alternately (A/B, B/A), per-round rates and tcc/Triton ratio\n"
-               "  --rounds N    A/B rounds of that comparison (default 5)\n");
+               "  --rounds N    rounds of that comparison, alternating the order (default 6:\n"
+               "                three pairs)\n");
   std::exit(2);
 }
 
@@ -67,7 +69,7 @@ int main(int argc, char** argv) {
   double budget = 200;
   bool skipElementwise = false, skipWorkloads = false;
   std::string tritonDir;
-  int rounds = 5;
+  int rounds = 6;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&]() -> std::string {

@@ -5,7 +5,7 @@
 # matching cubins (instruction mix: HGMMA/HMMA/LDSM/LDGSTS, registers, spills). Before
 # tcc-bench, Triton's kernels of the matching workloads are exported (bench/triton_bench.py
 # --export-only) and tcc-bench --triton times them with tcc's own harness, A/B against tcc's
-# best ($TCC_FOCUS_ROUNDS rounds, default 5; TCC_FOCUS_TRITON=0 skips Triton). Usage, on
+# best ($TCC_FOCUS_ROUNDS rounds, default 6; TCC_FOCUS_TRITON=0 skips Triton). Usage, on
 # the GPU machine, with artifacts made here by
 #   TCC_ARTIFACT_EXAMPLES="matmul ..." bash scripts/build-artifacts.sh .carry/artifacts:
 #
@@ -52,7 +52,7 @@ if [ "${TCC_FOCUS_TRITON:-1}" = 1 ]; then
     --export-selftest --export "$tri_export" --skip-elementwise --filter "$bench_filter" \
     >"$out/triton-export.log" 2>&1 || rc=1
   grep -E "exported|FAILED|WRONG" "$out/triton-export.log" | tail -20
-  [ -d "$tri_export" ] && triton_args=(--triton "$tri_export" --rounds "${TCC_FOCUS_ROUNDS:-5}")
+  [ -d "$tri_export" ] && triton_args=(--triton "$tri_export" --rounds "${TCC_FOCUS_ROUNDS:-6}")
 fi
 
 step "tcc-bench: $bench_filter"

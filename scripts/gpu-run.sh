@@ -191,7 +191,7 @@ step "benchmarks" | tee "$out/bench.log"
   timeout "$(limit 120 250)" python3 "$root/bench/triton_bench.py" --export-only --export-selftest \
     --export "$tri_export" --json "$build/triton-export.json" || rc=1
   triton_args=()
-  [ -d "$tri_export" ] && triton_args=(--triton "$tri_export" --rounds 5)
+  [ -d "$tri_export" ] && triton_args=(--triton "$tri_export" --rounds 6)
   step "tcc-bench (elementwise n = 2^28, then the 2-D workloads; Triton's cubins A/B)"
   timeout "$(limit 170 150)" "$build/bin/tcc-bench" --artifacts "$art" --budget-ms 100 \
     --json "$out/tcc-bench.json" --csv "$out/tcc-bench.csv" "${triton_args[@]}" || rc=1
