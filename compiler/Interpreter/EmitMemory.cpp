@@ -45,7 +45,9 @@ std::string laneString(const std::vector<int64_t> &shape, int64_t lane) {
   return "lane [" + coords + "] of the " + shapeString(shape) + " tile";
 }
 
-bool inBounds(const ExecState &st, const PtrVal &p, int64_t es) {
+/// Whether `p` addresses a whole element of `es` bytes inside its buffer: the one bounds
+/// check of loads, stores and atomics.
+inline bool inBounds(const ExecState &st, const PtrVal &p, int64_t es) {
   if (p.buffer < 0 || p.buffer >= int64_t(st.buffers.size()))
     return false;
   const BufferView &b = st.buffers[size_t(p.buffer)];
@@ -114,15 +116,13 @@ Inst loadInst(const Access &a, E *pd, const E *pother) {
     const int64_t es = a.elementSize;
     const bool checkInit = st.options->uninitReads != UninitPolicy::Ignore;
     const BufferView *bufs = st.buffers.data();
-    const int64_t nbufs = int64_t(st.buffers.size());
     for (int64_t i = 0; i < a.numel; ++i) {
       if (a.mask && !a.mask[i]) {
         pd[i] = pother ? pother[i] : E{};
         continue;
       }
       const PtrVal p = a.ptrs[i];
-      if (p.buffer < 0 || p.buffer >= nbufs || p.offset < 0 ||
-          p.offset > bufs[p.buffer].bytes - es || p.offset % es) {
+      if (!inBounds(st, p, es)) {
         reportOutOfBounds(st, a, i);
         return;
       }
@@ -142,14 +142,12 @@ Inst storeInst(const Access &a, const E *pv) {
   return [a, pv](ExecState &st) {
     const int64_t es = a.elementSize;
     const BufferView *bufs = st.buffers.data();
-    const int64_t nbufs = int64_t(st.buffers.size());
     // Check every lane first, so that a failing store writes nothing.
     for (int64_t i = 0; i < a.numel; ++i) {
       if (a.mask && !a.mask[i])
         continue;
       const PtrVal p = a.ptrs[i];
-      if (p.buffer < 0 || p.buffer >= nbufs || p.offset < 0 ||
-          p.offset > bufs[p.buffer].bytes - es || p.offset % es) {
+      if (!inBounds(st, p, es)) {
         reportOutOfBounds(st, a, i);
         return;
       }
@@ -174,14 +172,12 @@ Inst rmwInst(const Access &a, E *pd, const E *pv, const E *pcmp, Combine combine
     const int64_t es = a.elementSize;
     const bool checkInit = st.options->uninitReads != UninitPolicy::Ignore;
     const BufferView *bufs = st.buffers.data();
-    const int64_t nbufs = int64_t(st.buffers.size());
     // Check every lane first, so that a failing atomic changes nothing.
     for (int64_t i = 0; i < a.numel; ++i) {
       if (a.mask && !a.mask[i])
         continue;
       const PtrVal p = a.ptrs[i];
-      if (p.buffer < 0 || p.buffer >= nbufs || p.offset < 0 ||
-          p.offset > bufs[p.buffer].bytes - es || p.offset % es) {
+      if (!inBounds(st, p, es)) {
         reportOutOfBounds(st, a, i);
         return;
       }
