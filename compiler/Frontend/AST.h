@@ -11,6 +11,8 @@
 #ifndef TCC_FRONTEND_AST_H
 #define TCC_FRONTEND_AST_H
 
+#include "compiler/Frontend/NodeArena.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/SMLoc.h"
@@ -352,26 +354,12 @@ struct ImportedName {
   llvm::SMRange line; // the import statement
 };
 
-class Module {
+/// A parsed file, and the storage of all its nodes (make<T>(...)).
+class Module : public NodeArena<Expr, Stmt, FunctionDef> {
 public:
   std::vector<FunctionDef *> functions;
   std::vector<GlobalConstant> constants;
   std::vector<ImportedName> imports;
-
-  template <typename T, typename... Args> T *make(Args &&...args) {
-    auto node = std::make_unique<T>(std::forward<Args>(args)...);
-    T *raw = node.get();
-    own(std::move(node));
-    return raw;
-  }
-
-private:
-  void own(std::unique_ptr<Expr> e) { exprs.push_back(std::move(e)); }
-  void own(std::unique_ptr<Stmt> s) { stmts.push_back(std::move(s)); }
-  void own(std::unique_ptr<FunctionDef> f) { funcs.push_back(std::move(f)); }
-  std::vector<std::unique_ptr<Expr>> exprs;
-  std::vector<std::unique_ptr<Stmt>> stmts;
-  std::vector<std::unique_ptr<FunctionDef>> funcs;
 };
 
 /// Compact S-expression of an expression, for tests and debugging:

@@ -17,6 +17,7 @@
 #define TCC_FRONTEND_TYPEDAST_H
 
 #include "compiler/Frontend/Autotune.h"
+#include "compiler/Frontend/NodeArena.h"
 #include "compiler/Frontend/Types.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -482,24 +483,9 @@ struct Kernel {
 };
 
 /// Every elaborated kernel of a file, and the storage of all their nodes.
-class Program {
+class Program : public NodeArena<Expr, Stmt, Variable> {
 public:
   std::vector<std::unique_ptr<Kernel>> kernels;
-
-  template <typename T, typename... Args> T *make(Args &&...args) {
-    auto node = std::make_unique<T>(std::forward<Args>(args)...);
-    T *raw = node.get();
-    own(std::move(node));
-    return raw;
-  }
-
-private:
-  void own(std::unique_ptr<Expr> e) { exprs.push_back(std::move(e)); }
-  void own(std::unique_ptr<Stmt> s) { stmts.push_back(std::move(s)); }
-  void own(std::unique_ptr<Variable> v) { vars.push_back(std::move(v)); }
-  std::vector<std::unique_ptr<Expr>> exprs;
-  std::vector<std::unique_ptr<Stmt>> stmts;
-  std::vector<std::unique_ptr<Variable>> vars;
 };
 
 /// The `--emit=ast` dump: one node per line, indented, with `line:col` and the
