@@ -90,8 +90,9 @@ if(TARGET tccrt)
           FILES_MATCHING PATTERN "*.h")
 endif()
 
-# --- the compiler: tcc (tcc::tcc) and tile-opt (tcc::tile-opt) -----------------------------
-foreach(tool tcc tile-opt)
+# --- the programs: tcc (tcc::tcc), tile-opt (tcc::tile-opt), tcc-tune (tcc::tcc-tune) ---------
+# tcc-tune (the offline tuner, runtime/tools) is built in the runtime-only configuration too.
+foreach(tool tcc tile-opt tcc-tune)
   if(TARGET ${tool})
     # LLVM and MLIR are shared libraries outside the prefix (/usr/lib/llvm-22/lib): keep
     # their folder in the installed programs' run path.

@@ -8,7 +8,7 @@
 #
 # PREFIX: an installed tcc; without it, `cmake --install` of the build folder (--build, default
 # build/ or $TCC_BUILD_DIR) into a temporary prefix, whose layout is checked (bin/tcc,
-# bin/tile-opt, lib/libtccrt.{a,so}, include/tcc, lib/cmake/tcc; no libTCC*.a, no test tools).
+# bin/tile-opt, bin/tcc-tune, lib/libtccrt.{a,so}, include/tcc, lib/cmake/tcc; no libTCC*.a, no test tools).
 # Then, for Ninja and for Unix Makefiles: configure and build the consumer, run it (without a
 # GPU it checks on the CPU that two configurations embed different code and skips the
 # launches), check that a second build does nothing, that touching a .tile file rebuilds its
@@ -55,12 +55,13 @@ if [ -z "$prefix" ]; then
   want=(lib/libtccrt.a lib/libtccrt.so include/tcc/tcc.h include/tcc/embedded.h
         lib/cmake/tcc/tccConfig.cmake lib/cmake/tcc/tccConfigVersion.cmake
         lib/cmake/tcc/tccTargets.cmake lib/cmake/tcc/TccAddKernels.cmake)
+  [ -x "$build/bin/tcc-tune" ] && want+=(bin/tcc-tune)
   [ -z "$headers" ] && want+=(bin/tcc bin/tile-opt)
   for f in "${want[@]}"; do
     [ -e "$prefix/$f" ] || fail "the install has no $f"
   done
   extra=$(cd "$prefix" && find . -path ./include -prune -o -type f -print | sed 's|^\./||' |
-          grep -v -E '^(bin/(tcc|tile-opt)|lib/libtccrt\.(a|so[.0-9]*)|lib/cmake/tcc/[A-Za-z-]+\.cmake)$' || true)
+          grep -v -E '^(bin/(tcc|tile-opt|tcc-tune)|lib/libtccrt\.(a|so[.0-9]*)|lib/cmake/tcc/[A-Za-z-]+\.cmake)$' || true)
   [ -z "$extra" ] || fail "the install has files it should not: $(echo $extra)"
   [ "$(ls "$prefix/include")" = tcc ] || fail "the install has include/$(ls "$prefix/include" | grep -v '^tcc$' | head -1)"
   say "installed $build to $prefix: $(cd "$prefix" && find . -type f | wc -l) files"
