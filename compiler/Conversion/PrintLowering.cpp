@@ -206,8 +206,71 @@ struct PrintLowering : OpConversionPattern<PrintOp> {
 
 } // namespace
 
+/// tile.assert (device_assert): a thread holding a false element calls the CUDA system call
+/// __assertfail(message, file, line, function, 1), which prints them with the program and
+/// thread and fails the launch (CUDA_ERROR_ASSERT), as CUDA's assert() and Triton do. A
+/// scalar condition is the same in every thread: thread 0 reports it.
+struct AssertLowering : OpConversionPattern<AssertOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult matchAndRewrite(AssertOp op, OneToNOpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto module = op->getParentOfType<ModuleOp>();
+    auto func = op->getParentOfType<LLVM::LLVMFuncOp>();
+    if (!module || !func)
+      return failure();
+    auto ptr = LLVM::LLVMPointerType::get(rewriter.getContext());
+    LLVM::LLVMFuncOp assertFail = module.lookupSymbol<LLVM::LLVMFuncOp>("__assertfail");
+    if (!assertFail) {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(module.getBody());
+      auto type = LLVM::LLVMFunctionType::get(
+          LLVM::LLVMVoidType::get(rewriter.getContext()),
+          {ptr, ptr, rewriter.getI32Type(), ptr, rewriter.getI64Type()});
+      assertFail = LLVM::LLVMFuncOp::create(rewriter, loc, "__assertfail", type);
+    }
+    // The innermost file:line (an inlined helper's, as the interpreter reports it).
+    std::string file = "<unknown>";
+    int32_t line = 0;
+    loc->walk([&](Location l) {
+      if (auto f = dyn_cast<FileLineColLoc>(l)) {
+        file = f.getFilename().str();
+        line = int32_t(f.getLine());
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    Value bad;
+    for (Value reg : adaptor.getCond()) {
+      Value no = arith::XOrIOp::create(rewriter, loc, reg,
+                                       arith::ConstantIntOp::create(rewriter, loc, reg.getType(), 1));
+      bad = bad ? arith::OrIOp::create(rewriter, loc, bad, no).getResult() : no;
+    }
+    if (!isa<RankedTensorType>(op.getCond().getType()))
+      bad = arith::AndIOp::create(
+          rewriter, loc, bad,
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                nvvm::threadIdX(rewriter, loc, kernelNumThreads(op)),
+                                i32Const(rewriter, loc, 0)));
+    std::string message = op.getMessage().str();
+    std::string function = func.getSymName().str();
+    scf::IfOp::create(rewriter, loc, bad, [&](OpBuilder &b, Location l) {
+      Value msg = formatString(b, l, module, message);
+      Value fileName = formatString(b, l, module, file);
+      Value fn = formatString(b, l, module, function);
+      Value lineValue = LLVM::ConstantOp::create(b, l, b.getI32Type(), b.getI32IntegerAttr(line));
+      Value one = LLVM::ConstantOp::create(b, l, b.getI64Type(), b.getI64IntegerAttr(1));
+      LLVM::CallOp::create(b, l, assertFail, ValueRange{msg, fileName, lineValue, fn, one});
+      scf::YieldOp::create(b, l);
+    });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 void populatePrintLoweringPatterns(TileTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<PrintLowering>(converter, patterns.getContext());
+  patterns.add<PrintLowering, AssertLowering>(converter, patterns.getContext());
 }
 
 } // namespace tcc

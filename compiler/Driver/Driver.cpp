@@ -185,6 +185,7 @@ const typed::Program *Driver::analyze() {
   // mistake in it is reported against the command line.
   SemaOptions semaOptions;
   semaOptions.kernelName = impl->options.kernelName;
+  semaOptions.deviceAsserts = !impl->options.noDeviceAssert;
   semaOptions.autotuneConfig = impl->options.autotuneConfig;
   if (impl->options.codegen.numWarps)
     semaOptions.autotuneOverride = "--num-warps";

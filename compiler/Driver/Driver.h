@@ -77,6 +77,8 @@ struct DriverOptions {
   std::vector<std::string> defines;
   /// Compile only this kernel (empty: every kernel of the file).
   std::string kernelName;
+  /// --no-device-assert: device_assert(...) compiled out (SemaOptions::deviceAsserts).
+  bool noDeviceAssert = false;
   /// Print IR with source locations (like -mlir-print-debuginfo).
   bool debugLocations = false;
   /// For a kernel with @autotune: compile this configuration only (its declared index), as

@@ -144,7 +144,10 @@ private:
       os << "debug_barrier" << loc(s->range) << "\n";
       return;
     case Stmt::Kind::Assume:
-      os << "assume" << loc(s->range) << "\n";
+      if (cast<AssumeStmt>(s)->isAssert)
+        os << "device_assert \"" << cast<AssumeStmt>(s)->message << "\"" << loc(s->range) << "\n";
+      else
+        os << "assume" << loc(s->range) << "\n";
       expr(cast<AssumeStmt>(s)->cond, depth + 1, "");
       return;
     case Stmt::Kind::For: {

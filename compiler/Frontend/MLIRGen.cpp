@@ -189,9 +189,14 @@ private:
     case typed::Stmt::Kind::Barrier:
       mlir::tile::BarrierOp::create(b, loc(s->range));
       return;
-    case typed::Stmt::Kind::Assume:
-      mlir::tile::AssumeOp::create(b, loc(s->range), expr(cast<typed::AssumeStmt>(s)->cond));
+    case typed::Stmt::Kind::Assume: {
+      auto *a = cast<typed::AssumeStmt>(s);
+      if (a->isAssert)
+        mlir::tile::AssertOp::create(b, loc(s->range), expr(a->cond), a->message);
+      else
+        mlir::tile::AssumeOp::create(b, loc(s->range), expr(a->cond));
       return;
+    }
     case typed::Stmt::Kind::For:
       forStmt(cast<typed::ForStmt>(s));
       return;

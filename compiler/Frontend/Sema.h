@@ -39,6 +39,9 @@ struct SemaOptions {
   /// @autotune is then compiled as that one configuration, not tuned (so is one whose
   /// space sets a name -D sets). Empty: nothing.
   std::string autotuneOverride;
+  /// device_assert(...) compiled in (false: `tcc --no-device-assert`, like C's -DNDEBUG:
+  /// the condition is still elaborated, and its errors reported, but nothing is emitted).
+  bool deviceAsserts = true;
 };
 
 /// Returns the elaborated kernels, or null after reporting errors.

@@ -1255,6 +1255,64 @@ Value Sema::builtinCall(Builtin b, llvm::StringRef name, const ast::CallExpr *ca
     }
     return convertCall(a[0], a[1], a[3], call->range, r[1], r[3]);
   }
+  case Builtin::DeviceAssert: {
+    // device_assert(cond, msg="", mask=None): where cond (every element of a tile, where
+    // mask holds) is false at run time, the launch fails with msg, file and line.
+    if (!bindArguments(call, name, {"cond", "msg", "mask"}, 1, a, r))
+      return Value::error();
+    std::string msg;
+    if (a[1].kind == Value::Kind::Str)
+      msg = a[1].str;
+    else if (a[1].kind != Value::Kind::None) {
+      diags.error(r[1], name + "() msg must be a string, not " + a[1].describe());
+      return Value::error();
+    }
+    Value cond = a[0];
+    if (cond.isNumber()) {
+      bool holds = cond.kind == Value::Kind::Float ? cond.floatValue != 0.0 : cond.intValue != 0;
+      if (!holds && options.deviceAsserts)
+        diags.error(r[0], name + "() of a condition that is always false" +
+                              (msg.empty() ? std::string() : ": " + msg));
+      return Value::none();
+    }
+    if (!cond.isRuntime() || cond.type().element().isPointer) {
+      diags.error(r[0], name + "() needs a condition (an i1, or a number: true where non-zero), "
+                               "not " + cond.describe());
+      noteDefinition(cond);
+      return Value::error();
+    }
+    typed::Expr *c = cond.expr;
+    if (!c->type.element().isBool()) { // non-zero is true, as Triton's
+      if (rejectFp8(c->type.element(), (name + "()").str(), r[0]))
+        return Value::error();
+      c = make<typed::CompareExpr>(c->type.withElement(ElementType::number(ScalarKind::I1)),
+                                   r[0], typed::CompareOp::Ne, c,
+                                   constant(Value::integer(0), c->type, r[0]));
+    }
+    if (a[2].kind != Value::Kind::None) { // where the mask is false the condition holds
+      typed::Expr *m = nullptr;
+      if (!readMask(*this, a[2], r[2], name, m))
+        return Value::error();
+      llvm::SmallVector<int64_t, 4> shape;
+      if (!m) { // mask=True
+      } else if (!broadcastShapes(c->type.shape(), m->type.shape(), shape)) {
+        diags.error(r[2], name + "(): the mask's shape " + shapeStr(m->type.shape()) +
+                              " does not broadcast with the condition's " +
+                              shapeStr(c->type.shape()));
+        return Value::error();
+      } else {
+        Type i1(ElementType::number(ScalarKind::I1), shape);
+        c = broadcastTo(c, shape, r[0]);
+        m = broadcastTo(m, shape, r[2]);
+        typed::Expr *notM = make<typed::BinaryExpr>(i1, r[2], typed::BinaryOp::Xor, m,
+                                                    constant(Value::boolean(true), i1, r[2]));
+        c = make<typed::BinaryExpr>(i1, r[0], typed::BinaryOp::Or, c, notM);
+      }
+    }
+    if (options.deviceAsserts)
+      emit(make<typed::AssumeStmt>(call->range, c, msg));
+    return Value::none();
+  }
   case Builtin::PointerType: {
     // tl.pointer_type(T): the type of pointers to T, a compile-time value.
     if (!bindArguments(call, name, {"element_ty", "address_space", "const"}, 1, a, r))

@@ -70,7 +70,7 @@ static const char *const kBuiltinNames[] = {
     "debug_barrier",
     "static_assert", "static_print", "print",
     "device_print", "assume", "range", "static_range", "float", "int", "cast", "inf", "nan",
-    "pointer_type",
+    "pointer_type", "device_assert",
     "make_block_ptr", "advance", "make_tensor_descriptor", "tensor_descriptor", "isinstance",
 };
 
@@ -83,8 +83,7 @@ static bool isUnsupportedTritonName(llvm::StringRef name) {
       .Cases({"cumsum", "cumprod", "reduce", "associative_scan", "sort", "histogram",
               "xor_sum"},
              true)
-      .Cases({"device_assert",
-              "inline_asm_elementwise", "fdiv", "softmax",
+      .Cases({"inline_asm_elementwise", "fdiv", "softmax",
               "swizzle2d"},
              true)
       .Default(false);
@@ -174,6 +173,7 @@ Value Sema::lookupBuiltin(llvm::StringRef name) const {
       .Case("int", Builtin::Int)
       .Case("cast", Builtin::Cast)
       .Case("pointer_type", Builtin::PointerType)
+      .Case("device_assert", Builtin::DeviceAssert)
       .Case("make_block_ptr", Builtin::MakeBlockPtr)
       .Case("advance", Builtin::Advance)
       .Case("make_tensor_descriptor", Builtin::MakeTensorDescriptor)

@@ -34,7 +34,7 @@ enum class Builtin {
   Libdevice,
   StaticAssert, StaticPrint, Print, Assume, Range, StaticRange, Float, Int, Cast,
   MakeBlockPtr, Advance, MakeTensorDescriptor, TensorDescriptorType, IsInstance,
-  PointerType,
+  PointerType, DeviceAssert,
 };
 
 struct BlockPointer;

@@ -377,10 +377,16 @@ public:
 };
 
 /// `assume(cond)`: the program may take `cond` (an i1 scalar or tile) to hold.
+/// `assume(cond)`, or with `isAssert` `device_assert(cond, message)`: checked at run time,
+/// reported with its message, file and line where it fails (tile.assert).
 class AssumeStmt : public Stmt {
 public:
   AssumeStmt(llvm::SMRange r, Expr *cond) : Stmt(Kind::Assume, r), cond(cond) {}
+  AssumeStmt(llvm::SMRange r, Expr *cond, std::string message)
+      : Stmt(Kind::Assume, r), cond(cond), isAssert(true), message(std::move(message)) {}
   Expr *cond;
+  bool isAssert = false;
+  std::string message;
   static bool classof(const Stmt *s) { return s->getKind() == Kind::Assume; }
 };
 

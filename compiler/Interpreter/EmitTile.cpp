@@ -375,6 +375,21 @@ Emitted emitTile(Compiler &c, Operation *op, InstList &out) {
                           c.slot(dot.getAcc())));
     return Emitted::Done;
   }
+  if (auto assertOp = dyn_cast<tile::AssertOp>(op)) {
+    // device_assert: the message, and the site's file and line (the error is located).
+    const Slot &cond = c.slot(assertOp.getCond());
+    OpSite *site = c.site(op);
+    std::string msg = assertOp.getMessage().str();
+    out.push_back([site, msg, data = cond.as<uint8_t>(), numel = cond.numel](ExecState &st) {
+      for (int64_t i = 0; i < numel; ++i)
+        if (!(data[i] & 1)) {
+          std::string where = numel == 1 ? "" : " at element " + std::to_string(i);
+          st.fail(site, "device_assert failed" + where + (msg.empty() ? "" : ": " + msg));
+          return;
+        }
+    });
+    return Emitted::Done;
+  }
   if (auto assume = dyn_cast<tile::AssumeOp>(op)) {
     // The compiled program may rely on the promise: here it is checked, element by element.
     const Slot &cond = c.slot(assume.getCond());

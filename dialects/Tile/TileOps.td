@@ -594,6 +594,23 @@ def Tile_HintOp : Tile_Op<"hint", [Pure, AllTypesMatch<["src", "result"]>]> {
   let hasVerifier = 1;
 }
 
+def Tile_AssertOp : Tile_Op<"assert", [MemoryEffects<[MemWrite]>]> {
+  let summary = "device_assert: a condition checked at run time";
+  let description = [{
+    ```mlir
+    tile.assert %c, "n must be positive" : i1
+    tile.assert %m, "" : tensor<128xi1>
+    ```
+    Where `cond` (any element of a tile) is false, the launch fails, reporting `message` and
+    the op's location (file and line). On the GPU a thread holding a false element calls the
+    CUDA system call `__assertfail`, which prints the message, file, line, program and
+    thread, and makes the launch fail with CUDA_ERROR_ASSERT (the runtime's error says so);
+    the interpreter stops with a located error. `tcc --no-device-assert` emits none.
+  }];
+  let arguments = (ins Tile_BoolLike:$cond, StrAttr:$message);
+  let assemblyFormat = "$cond `,` $message attr-dict `:` type($cond)";
+}
+
 def Tile_AssumeOp : Tile_Op<"assume", [MemoryEffects<[MemWrite]>]> {
   let summary = "promises that a condition holds (llvm.assume on the GPU)";
   let description = [{

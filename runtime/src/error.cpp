@@ -35,6 +35,9 @@ void check(CUresult result, const std::string& doing, const std::string& kernel)
   if (d.cuGetErrorString(result, &text) != CUDA_SUCCESS || !text)
     text = "unknown error";
   std::string detail = std::string(name) + " (" + text + ")";
+  if (std::string(name) == "CUDA_ERROR_ASSERT")
+    detail += ": a device_assert failed; the device printed its message, file and line (and "
+              "the program and thread) on standard output. The context cannot launch again";
   throw Error(doing, detail, kernel, result, name);
 }
 

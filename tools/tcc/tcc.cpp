@@ -125,6 +125,9 @@ int main(int argc, char **argv) {
       ->check(CLI::IsMember({"cubin", "ptx", "both"}));
   app.add_option("--depfile", codegen.depfile,
                  "write a Make-syntax depfile (OUTPUT: INPUT) for build systems");
+  app.add_flag("--no-device-assert", options.noDeviceAssert,
+               "compile device_assert(...) out, as C's -DNDEBUG does assert (its condition is "
+               "still checked for errors)");
   app.add_flag("--check-bounds", codegen.checkBounds,
                "bounds-checked build: every access is checked against the allocation its "
                "pointer argument lies in; the runtime reports the first out-of-bounds one "
@@ -152,6 +155,7 @@ int main(int argc, char **argv) {
   run->add_option("--seed", runOptions.seed, "seed of rand: and randn: (default 0)");
   run->add_option("--kernel", options.kernelName, "which kernel of the file");
   run->add_option("-D", options.defines, "set a constexpr parameter: -D BLOCK=512");
+  run->add_flag("--no-device-assert", options.noDeviceAssert, "compile device_assert(...) out");
   run->add_option("--config", options.autotuneConfig,
                   "an @autotune kernel: run configuration N (default: the first kept)")
       ->check(CLI::Range(0, 4095));
