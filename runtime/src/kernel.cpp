@@ -303,16 +303,17 @@ void Kernel::fillDeviceSymbols(size_t v, Marshalled& m) const {
   check(d.cuDeviceGetAttribute(&sms, cu::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
                                currentDevice()),
         "querying the number of SMs", name_);
-  int occ = var.occupancy.load(std::memory_order_relaxed);
+  // Of the variant being launched, on this context's device: its registers and shared
+  // memory decide.
+  VariantLoad& loaded = const_cast<Kernel*>(this)->ensureLoaded(v);
+  int occ = loaded.occupancy.load(std::memory_order_relaxed);
   if (occ == 0) {
-    // Of the variant being launched: its registers and shared memory decide.
-    const_cast<Kernel*>(this)->ensureLoaded(v);
     check(d.cuOccupancyMaxActiveBlocksPerMultiprocessor(
-              &occ, var.function.load(std::memory_order_acquire), metas_[v].threadsPerBlock(),
+              &occ, loaded.function, metas_[v].threadsPerBlock(),
               static_cast<size_t>(metas_[v].sharedBytes)),
           "computing the occupancy", name_);
     occ = occ < 1 ? 1 : occ; // a kernel that launches at all runs one program per SM
-    var.occupancy.store(occ, std::memory_order_relaxed);
+    loaded.occupancy.store(occ, std::memory_order_relaxed);
   }
   m.slots[at] = sms;
   m.slots[at + 1] = occ;
@@ -343,13 +344,20 @@ LaunchPlan Kernel::planArgs(const Arg* args, size_t count) const {
   return planFor(v, m);
 }
 
-void Kernel::ensureLoaded(size_t v) {
+Kernel::VariantLoad& Kernel::ensureLoaded(size_t v) {
   Variant& var = *variants_[v];
-  if (var.function.load(std::memory_order_acquire))
-    return;
+  const CUcontext context = ensureContext();
+  for (const std::atomic<VariantLoad*>& slot : var.slots) {
+    VariantLoad* l = slot.load(std::memory_order_acquire);
+    if (!l)
+      break;
+    if (l->context == context)
+      return *l;
+  }
   std::lock_guard<std::mutex> lock(loadMutex_);
-  if (var.function.load(std::memory_order_relaxed))
-    return;
+  for (const std::unique_ptr<VariantLoad>& l : var.loaded)
+    if (l->context == context)
+      return *l;
   const KernelMetadata& m = metas_[v];
   std::string cubinFile, ptxFile; // read only if used
   detail::VariantImages im;
@@ -372,10 +380,16 @@ void Kernel::ensureLoaded(size_t v) {
       return ptxFile;
     };
   }
-  var.module = detail::loadVariant(im, m.archNumber, m.archSpecific, name_);
-  CUfunction f = var.module->function(m.entry, name_);
-  detail::prepareFunction(f, m.numWarps, m.sharedBytes, name_);
-  var.function.store(f, std::memory_order_release);
+  auto l = std::make_unique<VariantLoad>();
+  l->context = context;
+  l->module = detail::loadVariant(im, m.archNumber, m.archSpecific, name_);
+  l->function = l->module->function(m.entry, name_);
+  detail::prepareFunction(l->function, m.numWarps, m.sharedBytes, name_);
+  VariantLoad& added = *l;
+  var.loaded.push_back(std::move(l));
+  if (var.loaded.size() <= Variant::kSlots)
+    var.slots[var.loaded.size() - 1].store(&added, std::memory_order_release);
+  return added;
 }
 
 void Kernel::load() {
@@ -393,8 +407,7 @@ CUfunction Kernel::function(size_t v) {
     return tuning_->configs.front()->function(v);
   if (v >= variants_.size())
     throw Error("looking up a variant", "variant " + std::to_string(v) + " does not exist", name_);
-  ensureLoaded(v);
-  return variants_[v]->function.load(std::memory_order_acquire);
+  return ensureLoaded(v).function;
 }
 
 void Kernel::launchArgs(CUstream stream, const Arg* args, size_t count) {
@@ -409,18 +422,15 @@ void Kernel::launchArgs(CUstream stream, const Arg* args, size_t count) {
   LaunchPlan plan = planFor(v, m);
   if (plan.empty())
     return; // nothing to do; a zero-sized grid is an error for the driver
-  ensureLoaded(v);
-  Variant& var = *variants_[v];
+  VariantLoad& loaded = ensureLoaded(v);
   if (const std::optional<BoundsCheckInfo>& check = metas_[v].checkBounds) {
-    detail::launchBoundsChecked(var.function.load(std::memory_order_acquire), plan.grid,
-                                plan.blockThreads, plan.sharedBytes, stream, m.pointers,
-                                metas_[v].params, *check, metas_[v].source, name_,
-                                var.module->context());
+    detail::launchBoundsChecked(loaded.function, plan.grid, plan.blockThreads,
+                                plan.sharedBytes, stream, m.pointers, metas_[v].params, *check,
+                                metas_[v].source, name_, loaded.context);
     return;
   }
-  detail::launchChecked(var.function.load(std::memory_order_acquire), plan.grid,
-                        plan.blockThreads, plan.sharedBytes, stream, m.pointers, name_,
-                        var.module->context());
+  detail::launchChecked(loaded.function, plan.grid, plan.blockThreads, plan.sharedBytes, stream,
+                        m.pointers, name_, loaded.context);
 }
 
 } // namespace tcc

@@ -19,16 +19,29 @@
 
 namespace tcc {
 
+// A variant loaded in one CUDA context: a module belongs to the context it was loaded in,
+// so a kernel launched from threads with different current contexts (one per device, or
+// several on one) loads it once in each and launches each context's own function.
+struct Kernel::VariantLoad {
+  CUcontext context = nullptr;
+  std::shared_ptr<Module> module;
+  CUfunction function = nullptr;
+  std::atomic<int> occupancy{0}; // programs per SM on this context's device (0: not asked)
+};
+
 struct Kernel::Variant {
   grid::Expr grid[3];
   std::string image; // the cubin in memory, or empty: read from the metadata's cubinPath
   std::string ptx;   // the PTX in memory, or empty: read from the metadata's ptxPath
   bool hasCubin = false;
   bool hasPtx = false;
-  std::shared_ptr<Module> module;
-  std::atomic<CUfunction> function{nullptr};
   bool usesDeviceSymbols = false; // the grid mentions num_sms or occupancy
-  std::atomic<int> occupancy{0};  // programs per SM, once asked (0: not yet)
+
+  // Where it is loaded: once per CUDA context it was launched from.
+  std::vector<std::unique_ptr<VariantLoad>> loaded; // owned; appended under Kernel::loadMutex_
+  // The first kSlots of them, published for lock-free lookup by context (null: not yet).
+  static constexpr size_t kSlots = 16;
+  std::atomic<VariantLoad*> slots[kSlots] = {};
 };
 
 // Arguments converted to the parameters' types: storage the driver reads, and the integer

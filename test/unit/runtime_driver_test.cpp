@@ -17,6 +17,8 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <thread>
+#include <vector>
 
 namespace {
 
@@ -554,6 +556,63 @@ TEST(RuntimeGridSymbols, NumSmsAndOccupancyComeFromTheDeviceAndTheVariant) {
     k.launch(nullptr, kAligned, int32_t(100000));
     EXPECT_NE(takeLog().find("grid " + std::to_string(132 * perSm) + "x1x1"), std::string::npos);
   }
+}
+
+// Several devices (issue 17): a kernel launched from threads whose current contexts are
+// different devices' loads its module once in each context and launches each context's own
+// function (the fake refuses a function of another context's module, as a driver does).
+TEST(RuntimeContexts, AKernelIsLoadedOnceInEachContextItIsLaunchedFrom) {
+  OnDevice h200(90);
+  ASSERT_TRUE(fake().setCc(1, 90)); // two H200s
+  const tcc::Driver& d = tcc::driver();
+  CUcontext ctx[2] = {nullptr, nullptr};
+  for (int dev = 0; dev < 2; ++dev)
+    ASSERT_EQ(d.cuDevicePrimaryCtxRetain(&ctx[dev], dev), tcc::cu::CUDA_SUCCESS);
+  tcc::Library lib;
+  lib.add(meta("sm_90"), fakeCubin(90, "FAKE_INC"), "");
+  tcc::Kernel& k = lib.kernel("vector_add");
+  const int32_t n = 64;
+  CUdeviceptr buf[2] = {0, 0};
+  for (int dev = 0; dev < 2; ++dev) {
+    d.cuCtxSetCurrent(ctx[dev]);
+    ASSERT_EQ(d.cuMemAlloc(&buf[dev], n * 4), tcc::cu::CUDA_SUCCESS);
+    ASSERT_EQ(d.cuMemsetD32(buf[dev], 0, n), tcc::cu::CUDA_SUCCESS);
+  }
+  takeLog();
+  // Each thread launches on its own device, three times, concurrently.
+  std::vector<std::thread> threads;
+  std::vector<std::string> errors(2);
+  for (int dev = 0; dev < 2; ++dev)
+    threads.emplace_back([&, dev] {
+      d.cuCtxSetCurrent(ctx[dev]);
+      errors[dev] = errorOf([&] {
+        for (int i = 0; i < 3 + dev; ++i)
+          k.launch(nullptr, buf[dev], n);
+      });
+    });
+  for (std::thread& t : threads)
+    t.join();
+  EXPECT_EQ(errors[0], "(no error)");
+  EXPECT_EQ(errors[1], "(no error)");
+  const std::string log = takeLog();
+  size_t loads = 0;
+  for (size_t at = log.find("load cubin sm_90"); at != std::string::npos;
+       at = log.find("load cubin sm_90", at + 1))
+    ++loads;
+  EXPECT_EQ(loads, 2u) << log; // one per context, not one per launch
+  EXPECT_EQ(log.find("another context"), std::string::npos) << log;
+  for (int dev = 0; dev < 2; ++dev) {
+    std::vector<int32_t> v(n, -1);
+    d.cuCtxSetCurrent(ctx[dev]);
+    d.cuMemcpyDtoH(v.data(), buf[dev], n * 4);
+    EXPECT_EQ(v[0], 3 + dev) << "device " << dev;
+    EXPECT_EQ(v[n - 1], 3 + dev) << "device " << dev;
+  }
+  // Back on the first context: its module again, no new load.
+  d.cuCtxSetCurrent(ctx[0]);
+  k.launch(nullptr, buf[0], n);
+  EXPECT_EQ(takeLog().find("load "), std::string::npos);
+  EXPECT_TRUE(fake().setCc(1, 80));
 }
 
 } // namespace

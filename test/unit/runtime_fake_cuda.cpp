@@ -21,6 +21,8 @@
 //                      params[e] an i64 extent: it records an out-of-bounds store (line 12,
 //                      column 5) through argument a at that extent's byte offset, by program
 //                      (grid x - 1, 0, 0), as tile.record_oob would
+// Contexts: each device's primary context; a module belongs to the context current when it
+// was loaded, and launching its functions from another fails (CUDA_ERROR_INVALID_HANDLE).
 // Memory: cuMemAlloc gives addresses with host memory behind them (up to 64 MiB each; larger
 // allocations, e.g. the benchmark harness's L2 flush buffer, are addresses only), which the
 // cuMemcpy*, cuMemset* and FAKE_INC launches read and write; cuMemGetAddressRange finds the
@@ -46,6 +48,7 @@ struct CUctx_st {
 struct CUfunc_st;
 struct CUmod_st {
   std::string kind; // "cubin sm_90" or "ptx sm_90"
+  CUctx_st* context = nullptr; // where it was loaded: its functions launch only there
   double ms = 1.0;  // FAKE_MS: the time each launch of its functions takes
   bool fail = false; // FAKE_LAUNCH_FAIL
   bool inc = false;  // FAKE_INC
@@ -295,6 +298,7 @@ CUresult cuModuleLoadData(CUmodule* m, const void* image) {
   record("load " + kind);
   *m = new CUmod_st;
   (*m)->kind = kind;
+  (*m)->context = current;
   const char* text = static_cast<const char*>(image);
   readBehaviour(*m, isCubin(image) ? text + 128 : text);
   return CUDA_SUCCESS;
@@ -328,6 +332,7 @@ CUresult cuModuleLoadDataEx(CUmodule* m, const void* image, unsigned int n, CUji
          std::to_string(ccs[current->device]));
   *m = new CUmod_st;
   (*m)->kind = kind;
+  (*m)->context = current;
   readBehaviour(*m, text);
   return CUDA_SUCCESS;
 }
@@ -368,6 +373,11 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
   if (!current)
     return CUDA_ERROR_INVALID_CONTEXT;
   const CUmod_st& m = *f->module;
+  if (m.context != current) {
+    // A real driver answers so for a function of a module loaded in another context.
+    record("launch " + f->name + " from another context's module");
+    return CUDA_ERROR_INVALID_HANDLE;
+  }
   if (m.fail) {
     record("failed launch " + f->name + " from " + m.kind);
     return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;

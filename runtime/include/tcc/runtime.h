@@ -296,7 +296,10 @@ private:
   // num_sms and occupancy (of `variant`, on the current device) into m's slots, where the
   // variant's grid uses them; loads the variant to ask the driver for its occupancy.
   void fillDeviceSymbols(size_t variant, Marshalled& m) const;
-  void ensureLoaded(size_t variant);
+  // The variant loaded in the current CUDA context (made current first if none is):
+  // loaded there on first use.
+  struct VariantLoad;
+  VariantLoad& ensureLoaded(size_t variant);
 
   // The compute capability variants are chosen for: the current device's on first use, -1
   // without a driver or device.
