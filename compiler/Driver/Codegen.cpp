@@ -373,8 +373,7 @@ bool Codegen::compileTimed(ModuleOp tileModule,
     Compiled::Launch &launch = result->kernels[func.getName().str()];
     if (auto bytes = func->getAttrOfType<IntegerAttr>(tile::kSharedBytesAttrName))
       launch.sharedBytes = bytes.getInt();
-    if (auto warps = func->getAttrOfType<IntegerAttr>(tile::kNumWarpsAttrName))
-      launch.numWarps = warps.getInt();
+    launch.numWarps = int(tile::getNumWarps(func));
     if (auto unchecked = func->getAttrOfType<IntegerAttr>(tile::kCheckBoundsUncheckedAttrName))
       launch.unchecked = int(unchecked.getInt());
   }
