@@ -373,6 +373,16 @@ int Driver::runAutotuneSpace(const typed::Kernel &kernel) {
                       "written beside it)");
     return 1;
   }
+  // A folder that is not there fails every configuration alike: say so once, before
+  // compiling any (not as one "dropped" warning per configuration).
+  if (o.outputPath != "-") {
+    llvm::StringRef folder = llvm::sys::path::parent_path(o.outputPath);
+    if (!folder.empty() && !llvm::sys::fs::is_directory(folder)) {
+      impl->diags.error("cannot write '" + o.outputPath + "': the folder '" + folder.str() +
+                        "' does not exist");
+      return 1;
+    }
+  }
   // --tuning: the table is checked before anything is compiled, and its configurations'
   // descriptions once they are built.
   unsigned table = 0;
