@@ -449,6 +449,8 @@ triton_ports=(
   "triton_01_vector_add/BLOCK_SIZE1024_W4|01_vector_add|add_kernel|"
   "triton_02_fused_softmax/BLOCK_SIZE1024_W8|02_fused_softmax|softmax_kernel|-D BLOCK_SIZE=1024"
   "triton_02_fused_softmax/BLOCK_SIZE4096_W8|02_fused_softmax|softmax_kernel|-D BLOCK_SIZE=4096"
+  # bench/ (tcc-bench's triton_02_* workloads): the tutorial's widest rows, 12672 = 128 x 99.
+  "triton_02_fused_softmax/BLOCK_SIZE16384_W8|02_fused_softmax|softmax_kernel|-D BLOCK_SIZE=16384"
   # tcc's wgmma path (sm_90a); configuration 0 (128x256x64, 8 warps) spills 336 B there, so
   # it is built with --max-spill-bytes -1 (correctness only; bench/ times the others).
   "triton_03_matrix_multiplication/c3_W4_S4|03_matrix_multiplication|matmul_kernel|--arch sm_90a --config 3"
@@ -462,6 +464,10 @@ triton_ports=(
   "triton_05_layer_norm/fwd_BLOCK8192_W8|05_layer_norm|_layer_norm_fwd_fused|--kernel _layer_norm_fwd_fused -D BLOCK_SIZE=8192"
   "triton_05_layer_norm/bwd_BLOCK8192_W8|05_layer_norm|_layer_norm_bwd_dx_fused|--kernel _layer_norm_bwd_dx_fused -D BLOCK_SIZE_N=8192 -D GROUP_SIZE_M=96"
   "triton_05_layer_norm/fwd_BLOCK1024_W4|05_layer_norm|_layer_norm_fwd_fused|--kernel _layer_norm_fwd_fused -D BLOCK_SIZE=1024 --num-warps 4"
+  # bench/ (tcc-bench's triton_05_* workloads, M = 4096): N = 4096 and 15872 (the
+  # tutorial's widest), with the launcher's num_warps = min(max(BLOCK_SIZE // 256, 1), 8).
+  "triton_05_layer_norm/fwd_BLOCK4096_W8|05_layer_norm|_layer_norm_fwd_fused|--kernel _layer_norm_fwd_fused -D BLOCK_SIZE=4096"
+  "triton_05_layer_norm/fwd_BLOCK16384_W8|05_layer_norm|_layer_norm_fwd_fused|--kernel _layer_norm_fwd_fused -D BLOCK_SIZE=16384"
   "triton_05_layer_norm/bwd_BLOCK1024_W4|05_layer_norm|_layer_norm_bwd_dx_fused|--kernel _layer_norm_bwd_dx_fused -D BLOCK_SIZE_N=1024 -D GROUP_SIZE_M=256 --num-warps 4"
   "triton_05_layer_norm/dwdb_BLOCK_SIZE_M32_BLOCK_SIZE_N128_W4|05_layer_norm|_layer_norm_bwd_dwdb|--kernel _layer_norm_bwd_dwdb"
   # Tensor descriptors made in the kernel; configuration 4 (BLOCK_M 64, BLOCK_N 64, 3
