@@ -24,14 +24,14 @@ std::string fmt(const char* f, double v) {
 
 // Fractions of the ceilings (nullopt where the ceiling or the count is missing).
 std::optional<double> ofCopy(const Report& r, const ConfigResult& c) {
-  if (r.ceilings.copyGBps <= 0 || !c.ok || !c.bytes)
+  if (!c.ok)
     return std::nullopt;
-  return c.gbps() / r.ceilings.copyGBps;
+  return place(r.ceilings, c.medianMs, c.bytes, c.flops).fractionOfCopy;
 }
 std::optional<double> ofTensor(const Report& r, const ConfigResult& c) {
-  if (r.ceilings.tensorTFLOPs <= 0 || !c.ok || !c.flops)
+  if (!c.ok)
     return std::nullopt;
-  return c.tflops() / r.ceilings.tensorTFLOPs;
+  return place(r.ceilings, c.medianMs, c.bytes, c.flops).fractionOfTensor;
 }
 
 std::string csvField(const std::string& s) {
@@ -71,6 +71,46 @@ std::string tickLabel(double v) {
 }
 
 } // namespace
+
+Placement place(const Ceilings& c, double medianMs, std::optional<double> bytes,
+                std::optional<double> flops) {
+  Placement p;
+  if (medianMs > 0) {
+    if (bytes) {
+      p.gbps = *bytes / (medianMs * 1e6);
+      if (c.copyGBps > 0)
+        p.fractionOfCopy = *p.gbps / c.copyGBps;
+    }
+    if (flops) {
+      p.tflops = *flops / (medianMs * 1e9);
+      if (c.tensorTFLOPs > 0)
+        p.fractionOfTensor = *p.tflops / c.tensorTFLOPs;
+    }
+  }
+  if (c.copyGBps > 0 && c.tensorTFLOPs > 0)
+    p.ridge = c.tensorTFLOPs * 1000 / c.copyGBps; // (TFLOP/s x 1e12) / (GB/s x 1e9)
+  if (bytes && *bytes > 0) {
+    if (flops)
+      p.intensity = *flops / *bytes;
+    if (!flops || *flops <= 0)
+      p.bound = Bound::Memory;
+    else if (p.ridge)
+      p.bound = *p.intensity < *p.ridge ? Bound::Memory : Bound::Compute;
+  }
+  return p;
+}
+
+const char* boundName(Bound b) {
+  switch (b) {
+  case Bound::Memory:
+    return "memory";
+  case Bound::Compute:
+    return "compute";
+  case Bound::Unknown:
+    break;
+  }
+  return "unknown";
+}
 
 Ranking rank(const ShapeResult& s) {
   Ranking r;
@@ -228,6 +268,9 @@ std::string jsonReport(const Report& r) {
       std::optional<double> fc = ofCopy(r, c), ft = ofTensor(r, c);
       jc.set("fraction_of_copy", fc ? json::Value(*fc) : json::Value());
       jc.set("fraction_of_tensor", ft ? json::Value(*ft) : json::Value());
+      const Placement pl = place(r.ceilings, c.medianMs, c.bytes, c.flops);
+      jc.set("intensity", pl.intensity ? json::Value(*pl.intensity) : json::Value());
+      jc.set("bound", boundName(pl.bound));
       cs.push(jc);
     }
     js.set("configs", cs);
@@ -333,7 +376,7 @@ std::string rooflineSvg(const Report& r) {
         ++noFlops;
         continue;
       }
-      pts.push_back({*c.flops / *c.bytes, c.tflops(),
+      pts.push_back({*place(r.ceilings, c.medianMs, c.bytes, c.flops).intensity, c.tflops(),
                      sh.label + " [" + std::to_string(c.index) + "] " + c.config + ": " +
                          fmt("%.3g", c.tflops()) + " TFLOP/s, " + fmt("%.1f", c.gbps()) + " GB/s",
                      i});

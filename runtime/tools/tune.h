@@ -97,6 +97,29 @@ struct Ceilings {
   std::string copyNote, tensorNote; // how each was measured, or why not
 };
 
+// Where one measurement sits against the ceilings measured in the same run (the roofline):
+// its achieved rates, their fractions of the ceilings, its arithmetic intensity, and which
+// ceiling bounds it. One code for tcc-tune's report and the benchmark programs (bench/).
+enum class Bound { Unknown, Memory, Compute };
+struct Placement {
+  std::optional<double> gbps, tflops;                    // bytes / median, flops / median
+  std::optional<double> fractionOfCopy, fractionOfTensor; // of the ceilings
+  std::optional<double> intensity;                       // flops / bytes (FLOP per byte)
+  // The ridge point, tensor-core rate / copy bandwidth in FLOP per byte: a kernel whose
+  // intensity is below it cannot reach the tensor-core rate, whatever it does.
+  std::optional<double> ridge;
+  // Memory where the intensity is below the ridge or there are no FLOPs (pure data
+  // movement), compute at or above it; unknown without bytes, or with FLOPs but no ridge
+  // (a ceiling not measured).
+  Bound bound = Bound::Unknown;
+};
+// `bytes` and `flops` of one launch (nullopt: not counted), `medianMs` its median time
+// (<= 0: not measured: no rates, no fractions; intensity and bound still placed).
+Placement place(const Ceilings& c, double medianMs, std::optional<double> bytes,
+                std::optional<double> flops);
+// "memory", "compute" or "unknown".
+const char* boundName(Bound b);
+
 struct Report {
   std::string kernel, space, device;
   int computeCapability = 0, driverVersion = 0;
