@@ -1,11 +1,15 @@
 // tcc-bench: times every elementwise (copy/add) kernel configuration found under an
-// artifacts folder at one size, then the 2-D workloads (bench/workloads.h: transpose,
-// softmax, bias add, layer norm, fp16 matmul), each after checking its output, against a
-// device-to-device copy measured in the same run. Prints tables; writes JSON and CSV.
+// artifacts folder at one size, then the 2-D workloads and the ports of Triton's tutorials
+// (bench/workloads.h: transpose, softmax, bias add, layer norm, fp16 matmul; tutorials 01-05),
+// each after checking its output, against the device's ceilings measured in the same run
+// (tcc-tune's: the copy bandwidth, and the tensor-core rate of tcc/tensor_peak). Prints
+// tables, then the per-workload summary (bench/summary.h: median, p20-p80, rate, fractions
+// of both ceilings, arithmetic intensity, memory- or compute-bound, tcc/Triton); writes
+// JSON and CSV with the same numbers.
 //
 //   tcc-bench --artifacts DIR [--n 268435456] [--budget-ms 200] [--filter STR[,STR...]]
 //             [--skip-elementwise] [--skip-workloads] [--json FILE] [--csv FILE]
-//             [--triton DIR [--rounds 6]]
+//             [--triton DIR [--rounds 6]] [--peak DIR]
 //
 // --triton DIR (from `python3 bench/triton_bench.py --export DIR`): Triton's own cubins of
 // the same workloads (and vector add/copy at the same n), loaded with the runtime's driver
@@ -15,9 +19,12 @@
 // ratio of each pair of rounds (one in each order), with its median and min-max over the
 // pairs ("same harness" in the JSON and CSV).
 #include "common.h"
+#include "summary.h"
 #include "triton_kernels.h"
+#include "tune.h"
 #include "workloads.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -34,12 +41,14 @@ void usage() {
   std::fprintf(stderr,
                "usage: tcc-bench --artifacts DIR [--n N] [--budget-ms MS] [--filter STR[,STR...]] "
                "[--skip-elementwise] [--skip-workloads] [--json FILE] [--csv FILE] "
-               "[--triton DIR [--rounds N]]\n"
+               "[--triton DIR [--rounds N]] [--peak DIR]\n"
                "  --triton DIR  Triton's cubins exported by `bench/triton_bench.py --export DIR`:\n"
                "                each checked, then tcc's best and Triton's best timed by this\n"
                "                harness alternately (A/B, B/A), per-round rates and tcc/Triton ratio\n"
                "  --rounds N    rounds of that comparison, alternating the order (default 6:\n"
-               "                three pairs)\n");
+               "                three pairs)\n"
+               "  --peak DIR    the tensor_peak artifact, the tensor-core ceiling (default\n"
+               "                ARTIFACTS/tcc/tensor_peak when it exists; 'none': not measured)\n");
   std::exit(2);
 }
 
@@ -57,8 +66,20 @@ void fillRandom(std::vector<float>& v, uint64_t seed) {
 struct Row {
   std::string source, kernel, config, variant, note;
   bool ok = false, correct = false;
-  double bytes = 0;
+  double bytes = 0, flops = 0; // flops: one add per element (vector_add), none (copy)
   tcc::bench::Result r;
+  benchutil::Measurement measurement(int64_t n) const {
+    benchutil::Measurement m;
+    m.workload = kernel + "_" + std::to_string(n);
+    m.source = source;
+    m.config = config;
+    m.r = r;
+    if (ok) {
+      m.bytes = bytes;
+      m.flops = flops;
+    }
+    return m;
+  }
 };
 
 } // namespace
@@ -68,7 +89,8 @@ int main(int argc, char** argv) {
   int64_t n = int64_t(1) << 28;
   double budget = 200;
   bool skipElementwise = false, skipWorkloads = false;
-  std::string tritonDir;
+  std::string tritonDir, peak;
+  bool peakGiven = false;
   int rounds = 6;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -97,6 +119,10 @@ int main(int argc, char** argv) {
       tritonDir = next();
     else if (a == "--rounds")
       rounds = std::atoi(next().c_str());
+    else if (a == "--peak") {
+      peak = next();
+      peakGiven = true;
+    }
     else if (a == "--help" || a == "-h")
       usage();
     else
@@ -116,9 +142,17 @@ int main(int argc, char** argv) {
     tcc::bench::Options opt;
     opt.budgetMs = budget;
     const size_t bytes = static_cast<size_t>(n) * sizeof(float);
-    double copy = tcc::bench::copyBandwidth(bytes, opt);
-    std::printf("device %s, L2 %zu MiB, n = %lld fp32; device copy (cuMemcpyDtoD): %.0f GB/s\n",
-                device.c_str(), tcc::bench::l2Bytes() >> 20, static_cast<long long>(n), copy);
+    // The ceilings as tcc-tune measures them (runtime/tools/tune.h): the device copy and,
+    // with the tensor_peak artifact, the tensor-core rate.
+    if (!peakGiven && tcc::isKernelMetadataFile(artifacts + "/tcc/tensor_peak/tensor_peak.json"))
+      peak = artifacts + "/tcc/tensor_peak";
+    if (peak == "none")
+      peak.clear();
+    const tcc::tune::Ceilings ceilings = tcc::tune::measureCeilings(peak, budget);
+    const double copy = ceilings.copyGBps;
+    std::printf("device %s, L2 %zu MiB, n = %lld fp32\nceilings: %s\n", device.c_str(),
+                tcc::bench::l2Bytes() >> 20, static_cast<long long>(n),
+                benchutil::ceilingsLine(ceilings).c_str());
 
     tcc::bench::DeviceBuffer x(bytes), y(bytes), out(bytes);
     std::vector<float> hx(static_cast<size_t>(n)), hy(static_cast<size_t>(n)),
@@ -190,6 +224,7 @@ int main(int argc, char** argv) {
         row.note = checkElementwise(isAdd, launch);
         row.correct = row.note.empty();
         row.bytes = static_cast<double>(bytes) * static_cast<double>(ptrs);
+        row.flops = isAdd ? static_cast<double>(n) : 0;
         row.r = tcc::bench::run(launch, opt);
         row.ok = true;
         Best& b = bestElementwise[row.kernel];
@@ -292,6 +327,7 @@ int main(int argc, char** argv) {
     root.set("device", device);
     root.set("n", static_cast<long long>(n));
     root.set("copy_gbps", copy);
+    root.set("ceilings", benchutil::ceilingsJson(ceilings));
     tcc::json::Value& list = root.set("results", tcc::json::Value::array());
     for (const Row& r : rows) {
       tcc::json::Value o = tcc::json::Value::object();
@@ -311,8 +347,7 @@ int main(int argc, char** argv) {
         o.set("min_ms", r.r.min);
         o.set("max_ms", r.r.max);
         o.set("reps", r.r.reps);
-        o.set("gbps", r.r.gbps(r.bytes));
-        o.set("fraction_of_copy", r.r.gbps(r.bytes) / copy);
+        benchutil::setRoofline(o, r.measurement(n), ceilings);
       }
       list.push(o);
     }
@@ -321,7 +356,7 @@ int main(int argc, char** argv) {
       if (!jsonPath.empty()) {
         tcc::json::Value& wl = root.set("workloads", tcc::json::Value::array());
         for (const benchutil::WorkloadRow& w : wrows)
-          wl.push(benchutil::toJson(w));
+          wl.push(benchutil::toJson(w, ceilings));
         if (!tritonDir.empty()) {
           tcc::json::Value& sj = root.set("same_harness", tcc::json::Value::array());
           for (const benchutil::SameHarnessRow& s : same)
@@ -333,17 +368,20 @@ int main(int argc, char** argv) {
       if (!csvPath.empty()) {
         std::ofstream csv(csvPath);
         csv << "workload,source,kernel,config,variant,ok,correct,median_ms,p20_ms,p80_ms,rate,unit,"
-               "fraction_of_copy,copy_gbps,ab_ratio,ab_ratio_min,ab_ratio_max\n";
+               "fraction_of_copy,copy_gbps,ab_ratio,ab_ratio_min,ab_ratio_max,"
+            << benchutil::kCsvRooflineHeader << "\n";
         for (const Row& r : rows)
           csv << r.kernel << "_" << n << "," << r.source << "," << r.kernel << "," << r.config
               << ",\"" << r.variant << "\"," << r.ok << "," << r.correct << "," << r.r.median
               << "," << r.r.p20 << "," << r.r.p80 << "," << r.r.gbps(r.bytes) << ",GB/s,"
-              << r.r.gbps(r.bytes) / copy << "," << copy << "\n";
+              << r.r.gbps(r.bytes) / copy << "," << copy << ",,,,"
+              << benchutil::csvRoofline(r.measurement(n), ceilings) << "\n";
         for (const benchutil::WorkloadRow& w : wrows)
           csv << w.workload << "," << w.source << "," << w.kernel << "," << w.config << ",\""
               << w.variant << "\"," << w.ok << "," << w.correct << "," << w.r.median << ","
               << w.r.p20 << "," << w.r.p80 << "," << w.value << "," << w.metric << ","
-              << w.fractionOfCopy << "," << copy << "\n";
+              << w.fractionOfCopy << "," << copy << ",,,,"
+              << benchutil::csvRoofline(w.measurement(), ceilings) << "\n";
         // Same harness: tcc's and Triton's medians over the A/B rounds, and the ratio.
         for (const benchutil::SameHarnessRow& s : same) {
           if (!s.ok)
@@ -351,10 +389,10 @@ int main(int argc, char** argv) {
           const double f = s.metric == "GB/s" && copy > 0 ? 1 / copy : 0;
           csv << s.workload << ",tcc-same-harness,," << s.tccConfig << ",,1,1,,,," << s.tccMedian
               << "," << s.metric << "," << s.tccMedian * f << "," << copy << "," << s.ratioMedian
-              << "," << s.ratioMin << "," << s.ratioMax << "\n";
+              << "," << s.ratioMin << "," << s.ratioMax << ",,,,,,\n";
           csv << s.workload << ",triton-same-harness,,\"" << s.tritonConfig << "\",,1,1,,,,"
               << s.tritonMedian << "," << s.metric << "," << s.tritonMedian * f << "," << copy
-              << "," << s.ratioMedian << "," << s.ratioMin << "," << s.ratioMax << "\n";
+              << "," << s.ratioMedian << "," << s.ratioMin << "," << s.ratioMax << ",,,,,,\n";
         }
       }
     };
@@ -366,6 +404,7 @@ int main(int argc, char** argv) {
       wo.artifacts = artifacts;
       wo.filter = filter;
       wo.copyGbps = copy;
+      wo.ceilings = ceilings;
       wo.bench = opt;
       wo.triton = tritonDir;
       wo.rounds = rounds;
@@ -380,6 +419,57 @@ int main(int argc, char** argv) {
       writeOutputs(wrows);
     }
     benchutil::printSameHarnessSummary(same);
+    // The per-workload summary: tcc's best correct measurement of each, on the roofline.
+    {
+      std::vector<benchutil::SummaryLine> lines;
+      auto sameOf = [&](benchutil::SummaryLine& l) {
+        for (const benchutil::SameHarnessRow& s : same)
+          if (s.ok && s.workload == l.m.workload) {
+            l.ratio = s.ratioMedian;
+            l.ratioMin = s.ratioMin;
+            l.ratioMax = s.ratioMax;
+          }
+      };
+      for (const char* kernel : {"vector_copy", "vector_add"}) {
+        const Row* b = nullptr;
+        for (const Row& r : rows)
+          if (r.kernel == kernel && r.source == "tcc" && r.ok && r.correct &&
+              (!b || r.r.median < b->r.median))
+            b = &r;
+        if (!b)
+          continue;
+        benchutil::SummaryLine l;
+        l.m = b->measurement(n);
+        sameOf(l);
+        lines.push_back(l);
+      }
+      std::vector<std::string> order;
+      for (const benchutil::WorkloadRow& w : wrows)
+        if (std::find(order.begin(), order.end(), w.workload) == order.end())
+          order.push_back(w.workload);
+      for (const std::string& name : order) {
+        const benchutil::WorkloadRow* b = nullptr;
+        for (const benchutil::WorkloadRow& w : wrows)
+          if (w.workload == name && w.source == "tcc" && w.ok && w.correct &&
+              (!b || w.value > b->value))
+            b = &w;
+        benchutil::SummaryLine l;
+        if (b) {
+          l.m = b->measurement();
+        } else {
+          l.m.workload = name;
+          l.m.config = "-";
+          l.note = "no correct tcc configuration";
+        }
+        sameOf(l);
+        lines.push_back(l);
+      }
+      if (!lines.empty())
+        std::printf("\nper workload: tcc's best configuration against the ceilings of this run (%s)\n%s",
+                    benchutil::ceilingsLine(ceilings).c_str(),
+                    benchutil::summaryTable(lines, ceilings).c_str());
+      std::fflush(stdout);
+    }
     bool allOk = true;
     for (const Row& r : rows)
       allOk = allOk && r.ok && r.correct;

@@ -56,8 +56,9 @@ try:
     import torch
     import triton
     import triton.language as tl
+    import triton_tutorials as tut  # Triton's own tutorial kernels (this folder)
 except ImportError:  # lets a machine without them check this file's syntax and --help
-    torch = triton = tl = None
+    torch = triton = tl = tut = None
 
 if triton is not None:
     @triton.jit
@@ -119,22 +120,6 @@ if triton is not None:
         den = tl.sum(num, axis=0)
         tl.store(out + row * out_stride + cols, num / den, mask=mask)
 
-    # The fused-softmax tutorial's kernel (python/tutorials/02-fused-softmax.py), written out
-    # here: a persistent grid, rows strided by the number of programs, a pipelined row loop.
-    @triton.jit
-    def softmax_persistent_kernel(out, inp, in_stride, out_stride, n_rows, n_cols,
-                                  BLOCK: tl.constexpr, num_stages: tl.constexpr):
-        start = tl.program_id(0)
-        step = tl.num_programs(0)
-        for row in tl.range(start, n_rows, step, num_stages=num_stages):
-            cols = tl.arange(0, BLOCK)
-            mask = cols < n_cols
-            x = tl.load(inp + row * in_stride + cols, mask=mask, other=-float("inf"))
-            x = x - tl.max(x, axis=0)
-            num = tl.exp(x)
-            den = tl.sum(num, axis=0)
-            tl.store(out + row * out_stride + cols, num / den, mask=mask)
-
     @triton.jit
     def layernorm_kernel(x, w, b, y, stride, M, N, eps, BLOCK: tl.constexpr):
         row = tl.program_id(0)
@@ -194,6 +179,22 @@ if triton is not None:
                  mask=(rm[:, None] < M) & (rn[None, :] < N))
 
 
+# Tutorial 04's dropout: p = 0.5 and the seed of its example (seeded_dropout(x, p=0.5,
+# seed=123)); the same in bench/workloads.cpp.
+DROPOUT_P = 0.5
+DROPOUT_SEED = 123
+
+# Bytes each tutorial workload must move (read + written), as bench/workloads.cpp counts them.
+TUTORIAL_BYTES = {
+    "triton_01_vector_add": lambda m, n: 3 * 4 * m,
+    "triton_02_fused_softmax": lambda m, n: 2 * 4 * m * n,
+    "triton_04_dropout": lambda m, n: 3 * 4 * m,
+    "triton_04_seeded_dropout": lambda m, n: 2 * 4 * m,
+    # fp16 x read and y written, fp16 w and b, f32 mean and rstd per row
+    "triton_05_layer_norm": lambda m, n: 2 * 2 * m * n + 2 * 2 * n + 2 * 4 * m,
+}
+
+
 def cdiv(a, b):
     return (a + b - 1) // b
 
@@ -251,6 +252,8 @@ class Workload:
         self.name, self.kernel, self.M, self.N, self.K = name, kernel, M, N, K
         if K:
             self.metric, self.amount = "TFLOP/s", 2.0 * M * N * K
+        elif kernel in TUTORIAL_BYTES:  # Triton's tutorials (M = n for the 1-D ones)
+            self.metric, self.amount = "GB/s", float(TUTORIAL_BYTES[kernel](M, N))
         else:
             extra = {"bias_add": 1, "layernorm": 2}.get(kernel, 0)
             self.metric, self.amount = "GB/s", 2.0 * 4 * M * N + extra * 4 * N
@@ -270,7 +273,16 @@ class Workload:
             # 1 to 16 warps, up to 128 elements per thread (a 1024-wide row fits one warp).
             b = next_pow2(self.N)
             return [dict(BLOCK=b, num_warps=w) for w in (1, 2, 4, 8, 16) if b // (32 * w) <= 128]
-        if k == "softmax_persistent":
+        if k == "triton_01_vector_add" or k.startswith("triton_04_"):
+            return [dict(BLOCK_SIZE=1024, num_warps=4)]  # the tutorials' launches
+        if k == "triton_05_layer_norm":
+            block, warps = tut.layer_norm_meta(torch.empty((1, self.N), dtype=torch.float16))
+            return [dict(BLOCK_SIZE=block, num_warps=warps)]
+        if k == "triton_03_matrix_multiplication":
+            # Three of the tutorial's fp16 autotune configurations (its first, the 128x128
+            # one, and the one tcc's port is built in: index 3).
+            return [dict(tut.MATMUL_CONFIGS[i]) for i in (0, 2, 3)]
+        if k in ("softmax_persistent", "triton_02_fused_softmax"):
             # The tutorial's choice: 8 warps, 4 stages where shared memory exceeds 200 KB.
             props = torch.cuda.get_device_properties(0)
             smem = getattr(props, "shared_memory_per_block_optin", 0)
@@ -294,6 +306,37 @@ class Workload:
     def setup(self):
         M, N, K = self.M, self.N, self.K
         g = torch.Generator(device="cuda").manual_seed(0)
+        if self.kernel in ("triton_01_vector_add", "triton_04_dropout",
+                           "triton_04_seeded_dropout"):
+            self.x = rand((M,), gen=g)
+            self.out = torch.empty_like(self.x)
+            if self.kernel == "triton_01_vector_add":
+                self.y = rand((M,), gen=g)
+                self.ref = self.x + self.y
+            elif self.kernel == "triton_04_dropout":
+                # The tutorial's keep mask: int32 0s and 1s, p = 0.5.
+                self.keep = (torch.rand((M,), device="cuda", generator=g) > DROPOUT_P).to(
+                    torch.int32)
+                self.ref = torch.where(self.keep.bool(), self.x / (1 - DROPOUT_P), 0.0)
+            return
+        if self.kernel == "triton_05_layer_norm":
+            # The tutorial's benchmark inputs: x = -2.3 + 0.5 randn, weight and bias rand,
+            # fp16; eps 1e-5.
+            self.x = (-2.3 + 0.5 * torch.randn((M, N), device="cuda", generator=g)).to(
+                torch.float16)
+            self.w = torch.rand((N,), device="cuda", generator=g).to(torch.float16)
+            self.b = torch.rand((N,), device="cuda", generator=g).to(torch.float16)
+            self.mean = torch.empty((M,), device="cuda", dtype=torch.float32)
+            self.rstd = torch.empty((M,), device="cuda", dtype=torch.float32)
+            self.out = torch.empty_like(self.x)
+            self.ref = torch.nn.functional.layer_norm(self.x, (N,), self.w, self.b, 1e-5)
+            return
+        if self.kernel == "triton_03_matrix_multiplication":
+            self.a = rand((M, K), torch.float16, 0.1, 1.0, g)
+            self.b = rand((K, N), torch.float16, 0.1, 1.0, g)
+            self.out = torch.empty((M, N), device="cuda", dtype=torch.float16)
+            self.ref = torch.matmul(self.a, self.b)
+            return
         if self.K:
             t = torch.bfloat16 if self.kernel == "matmul_bf16" else torch.float16
             self.a = rand((M, K), t, 0.1, 1.0, g)
@@ -313,7 +356,7 @@ class Workload:
             self.ref = self.x.t().contiguous()
         else:
             self.out = torch.empty((M, N), device="cuda")
-            if self.kernel in ("softmax", "softmax_persistent"):
+            if self.kernel in ("softmax", "softmax_persistent", "triton_02_fused_softmax"):
                 self.ref = torch.softmax(self.x, dim=1)
             elif self.kernel == "bias_add":
                 self.ref = self.x + self.v0
@@ -321,7 +364,8 @@ class Workload:
                 self.ref = torch.nn.functional.layer_norm(self.x, (N,), self.v0, self.v1, 1e-5)
 
     def teardown(self):
-        for attr in ("a", "b", "bias", "out", "ref", "x", "v0", "v1"):
+        for attr in ("a", "b", "bias", "out", "ref", "x", "y", "v0", "v1", "keep", "w",
+                     "mean", "rstd"):
             if hasattr(self, attr):
                 delattr(self, attr)
         torch.cuda.empty_cache()
@@ -329,7 +373,8 @@ class Workload:
     def roles(self):
         """The tensors a kernel's pointers may point to, by the names tcc-bench gives its
         buffers of the same workload (bench/workloads.cpp)."""
-        return {r: getattr(self, r) for r in ("x", "out", "v0", "v1", "a", "b", "bias")
+        return {r: getattr(self, r) for r in ("x", "y", "out", "v0", "v1", "a", "b", "bias",
+                                              "keep", "w", "mean", "rstd")
                 if hasattr(self, r)}
 
     def triton_launcher(self, cfg):
@@ -350,23 +395,32 @@ class Workload:
                     c)
         if k == "softmax":
             return softmax_kernel, softmax_kernel, (M,), (self.out, self.x, N, N, M, N), c
-        if k == "softmax_persistent":
-            # As the tutorial: compile, read the kernel's registers and shared memory, and
-            # launch as many programs as fit on the device at once (at most one per row).
-            warps, stages = c.pop("num_warps"), c["num_stages"]
-            compiled = softmax_persistent_kernel.warmup(
-                self.out, self.x, N, N, M, N, **c, num_warps=warps, grid=(1,))
-            compiled._init_handles()
-            props = triton.runtime.driver.active.utils.get_device_properties(
+        if k in ("softmax_persistent", "triton_02_fused_softmax"):
+            # The tutorial's softmax(): compile, read the kernel's registers and shared
+            # memory, and launch as many programs as fit on the device at once (at most one
+            # per row).
+            compiled, grid, args, kwargs = tut.launch_softmax(
+                self.out, self.x, c["BLOCK"], c["num_warps"], c["num_stages"],
                 torch.cuda.current_device())
-            occupancy = props["max_num_regs"] // (compiled.n_regs * 32 * warps)
-            if compiled.metadata.shared:
-                occupancy = min(occupancy, props["max_shared_mem"] // compiled.metadata.shared)
-            programs = min(props["multiprocessor_count"] * max(occupancy, 1), M)
-            self.programs = programs
-            block = c["BLOCK"]
-            return (compiled, softmax_persistent_kernel, (programs, 1, 1),
-                    (self.out, self.x, N, N, M, N, block, stages), {})
+            self.programs = grid[0]
+            return compiled, tut.softmax_kernel, grid, args, kwargs
+        if k == "triton_01_vector_add":
+            call, grid, args, kw = tut.launch_add(self.x, self.y, self.out, M)
+            return call, call, grid, args, dict(kw, num_warps=c["num_warps"])
+        if k == "triton_04_dropout":
+            call, grid, args, kw = tut.launch_dropout_into(self.x, self.keep, self.out, DROPOUT_P)
+            return call, call, grid, args, dict(kw, num_warps=c["num_warps"])
+        if k == "triton_04_seeded_dropout":
+            call, grid, args, kw = tut.launch_seeded_dropout_into(self.x, self.out, DROPOUT_P,
+                                                                  DROPOUT_SEED)
+            return call, call, grid, args, dict(kw, num_warps=c["num_warps"])
+        if k == "triton_05_layer_norm":
+            call, grid, args, kw = tut.launch_layer_norm_fwd(self.x, self.out, self.w, self.b,
+                                                             self.mean, self.rstd, 1e-5)
+            return call, call, grid, args, kw
+        if k == "triton_03_matrix_multiplication":
+            call, grid, args, kw = tut.launch_matmul(self.a, self.b, self.out, c)
+            return call, call, grid, args, kw
         if k == "layernorm":
             return (layernorm_kernel, layernorm_kernel, (M,),
                     (self.x, self.v0, self.v1, self.out, N, M, N, 1e-5), c)
@@ -379,6 +433,18 @@ class Workload:
 
     def torch_op(self):
         k = self.kernel
+        if k == "triton_01_vector_add":
+            return lambda: torch.add(self.x, self.y, out=self.out)
+        if k == "triton_04_dropout":
+            return lambda: torch.where(self.keep.bool(), self.x / (1 - DROPOUT_P), 0.0)
+        if k == "triton_04_seeded_dropout":
+            return lambda: torch.nn.functional.dropout(self.x, DROPOUT_P, training=True)
+        if k == "triton_05_layer_norm":
+            return lambda: torch.nn.functional.layer_norm(self.x, (self.N,), self.w, self.b, 1e-5)
+        if k == "triton_03_matrix_multiplication":
+            return lambda: torch.matmul(self.a, self.b, out=self.out)
+        if k == "triton_02_fused_softmax":
+            return lambda: torch.softmax(self.x, dim=1)
         if k == "transpose":
             return lambda: self.out.copy_(self.x.t())
         if k in ("softmax", "softmax_persistent"):
@@ -394,8 +460,17 @@ class Workload:
 
     def correct(self):
         """Triton's output against PyTorch's (a sanity check of the baseline itself)."""
-        if self.kernel == "transpose" or self.kernel == "bias_add":
+        if self.kernel in ("transpose", "bias_add", "triton_01_vector_add", "triton_04_dropout"):
             return bool(torch.equal(self.out, self.ref))
+        if self.kernel == "triton_04_seeded_dropout":
+            # Kept elements are x / (1 - p) exactly (p = 0.5), dropped ones 0 (x is never 0),
+            # about p of them dropped; tcc-bench checks the mask bit for bit against Philox.
+            kept = self.out != 0
+            frac = kept.float().mean().item()
+            return bool(torch.equal(self.out, torch.where(kept, self.x / (1 - DROPOUT_P), 0.0))
+                        and abs(frac - (1 - DROPOUT_P)) < 0.01)
+        if self.kernel == "triton_05_layer_norm":  # the tutorial's test: fp16, atol 1e-2
+            return bool(torch.allclose(self.out, self.ref, atol=1e-2, rtol=0))
         if self.K:
             err = torch.linalg.norm((self.out.float() - self.ref.float()).flatten())
             return bool(err <= 1e-2 * torch.linalg.norm(self.ref.float().flatten()))
@@ -415,6 +490,18 @@ def workloads():
         w.append(Workload(f"matmul_fp16_{s}^3", "matmul", s, s, s))
     w.append(Workload("matmul_bias_fp16_4096^3", "matmul_bias", 4096, 4096, 4096))
     w.append(Workload("matmul_bf16_4096^3", "matmul_bf16", 4096, 4096, 4096))
+    # Triton's tutorials, at their shapes (bench/workloads.cpp, tcc's ports of them in
+    # lang-examples/triton/ against the original kernels of bench/triton_tutorials.py).
+    for n in (98432, 1 << 27):  # 01's test size and its benchmark's largest
+        w.append(Workload(f"triton_01_vector_add_{n}", "triton_01_vector_add", n, 1))
+    for n in (1024, 4096, 12672):  # 02's benchmark: 4096 rows, 128 x i columns (i < 100)
+        w.append(Workload(f"triton_02_fused_softmax_4096x{n}", "triton_02_fused_softmax", 4096, n))
+    w.append(Workload("triton_03_matmul_fp16_4096^3", "triton_03_matrix_multiplication",
+                      4096, 4096, 4096))
+    for k in ("dropout", "seeded_dropout"):  # 04 has no benchmark: 01's largest size
+        w.append(Workload(f"triton_04_{k}_{1 << 27}", f"triton_04_{k}", 1 << 27, 1))
+    for n in (1024, 4096, 8192, 15872):  # 05's benchmark: M = 4096, N = 512 x i (i < 32)
+        w.append(Workload(f"triton_05_layer_norm_fwd_4096x{n}", "triton_05_layer_norm", 4096, n))
     return w
 
 

@@ -2,6 +2,7 @@
 
 #include "common.h"
 #include "triton_kernels.h"
+#include "tutorial_philox.h"
 
 #include <algorithm>
 #include <cfloat>
@@ -17,59 +18,130 @@ namespace {
 
 struct Workload {
   std::string name;   // "softmax_16384x4096"
-  std::string kernel; // the kernel folder: transpose, softmax, ..., matmul_bias
+  // What its arguments and check are: transpose, softmax, softmax_persistent, bias_add,
+  // layernorm, matmul, matmul_bias, matmul_bf16, and for the tutorials' own t01_add,
+  // t04_dropout, t04_seeded_dropout, t05_layernorm (02 runs as softmax_persistent, 03 as
+  // matmul: the same signatures).
+  std::string kernel;
+  std::string folder; // artifacts/<source>/<folder>: the kernel's, or a tutorial port's
+  std::string entry;  // the kernel's name in its library
+  std::string prefix, exclude; // only configuration folders named prefix* without `exclude`
+  std::string block = "BLOCK"; // the constexpr that must be the next power of two >= N
+                               // (rows in one block; "": none)
+  std::vector<std::string> sources = {"tcc", "fixture"};
   int64_t M = 0, N = 0, K = 0;
-  double bytes = 0; // memory-bound: bytes that must move (read + written)
-  double flops = 0; // matmul: 2 M N K
+  bool gemm = false; // rated in TFLOP/s (else GB/s)
+  double bytes = 0;  // that must move (read + written)
+  double flops = 0;  // that must be computed (0: pure data movement)
 };
 
 std::string shape(int64_t m, int64_t n) {
   return std::to_string(m) + "x" + std::to_string(n);
 }
 
-// The workloads of PERFORMANCE.md / issues 5 and 7, fp32 unless named.
+double dbl(int64_t v) { return static_cast<double>(v); }
+
+// The workloads of PERFORMANCE.md / issues 5 and 7, fp32 unless named, then the ports of
+// Triton's tutorials (issue 13). FLOPs per element: softmax 5 (max, subtract, exp, sum,
+// divide), bias add 1, layer norm 7 (sum, subtract, square and sum, scale, weight, bias),
+// the tutorials' layer norm 8 (its second pass masks), dropout 1 (the division; Philox's
+// integer work is not counted); a matmul 2 M N K (+ M N for the bias), its bytes the
+// operands and the result once.
 std::vector<Workload> workloads() {
   std::vector<Workload> r;
-  auto mem = [&](const std::string& kernel, int64_t m, int64_t n, double extra) {
+  auto mem = [&](const std::string& kernel, int64_t m, int64_t n, double extra,
+                 double flopsPerElement) {
     Workload w;
     w.name = kernel + "_" + shape(m, n);
-    w.kernel = kernel;
+    w.kernel = w.folder = w.entry = kernel;
     w.M = m;
     w.N = n;
-    w.bytes = 2.0 * 4 * static_cast<double>(m) * static_cast<double>(n) + extra * 4 * n;
+    w.bytes = 2.0 * 4 * dbl(m) * dbl(n) + extra * 4 * dbl(n);
+    w.flops = flopsPerElement * dbl(m) * dbl(n);
     r.push_back(w);
   };
-  mem("transpose", 16384, 16384, 0);
-  mem("softmax", 32768, 1024, 0);
-  mem("softmax", 16384, 4096, 0);
-  mem("softmax", 4096, 16384, 0);
+  mem("transpose", 16384, 16384, 0, 0);
+  mem("softmax", 32768, 1024, 0, 5);
+  mem("softmax", 16384, 4096, 0, 5);
+  mem("softmax", 4096, 16384, 0, 5);
   // Triton's fused-softmax tutorial: 4096 rows, a grid of num_sms * occupancy programs.
-  mem("softmax_persistent", 4096, 1024, 0);
-  mem("softmax_persistent", 4096, 4096, 0);
-  mem("softmax_persistent", 4096, 16384, 0);
-  mem("softmax_persistent", 4096, 12672, 0); // the tutorial's widest row (128 x 99): masked
-  mem("bias_add", 16384, 16384, 1);
-  mem("layernorm", 16384, 4096, 2);
-  mem("layernorm", 32768, 1024, 2);
-  mem("layernorm", 4096, 16384, 2);
-  auto mm = [&](const std::string& kernel, int64_t s) {
+  mem("softmax_persistent", 4096, 1024, 0, 5);
+  mem("softmax_persistent", 4096, 4096, 0, 5);
+  mem("softmax_persistent", 4096, 16384, 0, 5);
+  mem("softmax_persistent", 4096, 12672, 0, 5); // the tutorial's widest row (128 x 99): masked
+  mem("bias_add", 16384, 16384, 1, 1);
+  mem("layernorm", 16384, 4096, 2, 7);
+  mem("layernorm", 32768, 1024, 2, 7);
+  mem("layernorm", 4096, 16384, 2, 7);
+  auto mm = [&](const std::string& kernel, const std::string& name, int64_t s) {
     Workload w;
-    w.name = kernel + "_fp16_" + std::to_string(s) + "^3";
-    w.kernel = kernel;
+    w.name = name;
+    w.kernel = w.folder = w.entry = kernel;
     w.M = w.N = w.K = s;
-    w.flops = 2.0 * static_cast<double>(s) * static_cast<double>(s) * static_cast<double>(s);
+    w.gemm = true;
+    const bool bias = kernel == "matmul_bias";
+    w.bytes = 2.0 * (3 * dbl(s) * dbl(s) + (bias ? dbl(s) : 0));
+    w.flops = 2.0 * dbl(s) * dbl(s) * dbl(s) + (bias ? dbl(s) * dbl(s) : 0);
     r.push_back(w);
+    return &r.back();
   };
-  mm("matmul", 1024);
-  mm("matmul", 4096);
-  mm("matmul_bias", 4096);
+  mm("matmul", "matmul_fp16_1024^3", 1024);
+  mm("matmul", "matmul_fp16_4096^3", 4096);
+  mm("matmul_bias", "matmul_bias_fp16_4096^3", 4096);
   // The same product on bf16 operands (matmul_bf16: matmul.tile with bf16 everywhere).
-  Workload bf16;
-  bf16.name = "matmul_bf16_4096^3";
-  bf16.kernel = "matmul_bf16";
-  bf16.M = bf16.N = bf16.K = 4096;
-  bf16.flops = 2.0 * 4096.0 * 4096.0 * 4096.0;
-  r.push_back(bf16);
+  mm("matmul_bf16", "matmul_bf16_4096^3", 4096);
+
+  // Triton's tutorials: tcc's ports (lang-examples/triton/, artifacts tcc/triton_0N_*) at
+  // the tutorials' shapes; bench/triton_bench.py exports the original kernels under the
+  // same names.
+  auto port = [&](const std::string& name, const std::string& kernel, const std::string& folder,
+                  const std::string& entry, int64_t m, int64_t n, double bytes, double flops) {
+    Workload w;
+    w.name = name;
+    w.kernel = kernel;
+    w.folder = folder;
+    w.entry = entry;
+    w.sources = {"tcc"};
+    w.block = "";
+    w.M = m;
+    w.N = n;
+    w.bytes = bytes;
+    w.flops = flops;
+    r.push_back(w);
+    return &r.back();
+  };
+  for (int64_t n : {int64_t(98432), int64_t(1) << 27}) // 01's test size, its benchmark's largest
+    port("triton_01_vector_add_" + std::to_string(n), "t01_add", "triton_01_vector_add",
+         "add_kernel", n, 1, 12.0 * dbl(n), dbl(n));
+  for (int64_t n : {1024, 4096, 12672}) // 02's benchmark: 4096 rows, 128 x i columns (i < 100)
+    port("triton_02_fused_softmax_4096x" + std::to_string(n), "softmax_persistent",
+         "triton_02_fused_softmax", "softmax_kernel", 4096, n, 8.0 * 4096 * dbl(n),
+         5.0 * 4096 * dbl(n))
+        ->block = "BLOCK_SIZE";
+  {
+    // 03's benchmark, fp16, its largest square (128 x 32); the port without an activation.
+    Workload* w = mm("matmul", "triton_03_matmul_fp16_4096^3", 4096);
+    w->folder = "triton_03_matrix_multiplication";
+    w->entry = "matmul_kernel";
+    w->sources = {"tcc"};
+    w->exclude = "leaky";
+  }
+  const int64_t nd = int64_t(1) << 27; // 04 has no benchmark: 01's largest size
+  port("triton_04_dropout_" + std::to_string(nd), "t04_dropout", "triton_04_low_memory_dropout",
+       "_dropout", nd, 1, 12.0 * dbl(nd), dbl(nd))
+      ->prefix = "plain_";
+  port("triton_04_seeded_dropout_" + std::to_string(nd), "t04_seeded_dropout",
+       "triton_04_low_memory_dropout", "_seeded_dropout", nd, 1, 8.0 * dbl(nd), dbl(nd))
+      ->prefix = "seeded_";
+  for (int64_t n : {1024, 4096, 8192, 15872}) { // 05's benchmark: M = 4096, N = 512 x i (i < 32)
+    // fp16 x read and y written, fp16 w and b, f32 mean and rstd per row.
+    Workload* w = port("triton_05_layer_norm_fwd_4096x" + std::to_string(n), "t05_layernorm",
+                       "triton_05_layer_norm", "_layer_norm_fwd_fused", 4096, n,
+                       2.0 * 2 * 4096 * dbl(n) + 2.0 * 2 * dbl(n) + 2.0 * 4 * 4096,
+                       8.0 * 4096 * dbl(n));
+    w->prefix = "fwd_";
+    w->block = "BLOCK_SIZE";
+  }
   return r;
 }
 
@@ -88,10 +160,15 @@ int64_t constexprOf(const tcc::KernelMetadata& m, const std::string& name, int64
 }
 
 // Whether a configuration runs the workload as the benchmark means it: rows in one block
-// (BLOCK = next power of two >= N), and the bias matmul without ReLU (what addmm does).
-bool applies(const Workload& w, const tcc::KernelMetadata& m) {
-  if (w.kernel == "softmax" || w.kernel == "softmax_persistent" || w.kernel == "layernorm")
-    return constexprOf(m, "BLOCK", 0) == nextPow2(w.N);
+// (BLOCK = next power of two >= N), the bias matmul without ReLU (what addmm does), a
+// tutorial's folder of the right kernel.
+bool applies(const Workload& w, const std::string& config, const tcc::KernelMetadata& m) {
+  if (config.compare(0, w.prefix.size(), w.prefix) != 0 ||
+      (!w.exclude.empty() && config.find(w.exclude) != std::string::npos))
+    return false;
+  if (w.kernel == "softmax" || w.kernel == "softmax_persistent" || w.kernel == "layernorm" ||
+      w.kernel == "t05_layernorm")
+    return w.block.empty() || constexprOf(m, w.block, 0) == nextPow2(w.N);
   if (w.kernel == "matmul_bias")
     return constexprOf(m, "RELU", 1) == 0;
   return true;
@@ -156,6 +233,209 @@ struct MatmulBuffers {
   std::vector<uint16_t> ha, hb, hbias, hc;
 };
 
+// The tutorials' own buffers (one workload at a time): 04's keep mask and the reference
+// mask of its seeded version, 05's fp16 data and f32 statistics. The 1-D tutorials read
+// the shared x (and y) and write the shared out.
+struct TutorialBuffers {
+  tcc::bench::DeviceBuffer keep, x16, y16, w16, b16, mean, rstd;
+  std::vector<int32_t> hkeep;    // 04: the keep mask given to _dropout
+  std::vector<uint8_t> seedKeep; // 04: Philox's mask for the seed (computed once)
+  std::vector<uint16_t> hx16, hw16, hb16;
+};
+
+constexpr float kDropoutP = 0.5f; // as bench/triton_bench.py (DROPOUT_P, DROPOUT_SEED)
+constexpr int32_t kDropoutSeed = 123;
+
+// Compares a 1-D f32 output of n elements with want(i), bit for bit; "" when equal.
+std::string checkExact1d(CUdeviceptr out, int64_t n, const std::function<float(int64_t)>& want,
+                         const LaunchFn& launch, const std::string& what) {
+  const tcc::Driver& d = tcc::driver();
+  tcc::check(d.cuMemsetD32(out, kPoison32, static_cast<size_t>(n)), "poisoning");
+  launch(nullptr);
+  tcc::check(d.cuCtxSynchronize(), "running " + what, what);
+  std::vector<float> got(static_cast<size_t>(n));
+  tcc::check(d.cuMemcpyDtoH(got.data(), out, static_cast<size_t>(n) * 4), "downloading");
+  int64_t bad = 0;
+  std::string first;
+  for (int64_t i = 0; i < n; ++i) {
+    const float ref = want(i);
+    if (std::memcmp(&ref, &got[static_cast<size_t>(i)], 4) != 0 && bad++ == 0)
+      first = std::to_string(i) + ": got " + std::to_string(got[static_cast<size_t>(i)]) +
+              ", want " + std::to_string(ref);
+  }
+  return bad ? std::to_string(bad) + " wrong elements; the first at " + first : "";
+}
+
+// The arguments and the check of one of the tutorials' own kinds (t01_add, t04_dropout,
+// t04_seeded_dropout, t05_layernorm), making its buffers on first use.
+void tutorialSetup(const Workload& w, const SharedInputs& in, TutorialBuffers& t,
+                   std::vector<tcc::Arg>* args, CheckFn* check) {
+  const tcc::Driver& d = tcc::driver();
+  const int64_t M = w.M, N = w.N;
+  if (w.kernel == "t05_layernorm") {
+    if (M * N > in.n || 2 * N > in.n)
+      throw tcc::Error("benchmarking " + w.name, "the shared inputs are too small");
+    if (!t.x16.get()) {
+      // Tutorial 05's inputs: x = -2.3 + 0.5 z (here z = hx / 2, hx in +-[0.5, 4]), weight
+      // and bias in (0, 1]; fp16.
+      t.hx16.resize(static_cast<size_t>(M * N));
+      for (int64_t i = 0; i < M * N; ++i)
+        t.hx16[static_cast<size_t>(i)] = toHalf(-2.3f + 0.25f * in.hx[i]);
+      t.hw16.resize(static_cast<size_t>(N));
+      t.hb16.resize(static_cast<size_t>(N));
+      for (int64_t j = 0; j < N; ++j) {
+        t.hw16[static_cast<size_t>(j)] = toHalf(std::fabs(in.hy[j]) / 4);
+        t.hb16[static_cast<size_t>(j)] = toHalf(std::fabs(in.hy[N + j]) / 4);
+      }
+      const size_t mn = static_cast<size_t>(M * N) * 2, n2 = static_cast<size_t>(N) * 2;
+      t.x16 = tcc::bench::DeviceBuffer(mn);
+      t.y16 = tcc::bench::DeviceBuffer(mn);
+      t.w16 = tcc::bench::DeviceBuffer(n2);
+      t.b16 = tcc::bench::DeviceBuffer(n2);
+      t.mean = tcc::bench::DeviceBuffer(static_cast<size_t>(M) * 4);
+      t.rstd = tcc::bench::DeviceBuffer(static_cast<size_t>(M) * 4);
+      tcc::check(d.cuMemcpyHtoD(t.x16.get(), t.hx16.data(), mn), "uploading x");
+      tcc::check(d.cuMemcpyHtoD(t.w16.get(), t.hw16.data(), n2), "uploading w");
+      tcc::check(d.cuMemcpyHtoD(t.b16.get(), t.hb16.data(), n2), "uploading b");
+    }
+    *args = {t.x16.get(), t.y16.get(), t.w16.get(), t.b16.get(), t.mean.get(), t.rstd.get(),
+             static_cast<int32_t>(N), static_cast<int32_t>(N), 1e-5f, static_cast<int32_t>(M)};
+    *check = [&w, &t, M, N](const LaunchFn& launch) -> std::string {
+      const tcc::Driver& d = tcc::driver();
+      tcc::check(d.cuMemsetD32(t.y16.get(), (uint32_t(kPoison16) << 16) | kPoison16,
+                               static_cast<size_t>(M * N / 2)),
+                 "poisoning");
+      tcc::check(d.cuMemsetD32(t.mean.get(), kPoison32, static_cast<size_t>(M)), "poisoning");
+      tcc::check(d.cuMemsetD32(t.rstd.get(), kPoison32, static_cast<size_t>(M)), "poisoning");
+      launch(nullptr);
+      tcc::check(d.cuCtxSynchronize(), "running " + w.entry, w.entry);
+      std::vector<float> mean(static_cast<size_t>(M)), rstd(static_cast<size_t>(M));
+      tcc::check(d.cuMemcpyDtoH(mean.data(), t.mean.get(), static_cast<size_t>(M) * 4), "mean");
+      tcc::check(d.cuMemcpyDtoH(rstd.data(), t.rstd.get(), static_cast<size_t>(M) * 4), "rstd");
+      std::vector<uint16_t> got(static_cast<size_t>(N));
+      int64_t bad = 0;
+      std::string first;
+      auto wrong = [&](const std::string& where, double g, double want) {
+        if (bad++ == 0)
+          first = where + ": got " + std::to_string(g) + ", want " + std::to_string(want);
+      };
+      for (int64_t i : sampleRows(M)) {
+        tcc::check(d.cuMemcpyDtoH(got.data(), t.y16.get() + static_cast<CUdeviceptr>(i * N * 2),
+                                  static_cast<size_t>(N) * 2),
+                   "downloading a row");
+        const uint16_t* xr = t.hx16.data() + i * N;
+        double mu = 0, meanAbs = 0, var = 0;
+        for (int64_t j = 0; j < N; ++j) {
+          mu += fromHalf(xr[j]);
+          meanAbs += std::fabs(fromHalf(xr[j]));
+        }
+        mu /= double(N);
+        meanAbs /= double(N);
+        for (int64_t j = 0; j < N; ++j)
+          var += (fromHalf(xr[j]) - mu) * (fromHalf(xr[j]) - mu);
+        const double rs = 1 / std::sqrt(var / double(N) + 1e-5);
+        const std::string row = "row " + std::to_string(i);
+        if (!(std::fabs(mean[static_cast<size_t>(i)] - mu) <= 1e-5 * std::fabs(mu) + 1e-6))
+          wrong(row + " mean", mean[static_cast<size_t>(i)], mu);
+        if (!(std::fabs(rstd[static_cast<size_t>(i)] - rs) <= 1e-5 * rs))
+          wrong(row + " rstd", rstd[static_cast<size_t>(i)], rs);
+        for (int64_t j = 0; j < N; ++j) {
+          const double x = fromHalf(xr[j]), wj = fromHalf(t.hw16[static_cast<size_t>(j)]),
+                       bj = fromHalf(t.hb16[static_cast<size_t>(j)]);
+          const double ref = (x - mu) * rs * wj + bj;
+          // One fp16 ulp of the result, and f32 rounding of the statistics on the way.
+          const double bound = std::fabs(ref) * std::ldexp(1.0, -10) +
+                               1e-5 * (std::fabs(wj) * rs * (std::fabs(x) + meanAbs) + std::fabs(bj));
+          const double g = fromHalf(got[static_cast<size_t>(j)]);
+          if (!(std::fabs(g - ref) <= bound))
+            wrong("(" + std::to_string(i) + ", " + std::to_string(j) + ")", g, ref);
+        }
+      }
+      return bad ? std::to_string(bad) + " wrong values in the sampled rows; the first at " + first
+                 : "";
+    };
+    return;
+  }
+  if (M > in.n)
+    throw tcc::Error("benchmarking " + w.name, "the shared buffers are too small");
+  const int32_t n = static_cast<int32_t>(M);
+  const CUdeviceptr x = in.x, y = in.y, out = in.out;
+  if (w.kernel == "t01_add") {
+    *args = {x, y, out, n};
+    *check = [&w, &in, out, n](const LaunchFn& launch) {
+      return checkExact1d(out, n, [&in](int64_t i) { return in.hx[i] + in.hy[i]; }, launch,
+                          w.entry);
+    };
+    return;
+  }
+  const float scale = 1 / (1 - kDropoutP); // 2: x / (1 - p) is exact
+  if (w.kernel == "t04_dropout") {
+    if (!t.keep.get()) {
+      // The tutorial's x_keep: int32 0s and 1s, kept with probability 1 - p.
+      t.hkeep.resize(static_cast<size_t>(n));
+      uint64_t s = 777;
+      for (int32_t& k : t.hkeep) {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        k = static_cast<float>(s >> 40) * (1.0f / 16777216.0f) > kDropoutP ? 1 : 0;
+      }
+      t.keep = tcc::bench::DeviceBuffer(static_cast<size_t>(n) * 4);
+      tcc::check(d.cuMemcpyHtoD(t.keep.get(), t.hkeep.data(), static_cast<size_t>(n) * 4),
+                 "uploading the keep mask");
+    }
+    *args = {x, t.keep.get(), out, n, kDropoutP};
+    *check = [&w, &in, &t, out, n, scale](const LaunchFn& launch) {
+      return checkExact1d(
+          out, n,
+          [&](int64_t i) { return t.hkeep[static_cast<size_t>(i)] ? in.hx[i] * scale : 0.0f; },
+          launch, w.entry);
+    };
+    return;
+  }
+  if (w.kernel == "t04_seeded_dropout") {
+    if (t.seedKeep.empty()) {
+      // Triton's Philox for the seed and offsets 0..n-1 (test/gpu/tutorial_philox.h).
+      t.seedKeep.resize(static_cast<size_t>(n));
+      for (int32_t i = 0; i < n; ++i)
+        t.seedKeep[static_cast<size_t>(i)] = tutorial_philox::rand(kDropoutSeed, i) > kDropoutP;
+    }
+    *args = {x, out, n, kDropoutP, kDropoutSeed};
+    *check = [&w, &in, &t, out, n, scale](const LaunchFn& launch) {
+      return checkExact1d(
+          out, n,
+          [&](int64_t i) { return t.seedKeep[static_cast<size_t>(i)] ? in.hx[i] * scale : 0.0f; },
+          launch, w.entry);
+    };
+    return;
+  }
+  throw tcc::Error("benchmarking " + w.name, "no arguments for kernel kind " + w.kernel);
+}
+
+// The buffer of a tutorial workload that a Triton parameter's role names (the tensors of
+// bench/triton_bench.py's Workload.roles()); 0 when none.
+CUdeviceptr tutorialBuffer(const Workload& w, const SharedInputs& in, const TutorialBuffers& t,
+                           const std::string& role) {
+  if (w.kernel == "t05_layernorm") {
+    if (role == "x")
+      return t.x16.get();
+    if (role == "out")
+      return t.y16.get();
+    if (role == "w")
+      return t.w16.get();
+    if (role == "b")
+      return t.b16.get();
+    if (role == "mean")
+      return t.mean.get();
+    return role == "rstd" ? t.rstd.get() : 0;
+  }
+  if (role == "x")
+    return in.x;
+  if (role == "y" && w.kernel == "t01_add")
+    return in.y;
+  if (role == "keep" && w.kernel == "t04_dropout")
+    return t.keep.get();
+  return role == "out" ? in.out : 0;
+}
+
 } // namespace
 
 std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInputs& in,
@@ -166,6 +446,7 @@ std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInpu
   std::printf("\n%-24s %-8s %-28s %-14s %9s %9s %9s %10s %8s\n", "workload", "source", "config",
               "variant", "median_ms", "p20_ms", "p80_ms", "rate", "of_copy");
   for (const Workload& w : workloads()) {
+    TutorialBuffers tut;
     // tcc's fastest correct configuration of this workload, kept for the same-harness runs.
     struct {
       double value = 0;
@@ -175,21 +456,25 @@ std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInpu
       std::vector<tcc::Arg> args;
       CheckFn check;
     } best;
-    for (const char* source : {"tcc", "fixture"}) {
-      const std::string kdir = o.artifacts + "/" + source + "/" + w.kernel;
+    for (const std::string& src : w.sources) {
+      const char* source = src.c_str();
+      const std::string kdir = o.artifacts + "/" + source + "/" + w.folder;
       // A configuration with architecture-specific (sm_90a) variants runs twice: as the
-      // runtime chooses (those, on an H200), and with the portable (sm_90) ones alone.
+      // runtime chooses (those, on an H200), and with the portable (sm_90) ones alone (when
+      // it has them: a tutorial port built for sm_90a alone has not).
       std::vector<std::pair<std::string, bool>> runs;
       for (const std::string& dir : configFolders(kdir)) {
-        bool specific = false;
+        bool specific = false, portable = false;
         try {
           tcc::Library all(dir);
-          for (const tcc::KernelMetadata& m : all.kernel(w.kernel).variants())
+          for (const tcc::KernelMetadata& m : all.kernel(w.entry).variants()) {
             specific = specific || m.archSpecific;
+            portable = portable || !m.archSpecific;
+          }
         } catch (const tcc::Error&) {
         }
         runs.push_back({dir, true});
-        if (specific)
+        if (specific && portable)
           runs.push_back({dir, false});
       }
       for (const auto& [dir, archSpecific] : runs) {
@@ -200,20 +485,24 @@ std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInpu
           continue;
         WorkloadRow row;
         row.workload = w.name;
-        row.kernel = w.kernel;
+        row.kernel = w.entry;
         row.source = source;
         row.config = config;
-        row.metric = w.flops > 0 ? "TFLOP/s" : "GB/s";
+        row.metric = w.gemm ? "TFLOP/s" : "GB/s";
+        row.bytes = w.bytes;
+        row.flops = w.flops;
         try {
           auto lib = std::make_unique<tcc::Library>();
           lib->add(dir, archSpecific);
-          tcc::Kernel& k = lib->kernel(w.kernel);
-          if (!applies(w, k.variants().back()))
+          tcc::Kernel& k = lib->kernel(w.entry);
+          if (!applies(w, std::filesystem::path(dir).filename().string(), k.variants().back()))
             continue;
           const int64_t M = w.M, N = w.N, K = w.K;
           std::vector<tcc::Arg> args;
           CheckFn check; // "" when correct
-          if (w.flops == 0) {
+          if (w.kernel.rfind("t0", 0) == 0) {
+            tutorialSetup(w, in, tut, &args, &check);
+          } else if (!w.gemm) {
             if (M * N > in.n)
               throw tcc::Error("benchmarking " + w.name, "the shared buffers are too small");
             const CUdeviceptr x = in.x, out = in.out, v0 = in.y, v1 = in.y + N * 4;
@@ -376,7 +665,7 @@ std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInpu
           row.r = tcc::bench::run([&](CUstream s) { k.launchArgs(s, args.data(), args.size()); },
                                   o.bench);
           row.ok = true;
-          if (w.flops > 0) {
+          if (w.gemm) {
             row.value = row.r.tflops(w.flops);
           } else {
             row.value = row.r.gbps(w.bytes);
@@ -412,7 +701,7 @@ std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInpu
     // best by the same harness.
     SameHarnessRow sh;
     sh.workload = w.name;
-    sh.metric = w.flops > 0 ? "TFLOP/s" : "GB/s";
+    sh.metric = w.gemm ? "TFLOP/s" : "GB/s";
     std::vector<TritonExport> exports;
     try {
       exports = tritonExports(o.triton, w.name);
@@ -428,7 +717,9 @@ std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInpu
     } else {
       const int64_t N = w.N;
       auto buffer = [&](const std::string& role) -> CUdeviceptr {
-        if (w.flops > 0) {
+        if (w.kernel.rfind("t0", 0) == 0)
+          return tutorialBuffer(w, in, tut, role);
+        if (w.gemm) {
           if (role == "a")
             return mmb->a.get();
           if (role == "b")
@@ -472,7 +763,7 @@ std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInpu
       tcc::Kernel* k = best.k;
       const std::vector<tcc::Arg>& args = best.args;
       compareSameHarness(
-          sh, w.flops > 0 ? w.flops : w.bytes, best.config,
+          sh, w.gemm ? w.flops : w.bytes, best.config,
           [&](CUstream s) { k->launchArgs(s, args.data(), args.size()); }, candidates, o.rounds,
           o.bench);
     }
@@ -481,7 +772,21 @@ std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInpu
   return rows;
 }
 
-tcc::json::Value toJson(const WorkloadRow& row) {
+Measurement WorkloadRow::measurement() const {
+  Measurement m;
+  m.workload = workload;
+  m.source = source;
+  m.config = config;
+  m.metric = metric;
+  m.r = r;
+  if (ok) {
+    m.bytes = bytes;
+    m.flops = flops;
+  }
+  return m;
+}
+
+tcc::json::Value toJson(const WorkloadRow& row, const tcc::tune::Ceilings& ceilings) {
   tcc::json::Value o = tcc::json::Value::object();
   o.set("workload", row.workload);
   o.set("kernel", row.kernel);
@@ -506,6 +811,7 @@ tcc::json::Value toJson(const WorkloadRow& row) {
     o.set("p80_ms", row.r.p80);
     o.set("min_ms", row.r.min);
     o.set("reps", row.r.reps);
+    setRoofline(o, row.measurement(), ceilings);
   }
   return o;
 }

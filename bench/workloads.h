@@ -1,11 +1,16 @@
 // The 2-D workloads of issues 5 and 7 (transpose, softmax, bias add, layer norm, fp16
-// matmul with and without a fused bias) on the shapes of shared/design/PERFORMANCE.md, for
-// every applicable configuration of tcc's kernels and of the nvcc stand-ins: each checked
-// (output poisoned, sampled rows or elements against a CPU reference), then timed with the
+// matmul with and without a fused bias) on the shapes of shared/design/PERFORMANCE.md, and
+// the ports of Triton's tutorials (lang-examples/triton/: 01 vector add, 02 fused softmax,
+// 03 matmul, 04 dropout with and without a seed, 05 layer norm forward) at the tutorials'
+// shapes (issue 13), for every applicable configuration of tcc's kernels and of the nvcc
+// stand-ins: each checked (output poisoned, all elements or sampled rows against a CPU
+// reference; the seeded dropout bit for bit against Triton's Philox), then timed with the
 // runtime's harness (L2 flushed, median), as GB/s and fraction of the device copy, or
-// TFLOP/s. bench/triton_bench.py runs Triton and PyTorch on the same names and shapes.
+// TFLOP/s. bench/triton_bench.py runs Triton (for the tutorials, their original kernels:
+// bench/triton_tutorials.py) and PyTorch on the same names and shapes.
 #pragma once
 
+#include "summary.h"
 #include "tcc/tcc.h"
 #include "triton_kernels.h"
 
@@ -21,13 +26,16 @@ struct WorkloadRow {
   bool ok = false, correct = false;
   double value = 0;          // in `metric`
   double fractionOfCopy = 0; // GB/s rows: of the measured device copy
+  double bytes = 0, flops = 0; // what the workload moves (read + written) and computes
   tcc::bench::Result r;
+  Measurement measurement() const; // for the roofline columns and the summary
 };
 
 struct WorkloadOptions {
   std::string artifacts;
   std::string filter;  // only workloads or configurations whose name contains it (A,B: either)
   double copyGbps = 0; // the device copy, for the fractions
+  tcc::tune::Ceilings ceilings; // copy and tensor-core ceilings of this run (the roofline)
   tcc::bench::Options bench;
   std::string triton; // tcc-bench --triton: triton_bench.py --export's folder ("" : none)
   int rounds = 5;     // A/B rounds of the same-harness comparison
@@ -49,6 +57,6 @@ struct SharedInputs {
 std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& options, const SharedInputs& in,
                                       std::vector<SameHarnessRow>* same = nullptr);
 
-tcc::json::Value toJson(const WorkloadRow& row);
+tcc::json::Value toJson(const WorkloadRow& row, const tcc::tune::Ceilings& ceilings);
 
 } // namespace benchutil

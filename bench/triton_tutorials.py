@@ -1,0 +1,323 @@
+"""Triton's own tutorial kernels (python/tutorials/0N-*.py of Triton 3.6), for
+bench/triton_bench.py: the original code of each kernel that lang-examples/triton/ ports to
+tcc, under the tutorial's own names, so that tcc-bench times tcc's port against Triton's
+original in one harness. The kernel bodies are the tutorials'; only their comments are
+shortened. How each tutorial launches its kernel (grid, num_warps, the meta-parameters it
+computes) is in `launch_*` below, as the tutorial's wrapper function does it.
+
+Imported by triton_bench.py (which needs torch and triton); never run on its own.
+"""
+import triton
+import triton.language as tl
+
+
+# 01-vector-add.py
+@triton.jit
+def add_kernel(x_ptr,  # *Pointer* to first input vector.
+               y_ptr,  # *Pointer* to second input vector.
+               output_ptr,  # *Pointer* to output vector.
+               n_elements,  # Size of the vector.
+               BLOCK_SIZE: tl.constexpr,  # Number of elements each program should process.
+               ):
+    pid = tl.program_id(axis=0)
+    block_start = pid * BLOCK_SIZE
+    offsets = block_start + tl.arange(0, BLOCK_SIZE)
+    mask = offsets < n_elements
+    x = tl.load(x_ptr + offsets, mask=mask)
+    y = tl.load(y_ptr + offsets, mask=mask)
+    output = x + y
+    tl.store(output_ptr + offsets, output, mask=mask)
+
+
+def launch_add(x, y, output, n_elements):
+    """The tutorial's add(): a grid of cdiv(n, BLOCK_SIZE), BLOCK_SIZE=1024, default warps."""
+    grid = (triton.cdiv(n_elements, 1024), )
+    return add_kernel, grid, (x, y, output, n_elements), dict(BLOCK_SIZE=1024)
+
+
+# 02-fused-softmax.py
+@triton.jit
+def softmax_kernel(output_ptr, input_ptr, input_row_stride, output_row_stride, n_rows, n_cols,
+                   BLOCK_SIZE: tl.constexpr, num_stages: tl.constexpr):
+    # starting row of the program
+    row_start = tl.program_id(0)
+    row_step = tl.num_programs(0)
+    for row_idx in tl.range(row_start, n_rows, row_step, num_stages=num_stages):
+        # The stride represents how much we need to increase the pointer to advance 1 row
+        row_start_ptr = input_ptr + row_idx * input_row_stride
+        # The block size is the next power of two greater than n_cols, so we can fit each
+        # row in a single block
+        col_offsets = tl.arange(0, BLOCK_SIZE)
+        input_ptrs = row_start_ptr + col_offsets
+        # Load the row into SRAM, using a mask since BLOCK_SIZE may be > than n_cols
+        mask = col_offsets < n_cols
+        row = tl.load(input_ptrs, mask=mask, other=-float('inf'))
+        # Subtract maximum for numerical stability
+        row_minus_max = row - tl.max(row, axis=0)
+        # Note that exponentiation in Triton is fast but approximate (i.e., think __expf in CUDA)
+        numerator = tl.exp(row_minus_max)
+        denominator = tl.sum(numerator, axis=0)
+        softmax_output = numerator / denominator
+        # Write back output to DRAM
+        output_row_start_ptr = output_ptr + row_idx * output_row_stride
+        output_ptrs = output_row_start_ptr + col_offsets
+        tl.store(output_ptrs, softmax_output, mask=mask)
+
+
+def launch_softmax(y, x, block_size, num_warps, num_stages, device):
+    """The tutorial's softmax(): warm the kernel up, read its registers and shared memory,
+    and launch min(NUM_SM * occupancy, n_rows) programs (occupancy = NUM_REGS // (n_regs *
+    WARP_SIZE * num_warps), at most SIZE_SMEM // size_smem), passing the meta-parameters
+    positionally to the compiled kernel as the tutorial does. Returns (compiled kernel, grid,
+    args, kwargs)."""
+    n_rows, n_cols = x.shape
+    kernel = softmax_kernel.warmup(y, x, x.stride(0), y.stride(0), n_rows, n_cols,
+                                   BLOCK_SIZE=block_size, num_stages=num_stages,
+                                   num_warps=num_warps, grid=(1, ))
+    kernel._init_handles()
+    props = triton.runtime.driver.active.utils.get_device_properties(device)
+    n_regs = kernel.n_regs
+    size_smem = kernel.metadata.shared
+    occupancy = props["max_num_regs"] // (n_regs * props.get("warpSize", 32) * num_warps)
+    if size_smem:  # the tutorial divides by it; a kernel without shared memory has no limit
+        occupancy = min(occupancy, props["max_shared_mem"] // size_smem)
+    num_programs = min(props["multiprocessor_count"] * occupancy, n_rows)
+    return (kernel, (num_programs, 1, 1),
+            (y, x, x.stride(0), y.stride(0), n_rows, n_cols, block_size, num_stages), {})
+
+
+# 03-matrix-multiplication.py: get_cuda_autotune_config(), the fp16 part (the last eight
+# are its fp8 configurations, which bench/ does not run).
+MATMUL_CONFIGS = [
+    dict(BLOCK_SIZE_M=128, BLOCK_SIZE_N=256, BLOCK_SIZE_K=64, GROUP_SIZE_M=8, num_stages=3,
+         num_warps=8),
+    dict(BLOCK_SIZE_M=64, BLOCK_SIZE_N=256, BLOCK_SIZE_K=32, GROUP_SIZE_M=8, num_stages=4,
+         num_warps=4),
+    dict(BLOCK_SIZE_M=128, BLOCK_SIZE_N=128, BLOCK_SIZE_K=32, GROUP_SIZE_M=8, num_stages=4,
+         num_warps=4),
+    dict(BLOCK_SIZE_M=128, BLOCK_SIZE_N=64, BLOCK_SIZE_K=32, GROUP_SIZE_M=8, num_stages=4,
+         num_warps=4),
+    dict(BLOCK_SIZE_M=64, BLOCK_SIZE_N=128, BLOCK_SIZE_K=32, GROUP_SIZE_M=8, num_stages=4,
+         num_warps=4),
+    dict(BLOCK_SIZE_M=128, BLOCK_SIZE_N=32, BLOCK_SIZE_K=32, GROUP_SIZE_M=8, num_stages=4,
+         num_warps=4),
+    dict(BLOCK_SIZE_M=64, BLOCK_SIZE_N=32, BLOCK_SIZE_K=32, GROUP_SIZE_M=8, num_stages=5,
+         num_warps=2),
+    dict(BLOCK_SIZE_M=32, BLOCK_SIZE_N=64, BLOCK_SIZE_K=32, GROUP_SIZE_M=8, num_stages=5,
+         num_warps=2),
+]
+
+
+@triton.jit
+def matmul_kernel(
+        # Pointers to matrices
+        a_ptr, b_ptr, c_ptr,
+        # Matrix dimensions
+        M, N, K,
+        # The stride variables represent how much to increase the ptr by when moving by 1
+        # element in a particular dimension.
+        stride_am, stride_ak,  #
+        stride_bk, stride_bn,  #
+        stride_cm, stride_cn,
+        # Meta-parameters
+        BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr, BLOCK_SIZE_K: tl.constexpr,  #
+        GROUP_SIZE_M: tl.constexpr,  #
+        ACTIVATION: tl.constexpr  #
+):
+    """Kernel for computing the matmul C = A x B.
+    A has shape (M, K), B has shape (K, N) and C has shape (M, N)
+    """
+    # Map program ids `pid` to the block of C it should compute, in a grouped ordering to
+    # promote L2 data reuse.
+    pid = tl.program_id(axis=0)
+    num_pid_m = tl.cdiv(M, BLOCK_SIZE_M)
+    num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
+    num_pid_in_group = GROUP_SIZE_M * num_pid_n
+    group_id = pid // num_pid_in_group
+    first_pid_m = group_id * GROUP_SIZE_M
+    group_size_m = min(num_pid_m - first_pid_m, GROUP_SIZE_M)
+    pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
+    pid_n = (pid % num_pid_in_group) // group_size_m
+
+    # Create pointers for the first blocks of A and B.
+    offs_am = (pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)) % M
+    offs_bn = (pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)) % N
+    offs_k = tl.arange(0, BLOCK_SIZE_K)
+    a_ptrs = a_ptr + (offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak)
+    b_ptrs = b_ptr + (offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn)
+
+    # Iterate to compute a block of the C matrix, accumulating in fp32.
+    accumulator = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_SIZE_K)):
+        # Load the next block of A and B, generate a mask by checking the K dimension.
+        # If it is out of bounds, set it to 0.
+        a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_SIZE_K, other=0.0)
+        b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_SIZE_K, other=0.0)
+        # We accumulate along the K dimension.
+        accumulator = tl.dot(a, b, accumulator)
+        # Advance the ptrs to the next K block.
+        a_ptrs += BLOCK_SIZE_K * stride_ak
+        b_ptrs += BLOCK_SIZE_K * stride_bk
+    # You can fuse arbitrary activation functions here
+    # while the accumulator is still in FP32!
+    if ACTIVATION == "leaky_relu":
+        accumulator = leaky_relu(accumulator)
+    c = accumulator.to(tl.float16)
+
+    # Write back the block of the output matrix C with masks.
+    offs_cm = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
+    offs_cn = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
+    c_ptrs = c_ptr + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :]
+    c_mask = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
+    tl.store(c_ptrs, c, mask=c_mask)
+
+
+# We can fuse `leaky_relu` by providing it as an `ACTIVATION` meta-parameter in `matmul_kernel`.
+@triton.jit
+def leaky_relu(x):
+    return tl.where(x >= 0, x, 0.01 * x)
+
+
+def launch_matmul(a, b, c, config, activation=""):
+    """The tutorial's matmul(a, b, activation=""), in one of its autotune configurations."""
+    M, K = a.shape
+    K, N = b.shape
+    cfg = dict(config)
+    grid = (triton.cdiv(M, cfg["BLOCK_SIZE_M"]) * triton.cdiv(N, cfg["BLOCK_SIZE_N"]), )
+    return (matmul_kernel, grid,
+            (a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+             c.stride(0), c.stride(1)), dict(cfg, ACTIVATION=activation))
+
+
+# 04-low-memory-dropout.py
+@triton.jit
+def _dropout(
+    x_ptr,  # pointer to the input
+    x_keep_ptr,  # pointer to a mask of 0s and 1s
+    output_ptr,  # pointer to the output
+    n_elements,  # number of elements in the `x` tensor
+    p,  # probability that an element of `x` is changed to zero
+    BLOCK_SIZE: tl.constexpr,
+):
+    pid = tl.program_id(axis=0)
+    block_start = pid * BLOCK_SIZE
+    offsets = block_start + tl.arange(0, BLOCK_SIZE)
+    mask = offsets < n_elements
+    # Load data
+    x = tl.load(x_ptr + offsets, mask=mask)
+    x_keep = tl.load(x_keep_ptr + offsets, mask=mask)
+    # The line below is the crucial part, described in the paragraph above!
+    output = tl.where(x_keep, x / (1 - p), 0.0)
+    # Write-back output
+    tl.store(output_ptr + offsets, output, mask=mask)
+
+
+def launch_dropout_into(x, x_keep, output, p):
+    """The tutorial's dropout(x, x_keep, p), its output allocated by the caller."""
+    n_elements = x.numel()
+    grid = (triton.cdiv(n_elements, 1024), )
+    return _dropout, grid, (x, x_keep, output, n_elements, p), dict(BLOCK_SIZE=1024)
+
+
+@triton.jit
+def _seeded_dropout(
+    x_ptr,
+    output_ptr,
+    n_elements,
+    p,
+    seed,
+    BLOCK_SIZE: tl.constexpr,
+):
+    # compute memory offsets of elements handled by this instance
+    pid = tl.program_id(axis=0)
+    block_start = pid * BLOCK_SIZE
+    offsets = block_start + tl.arange(0, BLOCK_SIZE)
+    # load data from x
+    mask = offsets < n_elements
+    x = tl.load(x_ptr + offsets, mask=mask)
+    # randomly prune it
+    random = tl.rand(seed, offsets)
+    x_keep = random > p
+    # write-back
+    output = tl.where(x_keep, x / (1 - p), 0.0)
+    tl.store(output_ptr + offsets, output, mask=mask)
+
+
+def launch_seeded_dropout_into(x, output, p, seed):
+    """The tutorial's seeded_dropout(x, p, seed), its output allocated by the caller."""
+    n_elements = x.numel()
+    grid = (triton.cdiv(n_elements, 1024), )
+    return _seeded_dropout, grid, (x, output, n_elements, p, seed), dict(BLOCK_SIZE=1024)
+
+
+# 05-layer-norm.py: the forward kernel.
+@triton.jit
+def _layer_norm_fwd_fused(
+    X,  # pointer to the input
+    Y,  # pointer to the output
+    W,  # pointer to the weights
+    B,  # pointer to the biases
+    Mean,  # pointer to the mean
+    Rstd,  # pointer to the 1/std
+    stride,  # how much to increase the pointer when moving by 1 row
+    N,  # number of columns in X
+    eps,  # epsilon to avoid division by zero
+    BLOCK_SIZE: tl.constexpr,
+):
+    # Map the program id to the row of X and Y it should compute.
+    row = tl.program_id(0)
+    Y += row * stride
+    X += row * stride
+    # Compute mean
+    mean = 0
+    _mean = tl.zeros([BLOCK_SIZE], dtype=tl.float32)
+    for off in range(0, N, BLOCK_SIZE):
+        cols = off + tl.arange(0, BLOCK_SIZE)
+        a = tl.load(X + cols, mask=cols < N, other=0.).to(tl.float32)
+        _mean += a
+    mean = tl.sum(_mean, axis=0) / N
+    # Compute variance
+    _var = tl.zeros([BLOCK_SIZE], dtype=tl.float32)
+    for off in range(0, N, BLOCK_SIZE):
+        cols = off + tl.arange(0, BLOCK_SIZE)
+        x = tl.load(X + cols, mask=cols < N, other=0.).to(tl.float32)
+        x = tl.where(cols < N, x - mean, 0.)
+        _var += x * x
+    var = tl.sum(_var, axis=0) / N
+    rstd = 1 / tl.sqrt(var + eps)
+    # Write mean / rstd
+    tl.store(Mean + row, mean)
+    tl.store(Rstd + row, rstd)
+    # Normalize and apply linear transformation
+    for off in range(0, N, BLOCK_SIZE):
+        cols = off + tl.arange(0, BLOCK_SIZE)
+        mask = cols < N
+        w = tl.load(W + cols, mask=mask)
+        b = tl.load(B + cols, mask=mask)
+        x = tl.load(X + cols, mask=mask, other=0.).to(tl.float32)
+        x_hat = (x - mean) * rstd
+        y = x_hat * w + b
+        # Write output
+        tl.store(Y + cols, y, mask=mask)
+
+
+def layer_norm_meta(x):
+    """LayerNorm.forward's choice: BLOCK_SIZE = min(65536 // element_size, next power of two
+    >= N), num_warps = min(max(BLOCK_SIZE // 256, 1), 8)."""
+    N = x.shape[-1]
+    max_fused_size = 65536 // x.element_size()
+    block_size = min(max_fused_size, triton.next_power_of_2(N))
+    if N > block_size:
+        raise RuntimeError("This layer norm doesn't support feature dim >= 64KB.")
+    return block_size, min(max(block_size // 256, 1), 8)
+
+
+def launch_layer_norm_fwd(x, y, weight, bias, mean, rstd, eps):
+    """LayerNorm.forward's launch: a grid of (M, ), the meta-parameters of layer_norm_meta,
+    num_ctas=1."""
+    x_arg = x.reshape(-1, x.shape[-1])
+    M, N = x_arg.shape
+    block_size, num_warps = layer_norm_meta(x)
+    return (_layer_norm_fwd_fused, (M, ),
+            (x_arg, y, weight, bias, mean, rstd, x_arg.stride(0), N, eps),
+            dict(BLOCK_SIZE=block_size, num_warps=num_warps, num_ctas=1))
