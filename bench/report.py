@@ -282,6 +282,24 @@ def main():
     targets += [ratio_verdict(k, issue="issue 10") for k in (
         "matmul_fp16_4096^3", "matmul_bf16_4096^3", "matmul_bias_fp16_4096^3",
         "matmul_fp16_1024^3")]
+
+    # Issue 13: the ports of Triton's tutorials against the original kernels, judged by the
+    # same-harness ratio (one harness, A/B and B/A); the memory-bound ones must reach 1.00.
+    def tutorial_verdict(name):
+        sh = same.get(name)
+        if not sh:
+            return f"{name}: no same-harness tcc/Triton ratio (not compared in this run)"
+        memory = sh.get("metric") == "GB/s"
+        spread = f"{sh['ratio_median']:.3f} ({sh['ratio_min']:.3f}-{sh['ratio_max']:.3f})"
+        if not memory:
+            return f"{name}: {spread}x Triton, same harness (GEMM: the tensor-core issues' targets)"
+        return (f"{name}: {spread}x Triton, same harness [issue 13 target >= 1.00: "
+                f"{'met' if sh['ratio_median'] >= 1.0 else 'MISSED'}]")
+    tutorials = [r["workload"] for r in (tcc or {}).get("same_harness", [])
+                 if r["workload"].startswith("triton_0")]
+    tutorials += [w for w in dict.fromkeys(r["workload"] for r in wrows)
+                  if w.startswith("triton_0") and w not in tutorials]
+    targets += [tutorial_verdict(k) for k in tutorials]
     out("")
     out("targets:")
     for v in targets + verdicts:

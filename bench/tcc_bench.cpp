@@ -251,7 +251,7 @@ int main(int argc, char** argv) {
       }
       std::printf("%-8s %-12s %-14s %-28s %9.4f %9.4f %9.4f %8.0f %6.1f%%%s\n", r.source.c_str(),
                   r.kernel.c_str(), r.config.c_str(), r.variant.c_str(), r.r.median, r.r.p20,
-                  r.r.p80, r.r.gbps(r.bytes), 100 * r.r.gbps(r.bytes) / copy,
+                  r.r.p80, r.r.gbps(r.bytes), copy > 0 ? 100 * r.r.gbps(r.bytes) / copy : 0.0,
                   r.correct ? "" : ("  WRONG: " + r.note).c_str());
     }
 
@@ -374,7 +374,7 @@ int main(int argc, char** argv) {
           csv << r.kernel << "_" << n << "," << r.source << "," << r.kernel << "," << r.config
               << ",\"" << r.variant << "\"," << r.ok << "," << r.correct << "," << r.r.median
               << "," << r.r.p20 << "," << r.r.p80 << "," << r.r.gbps(r.bytes) << ",GB/s,"
-              << r.r.gbps(r.bytes) / copy << "," << copy << ",,,,"
+              << (copy > 0 ? r.r.gbps(r.bytes) / copy : 0) << "," << copy << ",,,,"
               << benchutil::csvRoofline(r.measurement(n), ceilings) << "\n";
         for (const benchutil::WorkloadRow& w : wrows)
           csv << w.workload << "," << w.source << "," << w.kernel << "," << w.config << ",\""

@@ -159,13 +159,16 @@ int64_t constexprOf(const tcc::KernelMetadata& m, const std::string& name, int64
   return otherwise;
 }
 
+// Whether a configuration folder holds the workload's kernel: a tutorial's folders of the
+// right kernel (04 and 05 keep several kernels' configurations side by side).
+bool folderApplies(const Workload& w, const std::string& config) {
+  return config.compare(0, w.prefix.size(), w.prefix) == 0 &&
+         (w.exclude.empty() || config.find(w.exclude) == std::string::npos);
+}
+
 // Whether a configuration runs the workload as the benchmark means it: rows in one block
-// (BLOCK = next power of two >= N), the bias matmul without ReLU (what addmm does), a
-// tutorial's folder of the right kernel.
-bool applies(const Workload& w, const std::string& config, const tcc::KernelMetadata& m) {
-  if (config.compare(0, w.prefix.size(), w.prefix) != 0 ||
-      (!w.exclude.empty() && config.find(w.exclude) != std::string::npos))
-    return false;
+// (BLOCK = next power of two >= N), the bias matmul without ReLU (what addmm does).
+bool applies(const Workload& w, const tcc::KernelMetadata& m) {
   if (w.kernel == "softmax" || w.kernel == "softmax_persistent" || w.kernel == "layernorm" ||
       w.kernel == "t05_layernorm")
     return w.block.empty() || constexprOf(m, w.block, 0) == nextPow2(w.N);
@@ -443,7 +446,7 @@ std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInpu
   const tcc::Driver& d = tcc::driver();
   std::vector<WorkloadRow> rows;
   std::unique_ptr<MatmulBuffers> mmb;
-  std::printf("\n%-24s %-8s %-28s %-14s %9s %9s %9s %10s %8s\n", "workload", "source", "config",
+  std::printf("\n%-36s %-8s %-28s %-14s %9s %9s %9s %10s %8s\n", "workload", "source", "config",
               "variant", "median_ms", "p20_ms", "p80_ms", "rate", "of_copy");
   for (const Workload& w : workloads()) {
     TutorialBuffers tut;
@@ -464,6 +467,8 @@ std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInpu
       // it has them: a tutorial port built for sm_90a alone has not).
       std::vector<std::pair<std::string, bool>> runs;
       for (const std::string& dir : configFolders(kdir)) {
+        if (!folderApplies(w, std::filesystem::path(dir).filename().string()))
+          continue;
         bool specific = false, portable = false;
         try {
           tcc::Library all(dir);
@@ -495,7 +500,7 @@ std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInpu
           auto lib = std::make_unique<tcc::Library>();
           lib->add(dir, archSpecific);
           tcc::Kernel& k = lib->kernel(w.entry);
-          if (!applies(w, std::filesystem::path(dir).filename().string(), k.variants().back()))
+          if (!applies(w, k.variants().back()))
             continue;
           const int64_t M = w.M, N = w.N, K = w.K;
           std::vector<tcc::Arg> args;
@@ -683,13 +688,13 @@ std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInpu
           row.note = e.what();
         }
         if (row.ok)
-          std::printf("%-24s %-8s %-28s %-14s %9.4f %9.4f %9.4f %10s %7.1f%%%s\n",
+          std::printf("%-36s %-8s %-28s %-14s %9.4f %9.4f %9.4f %10s %7.1f%%%s\n",
                       row.workload.c_str(), row.source.c_str(), row.config.c_str(),
                       row.variant.substr(0, 14).c_str(), row.r.median, row.r.p20, row.r.p80,
                       (fmt("%.1f ", row.value) + row.metric).c_str(), 100 * row.fractionOfCopy,
                       row.correct ? "" : ("  WRONG: " + row.note).c_str());
         else
-          std::printf("%-24s %-8s %-28s FAILED: %s\n", row.workload.c_str(), row.source.c_str(),
+          std::printf("%-36s %-8s %-28s FAILED: %s\n", row.workload.c_str(), row.source.c_str(),
                       row.config.c_str(), row.note.c_str());
         std::fflush(stdout);
         rows.push_back(row);
@@ -756,7 +761,7 @@ std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInpu
         } catch (const tcc::Error& err) {
           c.note = err.what();
         }
-        std::printf("%-24s %-8s %-28s %s\n", w.name.c_str(), "triton", e.config.c_str(),
+        std::printf("%-36s %-8s %-28s %s\n", w.name.c_str(), "triton", e.config.c_str(),
                     c.correct ? "cubin loaded, output checked" : ("FAILED: " + c.note).c_str());
         sh.candidates.push_back(c);
       }
