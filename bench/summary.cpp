@@ -24,6 +24,22 @@ tcc::json::Value orNull(std::optional<double> v) {
 
 } // namespace
 
+Measurement measured(const std::string& workload, const std::string& source,
+                     const std::string& config, const std::string& metric,
+                     const tcc::bench::Result& r, bool ok, double bytes, double flops) {
+  Measurement m;
+  m.workload = workload;
+  m.source = source;
+  m.config = config;
+  m.metric = metric;
+  m.r = r;
+  if (ok) {
+    m.bytes = bytes;
+    m.flops = flops;
+  }
+  return m;
+}
+
 tcc::tune::Placement placement(const Measurement& m, const tcc::tune::Ceilings& c) {
   return tcc::tune::place(c, m.r.median, m.bytes, m.flops);
 }

@@ -25,6 +25,11 @@ struct Measurement {
   std::optional<double> bytes, flops; // what the workload moves and computes (nullopt: not counted)
 };
 
+// A measurement of `r`; the counts only when it ran (`ok`), else none.
+Measurement measured(const std::string& workload, const std::string& source,
+                     const std::string& config, const std::string& metric,
+                     const tcc::bench::Result& r, bool ok, double bytes, double flops);
+
 // Where it sits against the ceilings (tcc::tune::place at the median).
 tcc::tune::Placement placement(const Measurement& m, const tcc::tune::Ceilings& c);
 

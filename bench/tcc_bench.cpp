@@ -69,16 +69,8 @@ struct Row {
   double bytes = 0, flops = 0; // flops: one add per element (vector_add), none (copy)
   tcc::bench::Result r;
   benchutil::Measurement measurement(int64_t n) const {
-    benchutil::Measurement m;
-    m.workload = kernel + "_" + std::to_string(n);
-    m.source = source;
-    m.config = config;
-    m.r = r;
-    if (ok) {
-      m.bytes = bytes;
-      m.flops = flops;
-    }
-    return m;
+    return benchutil::measured(kernel + "_" + std::to_string(n), source, config, "GB/s", r, ok,
+                               bytes, flops);
   }
 };
 

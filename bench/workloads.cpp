@@ -778,17 +778,7 @@ std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInpu
 }
 
 Measurement WorkloadRow::measurement() const {
-  Measurement m;
-  m.workload = workload;
-  m.source = source;
-  m.config = config;
-  m.metric = metric;
-  m.r = r;
-  if (ok) {
-    m.bytes = bytes;
-    m.flops = flops;
-  }
-  return m;
+  return measured(workload, source, config, metric, r, ok, bytes, flops);
 }
 
 tcc::json::Value toJson(const WorkloadRow& row, const tcc::tune::Ceilings& ceilings) {

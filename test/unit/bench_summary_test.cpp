@@ -73,17 +73,11 @@ TEST(Roofline, MissingCountsAndCeilings) {
 
 Measurement measured(const std::string& workload, const std::string& metric, double ms,
                      double bytes, double flops) {
-  Measurement m;
-  m.workload = workload;
-  m.source = "tcc";
-  m.config = "BLOCK1024_W4";
-  m.metric = metric;
-  m.r.median = ms;
-  m.r.p20 = ms * 0.99;
-  m.r.p80 = ms * 1.01;
-  m.bytes = bytes;
-  m.flops = flops;
-  return m;
+  tcc::bench::Result r;
+  r.median = ms;
+  r.p20 = ms * 0.99;
+  r.p80 = ms * 1.01;
+  return benchutil::measured(workload, "tcc", "BLOCK1024_W4", metric, r, true, bytes, flops);
 }
 
 TEST(BenchSummary, TableLinesWithRatiosAndNotes) {
@@ -134,7 +128,8 @@ TEST(BenchSummary, CsvAndJsonColumns) {
   EXPECT_EQ(benchutil::csvRoofline(m, h200()),
             "0.000335544,800,3221225472,268435456,0.0833333,memory"); // 0.268 of 800 TFLOP/s
   // Not counted (a failed row): empty fields, bound unknown; no tensor ceiling: empty too.
-  Measurement none;
+  Measurement none = benchutil::measured("w", "tcc", "c", "GB/s", {}, false, 8e9, 1e9);
+  EXPECT_FALSE(none.bytes || none.flops);
   Ceilings copyOnly = h200();
   copyOnly.tensorTFLOPs = 0;
   EXPECT_EQ(benchutil::csvRoofline(none, copyOnly), ",,,,,unknown");
