@@ -189,6 +189,8 @@ private:
       return convertLayoutScratchBytes(op);
     if (isa<ReduceOp>(op))
       return reduceScratchBytes(op);
+    if (isa<ScanOp>(op))
+      return tcc::scanScratchBytes(op);
     if (int64_t atomic = tcc::atomicScratchBytes(op))
       return atomic;
     if (auto dot = dyn_cast<DotOp>(op))

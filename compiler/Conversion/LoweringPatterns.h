@@ -56,6 +56,7 @@ unsigned kernelNumThreads(mlir::Operation *op);
 /// Scratch bytes an op needs (0 for none). Defined beside each pattern.
 int64_t convertLayoutScratchBytes(mlir::Operation *op);
 int64_t reduceScratchBytes(mlir::Operation *op);
+int64_t scanScratchBytes(mlir::Operation *op);
 int64_t dotScratchBytes(mlir::Operation *op);
 /// A scalar tile.atomic_rmw / atomic_cas whose old value is used broadcasts it (AtomicLowering.cpp).
 int64_t atomicScratchBytes(mlir::Operation *op);
@@ -95,6 +96,8 @@ void populateConvertLayoutLoweringPatterns(TileTypeConverter &converter,
                                            mlir::RewritePatternSet &patterns);
 void populateReduceLoweringPatterns(TileTypeConverter &converter,
                                  mlir::RewritePatternSet &patterns);
+void populateScanLoweringPatterns(TileTypeConverter &converter,
+                                  mlir::RewritePatternSet &patterns);
 void populateDotLoweringPatterns(TileTypeConverter &converter,
                                  mlir::RewritePatternSet &patterns);
 

@@ -2,6 +2,7 @@
 
 #include "compiler/Conversion/NVVMBuilders.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -60,6 +61,35 @@ static Value shuffle32(OpBuilder &b, Location loc, Value value, NVVM::ShflKind k
 
 Value shuffleXor32(OpBuilder &b, Location loc, Value value, unsigned laneMask) {
   return shuffle32(b, loc, value, NVVM::ShflKind::bfly, laneMask);
+}
+
+/// shfl.bfly of any scalar up to 64 bits, through 32-bit words.
+Value shuffleXor(OpBuilder &b, Location loc, Value value, unsigned laneMask) {
+  Type type = value.getType();
+  Type i32 = b.getI32Type();
+  if (type.isF32() || type.isInteger(32))
+    return shuffleXor32(b, loc, value, laneMask);
+  unsigned bits = type.getIntOrFloatBitWidth();
+  Type intType = b.getIntegerType(bits);
+  Value asInt = isa<FloatType>(type) ? arith::BitcastOp::create(b, loc, intType, value).getResult()
+                                     : value;
+  Value result;
+  if (bits < 32) {
+    Value wide = arith::ExtUIOp::create(b, loc, i32, asInt);
+    Value shuffled = shuffleXor32(b, loc, wide, laneMask);
+    result = arith::TruncIOp::create(b, loc, intType, shuffled);
+  } else {
+    Value lo = arith::TruncIOp::create(b, loc, i32, asInt);
+    Value hiWide = arith::ShRUIOp::create(b, loc, asInt,
+                                          arith::ConstantIntOp::create(b, loc, intType, 32));
+    Value hi = arith::TruncIOp::create(b, loc, i32, hiWide);
+    lo = arith::ExtUIOp::create(b, loc, intType, shuffleXor32(b, loc, lo, laneMask));
+    hi = arith::ExtUIOp::create(b, loc, intType, shuffleXor32(b, loc, hi, laneMask));
+    hi = arith::ShLIOp::create(b, loc, hi, arith::ConstantIntOp::create(b, loc, intType, 32));
+    result = arith::OrIOp::create(b, loc, hi, lo);
+  }
+  return isa<FloatType>(type) ? arith::BitcastOp::create(b, loc, type, result).getResult()
+                              : result;
 }
 
 Value shuffleIdx32(OpBuilder &b, Location loc, Value value, unsigned srcLane) {

@@ -30,6 +30,10 @@ void barrier(mlir::OpBuilder &b, mlir::Location loc);
 mlir::Value shuffleXor32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
                          unsigned laneMask);
 
+/// shfl.sync.bfly of any integer or float scalar up to 64 bits (through 32-bit words).
+mlir::Value shuffleXor(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
+                       unsigned laneMask);
+
 /// shfl.sync.idx over the full warp: lane `srcLane`'s i32 `value`.
 mlir::Value shuffleIdx32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
                          unsigned srcLane);

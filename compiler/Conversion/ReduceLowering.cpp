@@ -103,35 +103,6 @@ Partial combineTree(OpBuilder &b, Location loc, ReduceKind kind, SmallVector<Par
   return parts.front();
 }
 
-/// shfl.bfly of any scalar up to 64 bits, through 32-bit words.
-Value shuffleXor(OpBuilder &b, Location loc, Value value, unsigned laneMask) {
-  Type type = value.getType();
-  Type i32 = b.getI32Type();
-  if (type.isF32() || type.isInteger(32))
-    return nvvm::shuffleXor32(b, loc, value, laneMask);
-  unsigned bits = type.getIntOrFloatBitWidth();
-  Type intType = b.getIntegerType(bits);
-  Value asInt = isa<FloatType>(type) ? arith::BitcastOp::create(b, loc, intType, value).getResult()
-                                     : value;
-  Value result;
-  if (bits < 32) {
-    Value wide = arith::ExtUIOp::create(b, loc, i32, asInt);
-    Value shuffled = nvvm::shuffleXor32(b, loc, wide, laneMask);
-    result = arith::TruncIOp::create(b, loc, intType, shuffled);
-  } else {
-    Value lo = arith::TruncIOp::create(b, loc, i32, asInt);
-    Value hiWide = arith::ShRUIOp::create(b, loc, asInt,
-                                          arith::ConstantIntOp::create(b, loc, intType, 32));
-    Value hi = arith::TruncIOp::create(b, loc, i32, hiWide);
-    lo = arith::ExtUIOp::create(b, loc, intType, nvvm::shuffleXor32(b, loc, lo, laneMask));
-    hi = arith::ExtUIOp::create(b, loc, intType, nvvm::shuffleXor32(b, loc, hi, laneMask));
-    hi = arith::ShLIOp::create(b, loc, hi, arith::ConstantIntOp::create(b, loc, intType, 32));
-    result = arith::OrIOp::create(b, loc, hi, lo);
-  }
-  return isa<FloatType>(type) ? arith::BitcastOp::create(b, loc, type, result).getResult()
-                              : result;
-}
-
 /// How the reduction is spread: the source distribution, the result's registers and
 /// which source registers feed each.
 struct ReducePlan {
@@ -230,8 +201,8 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
     for (auto [laneBit, coordinateBit] : src.getLaneBitsAlong(plan->axis)) {
       unsigned laneMask = 1u << laneBit;
       for (Partial &p : partials) {
-        Partial other{shuffleXor(rewriter, loc, p.value, laneMask),
-                      isArg ? shuffleXor(rewriter, loc, p.index, laneMask) : Value()};
+        Partial other{nvvm::shuffleXor(rewriter, loc, p.value, laneMask),
+                      isArg ? nvvm::shuffleXor(rewriter, loc, p.index, laneMask) : Value()};
         // Keep the lower lane's partial first so that ties pick the smaller index.
         p = combine(rewriter, loc, kind, p, other);
       }

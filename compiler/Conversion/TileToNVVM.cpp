@@ -202,6 +202,7 @@ struct ConvertTileToNVVM : impl::ConvertTileToNVVMBase<ConvertTileToNVVM> {
       populatePrintLoweringPatterns(converter, patterns);
       populateConvertLayoutLoweringPatterns(converter, patterns);
       populateReduceLoweringPatterns(converter, patterns);
+      populateScanLoweringPatterns(converter, patterns);
       populateDotLoweringPatterns(converter, patterns);
       populateTensorCoreLoweringPatterns(converter, patterns);
       scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns, target);

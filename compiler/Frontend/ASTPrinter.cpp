@@ -212,6 +212,26 @@ private:
       }
       return;
     }
+    case Stmt::Kind::Scan: {
+      auto *sc = cast<ScanStmt>(s);
+      os << "scan " << sc->combiner << " axis " << sc->axis << (sc->reverse ? " reverse" : "")
+         << loc(s->range) << "\n";
+      for (const Expr *e : sc->operands)
+        expr(e, depth + 1, "operand ");
+      indent(depth + 1);
+      os << "combine";
+      for (const Variable *p : sc->params)
+        os << " " << p->name << " : " << p->type.str();
+      os << "\n";
+      block(sc->body, depth + 2);
+      for (const Expr *e : sc->yields)
+        expr(e, depth + 2, "yield ");
+      for (const Variable *r : sc->results) {
+        indent(depth + 1);
+        os << "result " << r->name << " : " << r->type.str() << "\n";
+      }
+      return;
+    }
     case Stmt::Kind::Inline: {
       auto *in = cast<InlineStmt>(s);
       os << "inline " << in->callee << loc(s->range) << "\n";

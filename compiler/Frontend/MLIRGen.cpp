@@ -206,6 +206,9 @@ private:
     case typed::Stmt::Kind::If:
       ifStmt(cast<typed::IfStmt>(s));
       return;
+    case typed::Stmt::Kind::Scan:
+      scanStmt(cast<typed::ScanStmt>(s));
+      return;
     case typed::Stmt::Kind::Inline: {
       auto *in = cast<typed::InlineStmt>(s);
       callSites.push_back(loc(in->range));
@@ -214,6 +217,32 @@ private:
       return;
     }
     }
+  }
+
+  void scanStmt(const typed::ScanStmt *s) {
+    mlir::Location l = loc(s->range);
+    llvm::SmallVector<Value> srcs;
+    llvm::SmallVector<mlir::Type> types;
+    for (const typed::Expr *e : s->operands) {
+      srcs.push_back(expr(e));
+      types.push_back(srcs.back().getType());
+    }
+    auto scan = mlir::tile::ScanOp::create(b, l, types, srcs, b.getI32IntegerAttr(s->axis),
+                                           s->reverse ? b.getUnitAttr() : mlir::UnitAttr());
+    mlir::Block *body = &scan.getCombiner().emplaceBlock();
+    for (const typed::Variable *p : s->params)
+      values[p] = body->addArgument(type(p->type), loc(p->range));
+    {
+      mlir::OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(body);
+      block(s->body);
+      llvm::SmallVector<Value> yields;
+      for (const typed::Expr *e : s->yields)
+        yields.push_back(expr(e));
+      mlir::tile::ScanReturnOp::create(b, l, yields);
+    }
+    for (size_t i = 0; i < s->results.size(); ++i)
+      values[s->results[i]] = scan.getResult(i);
   }
 
   void forStmt(const typed::ForStmt *f) {

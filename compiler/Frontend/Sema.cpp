@@ -583,7 +583,15 @@ Value Sema::callHelper(const ast::FunctionDef &fn, const ast::CallExpr *call) {
   }
   if (failed)
     return Value::error();
+  std::vector<Value> values;
+  for (std::optional<Value> &v : args)
+    values.push_back(std::move(*v));
+  return inlineHelper(fn, std::move(values), argRanges, call->range);
+}
 
+Value Sema::inlineHelper(const ast::FunctionDef &fn, std::vector<Value> args,
+                         const std::vector<SMRange> &argRanges, SMRange callRange) {
+  size_t n = fn.params.size();
   // Parameter annotations are checks (constexpr) or conversions (scalars).
   for (size_t i = 0; i < n; ++i) {
     const ast::Param &p = fn.params[i];
@@ -592,7 +600,7 @@ Value Sema::callHelper(const ast::FunctionDef &fn, const ast::CallExpr *call) {
     ParamKind kind = resolveAnnotation(p.annotation, diags);
     if (!kind.valid)
       return Value::error();
-    Value &v = *args[i];
+    Value &v = args[i];
     // A helper's constexpr parameter takes runtime values too, as Triton's inlined helpers
     // do (its fused-attention tutorial passes offset tiles to them); a use inside the helper
     // that needs a compile-time value says so there.
@@ -615,7 +623,7 @@ Value Sema::callHelper(const ast::FunctionDef &fn, const ast::CallExpr *call) {
       v = Value::runtime(coerce(v, kind.type, argRanges[i]));
   }
 
-  auto *inl = make<typed::InlineStmt>(call->range, fn.name, fn.headerRange);
+  auto *inl = make<typed::InlineStmt>(callRange, fn.name, fn.headerRange);
   Frame callee;
   callee.function = &fn;
   Frame *caller = frame;
@@ -624,7 +632,7 @@ Value Sema::callHelper(const ast::FunctionDef &fn, const ast::CallExpr *call) {
   block = &inl->body;
   ++inlineDepth;
   for (size_t i = 0; i < n; ++i)
-    assign(fn.params[i].name, *args[i], argRanges[i]);
+    assign(fn.params[i].name, args[i], argRanges[i]);
   NameSet none;
   tailBlocks.insert(&fn.body);
   statements(fn.body, none);
@@ -632,7 +640,7 @@ Value Sema::callHelper(const ast::FunctionDef &fn, const ast::CallExpr *call) {
   Value result = workExhausted ? Value::error() : callee.returnValue;
   auto bindResult = [&](Value &v) {
     if (v.isRuntime() && !isa<typed::VarRefExpr>(v.expr))
-      v = bind(fn.name + ".result", v.expr, call->range);
+      v = bind(fn.name + ".result", v.expr, callRange);
   };
   bindResult(result);
   if (result.kind == Value::Kind::Tuple)

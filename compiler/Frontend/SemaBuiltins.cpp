@@ -1154,6 +1154,10 @@ Value Sema::builtinCall(Builtin b, llvm::StringRef name, const ast::CallExpr *ca
   case Builtin::ArgMax:
   case Builtin::ArgMin:
     return reduce(b, name, call);
+  case Builtin::Cumsum:
+  case Builtin::Cumprod:
+  case Builtin::AssociativeScan:
+    return scanCall(b, name, call);
   case Builtin::Dot:
     return dotCall(call);
   case Builtin::MultipleOf:

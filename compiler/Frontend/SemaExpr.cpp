@@ -72,6 +72,7 @@ static const char *const kBuiltinNames[] = {
     "device_print", "assume", "range", "static_range", "float", "int", "cast", "inf", "nan",
     "pointer_type", "device_assert",
     "make_block_ptr", "advance", "make_tensor_descriptor", "tensor_descriptor", "isinstance",
+    "cumsum", "cumprod", "associative_scan",
 };
 
 /// Triton names tcc knows but does not implement, for a better message than
@@ -80,8 +81,7 @@ static bool isUnsupportedTritonName(llvm::StringRef name) {
   return llvm::StringSwitch<bool>(name)
       .Cases({"view", "cat", "ravel"},
              true)
-      .Cases({"cumsum", "cumprod", "reduce", "associative_scan", "sort", "histogram",
-              "xor_sum"},
+      .Cases({"reduce", "sort", "histogram", "xor_sum"},
              true)
       .Cases({"inline_asm_elementwise", "fdiv", "softmax",
               "swizzle2d"},
@@ -134,6 +134,9 @@ Value Sema::lookupBuiltin(llvm::StringRef name) const {
       .Case("ceil", Builtin::Ceil)
       .Case("fma", Builtin::Fma)
       .Case("sum", Builtin::Sum)
+      .Case("cumsum", Builtin::Cumsum)
+      .Case("cumprod", Builtin::Cumprod)
+      .Case("associative_scan", Builtin::AssociativeScan)
       .Case("max", Builtin::Max)
       .Case("min", Builtin::Min)
       .Case("argmax", Builtin::ArgMax)

@@ -35,6 +35,7 @@ enum class Builtin {
   StaticAssert, StaticPrint, Print, Assume, Range, StaticRange, Float, Int, Cast,
   MakeBlockPtr, Advance, MakeTensorDescriptor, TensorDescriptorType, IsInstance,
   PointerType, DeviceAssert,
+  Cumsum, Cumprod, AssociativeScan,
 };
 
 struct BlockPointer;
@@ -267,6 +268,10 @@ public:
   void returnStmt(const ast::ReturnStmt *s);
   bool earlyReturn(const ast::Stmt *s, const ast::Block &stmts, size_t i, const NameSet &liveOut);
   Value callHelper(const ast::FunctionDef &fn, const ast::CallExpr *call);
+  /// The body of helper `fn` elaborated here on `args` (one per parameter, defaults
+  /// filled in), after its parameter annotations are checked; `callRange` is the call.
+  Value inlineHelper(const ast::FunctionDef &fn, std::vector<Value> args,
+                     const std::vector<llvm::SMRange> &argRanges, llvm::SMRange callRange);
   void assign(const std::string &name, Value v, llvm::SMRange range);
   bool carriable(const Value &v) const;
   bool chargeWork(llvm::SMRange range);
@@ -328,6 +333,8 @@ public:
   bool shapeArgument(const Value &v, llvm::SMRange range, llvm::SmallVectorImpl<int64_t> &shape);
   std::optional<ScalarKind> dtypeArgument(const Value &v, llvm::SMRange range);
   Value reduce(Builtin b, llvm::StringRef name, const ast::CallExpr *call);
+  /// cumsum, cumprod and associative_scan (SemaScan.cpp).
+  Value scanCall(Builtin b, llvm::StringRef name, const ast::CallExpr *call);
   Value mathFn(Builtin b, llvm::StringRef name, const ast::CallExpr *call);
   Value fmaCall(llvm::StringRef name, const ast::CallExpr *call);
   /// broadcast_to, expand_dims, join and split, made of broadcasts, selects and

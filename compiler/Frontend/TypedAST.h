@@ -339,7 +339,7 @@ using Block = std::vector<Stmt *>;
 
 class Stmt {
 public:
-  enum class Kind { Let, Store, Print, Assume, Barrier, For, While, If, Inline };
+  enum class Kind { Let, Store, Print, Assume, Barrier, For, While, If, Inline, Scan };
   Kind getKind() const { return kind; }
   llvm::SMRange range;
   virtual ~Stmt() = default;
@@ -459,6 +459,27 @@ public:
   llvm::SMRange calleeRange; // the helper's `def` header
   Block body;
   static bool classof(const Stmt *s) { return s->getKind() == Kind::Inline; }
+};
+
+/// `associative_scan` (and `cumsum`, `cumprod`): inclusive scans of the tiles `operands`
+/// (one shape) along `axis`, from the end with `reverse`. The combining function is
+/// elaborated once on scalars: `params` are its 2N arguments (the earlier part's scalars,
+/// then the later part's), `body` computes `yields` (N scalars of the operands' element
+/// types) from them and nothing else (no memory, no runtime control flow). `results[i]`
+/// is the scan of `operands[i]` (tile.scan).
+class ScanStmt : public Stmt {
+public:
+  ScanStmt(llvm::SMRange r, unsigned axis, bool reverse)
+      : Stmt(Kind::Scan, r), axis(axis), reverse(reverse) {}
+  unsigned axis;
+  bool reverse;
+  std::string combiner; // the combining function's name, for the dump
+  std::vector<Expr *> operands;
+  std::vector<Variable *> params;
+  Block body;
+  std::vector<Expr *> yields;
+  std::vector<Variable *> results;
+  static bool classof(const Stmt *s) { return s->getKind() == Kind::Scan; }
 };
 
 //===----------------------------------------------------------------------===//

@@ -6,6 +6,8 @@
 #include "dialects/Tile/TileDialect.h"
 
 #include <cmath>
+#include <cstring>
+#include <memory>
 #include <limits>
 
 using namespace mlir;
@@ -368,6 +370,68 @@ Emitted emitTile(Compiler &c, Operation *op, InstList &out) {
     out.push_back(visitScalar(s.dtype, [&](auto tag) -> Inst {
       return reduceInst<decltype(tag)>(red.getKind(), d, s, red.getAxis());
     }));
+    return Emitted::Done;
+  }
+  if (auto scan = dyn_cast<tile::ScanOp>(op)) {
+    // The combiner runs on scalar slots of its own: its arguments are the running value
+    // (earlier part) and the next element (later part), its results the new running value.
+    Block &body = scan.getCombiner().front();
+    auto combiner = std::make_shared<InstList>();
+    if (!c.emitBlock(body, *combiner))
+      return Emitted::Failed;
+    size_t n = scan.getSrcs().size();
+    struct Part {
+      const unsigned char *src;
+      unsigned char *dst, *earlier, *later;
+      const unsigned char *combined;
+      size_t size;
+    };
+    std::vector<Part> parts;
+    for (size_t i = 0; i < n; ++i) {
+      const Slot &src = c.slot(scan.getSrcs()[i]);
+      const Slot &dst = c.slot(scan.getResult(i));
+      Part p;
+      p.src = src.as<unsigned char>();
+      p.dst = dst.as<unsigned char>();
+      p.earlier = c.slot(body.getArgument(i)).as<unsigned char>();
+      p.later = c.slot(body.getArgument(n + i)).as<unsigned char>();
+      p.combined = c.slot(body.getTerminator()->getOperand(i)).as<unsigned char>();
+      p.size = dtypeSize(src.dtype);
+      parts.push_back(p);
+    }
+    const Slot &first = c.slot(scan.getSrcs()[0]);
+    unsigned axis = scan.getAxis();
+    int64_t len = first.shape[axis], inner = 1, outer = 1;
+    for (size_t d = 0; d < first.shape.size(); ++d) {
+      if (d < axis)
+        outer *= first.shape[d];
+      else if (d > axis)
+        inner *= first.shape[d];
+    }
+    bool reverse = scan.getReverse();
+    out.push_back([=](ExecState &st) {
+      for (int64_t o = 0; o < outer; ++o)
+        for (int64_t i = 0; i < inner; ++i)
+          for (int64_t step = 0; step < len; ++step) {
+            int64_t k = reverse ? len - 1 - step : step;
+            int64_t at = (o * len + k) * inner + i;
+            if (step == 0) {
+              for (const Part &p : parts)
+                std::memcpy(p.dst + at * p.size, p.src + at * p.size, p.size);
+              continue;
+            }
+            int64_t prev = (o * len + (reverse ? k + 1 : k - 1)) * inner + i;
+            for (const Part &p : parts) {
+              std::memcpy(p.earlier, p.dst + prev * p.size, p.size);
+              std::memcpy(p.later, p.src + at * p.size, p.size);
+            }
+            runList(*combiner, st);
+            if (st.failed)
+              return;
+            for (const Part &p : parts)
+              std::memcpy(p.dst + at * p.size, p.combined, p.size);
+          }
+    });
     return Emitted::Done;
   }
   if (auto dot = dyn_cast<tile::DotOp>(op)) {

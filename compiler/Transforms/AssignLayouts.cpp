@@ -149,6 +149,20 @@ private:
                     llvm::any_of(op->getResultTypes(), isTile);
     if (!hasTiles)
       return;
+    if (auto scan = dyn_cast<tile::ScanOp>(op)) {
+      // Results as the first source, if it is blocked (the scan lowering handles warps
+      // that are consecutive along the axis, which blocked layouts are); the other
+      // sources follow. Its region holds scalars only.
+      if (llvm::any_of(op->getResultTypes(), [](Type t) { return getLayout(t) != nullptr; }))
+        return;
+      Value first = scan.getSrcs().front();
+      Attribute layout = getLayout(first.getType());
+      if (!isa_and_nonnull<tile::BlockedEncodingAttr>(layout))
+        layout = defaultFor(first.getType());
+      for (unsigned i = 0; i < op->getNumOperands(); ++i)
+        convertOperand(op, i, layout);
+      return setResultLayouts(op, layout);
+    }
     if (op->getNumRegions() > 0) {
       op->emitError("tile-assign-layouts: cannot lay out the tiles of this region op");
       failed = true;

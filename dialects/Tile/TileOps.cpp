@@ -441,6 +441,70 @@ LogicalResult ReduceOp::verify() {
   return success();
 }
 
+LogicalResult ScanOp::verify() {
+  if (getSrcs().empty())
+    return emitOpError() << "needs at least one source";
+  if (getResults().size() != getSrcs().size())
+    return emitOpError() << "has " << getResults().size() << " results for "
+                         << getSrcs().size() << " sources";
+  auto first = cast<RankedTensorType>(getSrcs().front().getType());
+  int64_t axis = getAxis();
+  if (axis < 0 || axis >= first.getRank())
+    return emitOpError() << "axis " << axis << " is out of range for a rank-" << first.getRank()
+                         << " tile (0.." << first.getRank() - 1 << ")";
+  for (auto [src, res] : llvm::zip(getSrcs(), getResults())) {
+    auto type = cast<RankedTensorType>(src.getType());
+    if (isa<PointerType>(type.getElementType()))
+      return emitOpError() << "cannot scan a tile of pointers";
+    if (type.getShape() != first.getShape() || type.getEncoding() != first.getEncoding())
+      return emitOpError() << "sources differ in shape or layout: " << first << " and " << type;
+    if (res.getType() != type)
+      return emitOpError() << "result " << res.getType() << " is not its source's type "
+                           << type;
+  }
+  return success();
+}
+
+LogicalResult ScanOp::verifyRegions() {
+  Block &body = getCombiner().front();
+  size_t n = getSrcs().size();
+  if (body.getNumArguments() != 2 * n)
+    return emitOpError() << "combiner takes " << body.getNumArguments()
+                         << " arguments; it must take " << 2 * n
+                         << " (the earlier then the later scalars of each source)";
+  for (size_t i = 0; i < 2 * n; ++i) {
+    Type want = cast<RankedTensorType>(getSrcs()[i % n].getType()).getElementType();
+    if (body.getArgument(i).getType() != want)
+      return emitOpError() << "combiner argument " << i << " is "
+                           << body.getArgument(i).getType() << ", not " << want;
+  }
+  auto ret = dyn_cast<ScanReturnOp>(body.getTerminator());
+  if (!ret)
+    return emitOpError() << "combiner must end in tile.scan_return";
+  if (ret.getValues().size() != n)
+    return ret.emitOpError() << "returns " << ret.getValues().size() << " values; the scan has "
+                             << n << " sources";
+  for (size_t i = 0; i < n; ++i) {
+    Type want = cast<RankedTensorType>(getSrcs()[i].getType()).getElementType();
+    if (ret.getValues()[i].getType() != want)
+      return ret.emitOpError() << "value " << i << " is " << ret.getValues()[i].getType()
+                               << ", not " << want;
+  }
+  WalkResult walk = getCombiner().walk([&](Operation *op) {
+    for (Type t : op->getResultTypes())
+      if (isa<RankedTensorType>(t)) {
+        op->emitOpError() << "in a tile.scan combiner makes a tile; the combiner works on scalars";
+        return WalkResult::interrupt();
+      }
+    if (!isa<ScanReturnOp>(op) && !isMemoryEffectFree(op)) {
+      op->emitOpError() << "in a tile.scan combiner has side effects; the combiner must be pure";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 LogicalResult DotOp::verify() {
   auto a = getA().getType(), b = getB().getType(), acc = getAcc().getType();
   if (a.getRank() != 2 || b.getRank() != 2 || acc.getRank() != 2)

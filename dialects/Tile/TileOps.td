@@ -414,6 +414,41 @@ def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tile_ScanOp : Tile_Op<"scan", [Pure, IsolatedFromAbove]> {
+  let summary = "inclusive scan of tiles along one axis with a combining region";
+  let description = [{
+    ```mlir
+    %c = tile.scan %x axis 0 : tensor<128xf32> -> tensor<128xf32> {
+    ^bb0(%a: f32, %b: f32):
+      %s = arith.addf %a, %b : f32
+      tile.scan_return %s : f32
+    }
+    ```
+    Element i of each result along `axis` is `x[0] ⊕ x[1] ⊕ ... ⊕ x[i]`, where `⊕` is the
+    region: it takes the scalars of the earlier part (one per source) then those of the
+    later part, and returns the combined scalars. Several sources of one shape and layout
+    are scanned together (a tuple: `(value, index)` pairs). With `reverse`, the scan runs
+    from the end: the result is the scan of the sources flipped along `axis`, flipped back.
+    The region must be associative for the result not to depend on the order the lowering
+    combines in; it holds scalar, side-effect-free ops only.
+  }];
+  let arguments = (ins Variadic<Tile_AnyTile>:$srcs, I32Attr:$axis, UnitAttr:$reverse);
+  let results = (outs Variadic<Tile_AnyTile>:$results);
+  let regions = (region SizedRegion<1>:$combiner);
+  let assemblyFormat = [{
+    $srcs `axis` $axis (`reverse` $reverse^)? attr-dict `:` type($srcs) `->` type($results)
+    $combiner
+  }];
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+}
+
+def Tile_ScanReturnOp : Tile_Op<"scan_return", [Pure, HasParent<"ScanOp">, Terminator]> {
+  let summary = "the combined scalars of a tile.scan region";
+  let arguments = (ins Variadic<Tile_Value>:$values);
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+}
+
 def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["acc", "result"]>]> {
   let summary = "matrix product with accumulation: a × b + acc";
   let description = [{
