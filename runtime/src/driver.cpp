@@ -7,9 +7,11 @@
 #define TCC_STRINGIFY_(x) #x
 #define TCC_STRINGIFY(x) TCC_STRINGIFY_(x)
 
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <vector>
 
 namespace tcc {
 using namespace cu;
@@ -102,8 +104,56 @@ const Loaded& loaded() {
   return *l;
 }
 
-CUcontext& primaryContext() {
-  static CUcontext ctx = nullptr;
+// Each device's primary context, retained on first use for the life of the process.
+struct Primaries {
+  std::mutex mutex;
+  std::vector<CUcontext> contexts; // by ordinal; null: not retained yet
+};
+
+Primaries& primaries() {
+  static Primaries* p = new Primaries(); // never destroyed: contexts outlive static destructors
+  return *p;
+}
+
+// The device ordinal TCC_DEVICE names (0 when it is unset or empty); a value that is not a
+// whole number, or names no device, is an error saying what the driver sees.
+int defaultDeviceOrdinal(int devices) {
+  const char* e = std::getenv("TCC_DEVICE");
+  if (!e || !*e)
+    return 0;
+  char* end = nullptr;
+  errno = 0;
+  long v = std::strtol(e, &end, 10);
+  std::string sees = "the driver sees " + std::to_string(devices) +
+                     (devices == 1 ? " device, ordinal 0" : " devices, ordinals 0.." +
+                                                                std::to_string(devices - 1));
+  if (errno != 0 || end == e || *end != '\0')
+    throw Error("choosing the device", "TCC_DEVICE='" + std::string(e) +
+                                           "' is not a device ordinal (" + sees + ")");
+  if (v < 0 || v >= devices)
+    throw Error("choosing the device",
+                "TCC_DEVICE=" + std::string(e) + " names no device (" + sees + ")");
+  return static_cast<int>(v);
+}
+
+// Device `ordinal`'s primary context, retained on first use.
+CUcontext retainPrimary(int ordinal, int devices) {
+  const Driver& d = driver();
+  if (ordinal < 0 || ordinal >= devices)
+    throw Error("choosing device " + std::to_string(ordinal),
+                "no such device (the driver sees " + std::to_string(devices) +
+                    (devices == 1 ? " device)" : " devices)"));
+  Primaries& p = primaries();
+  std::lock_guard<std::mutex> lock(p.mutex);
+  if (p.contexts.size() < static_cast<size_t>(devices))
+    p.contexts.resize(static_cast<size_t>(devices), nullptr);
+  CUcontext& ctx = p.contexts[static_cast<size_t>(ordinal)];
+  if (!ctx) {
+    CUdevice dev;
+    check(d.cuDeviceGet(&dev, ordinal), "getting CUDA device " + std::to_string(ordinal));
+    check(d.cuDevicePrimaryCtxRetain(&ctx, dev),
+          "retaining the primary context of device " + std::to_string(ordinal));
+  }
   return ctx;
 }
 
@@ -129,20 +179,75 @@ CUcontext ensureContext() {
   check(d.cuCtxGetCurrent(&cur), "querying the current CUDA context");
   if (cur)
     return cur;
-  static std::mutex m;
-  std::lock_guard<std::mutex> lock(m);
-  CUcontext& primary = primaryContext();
-  if (!primary) {
-    int ordinal = 0;
-    if (const char* e = std::getenv("TCC_DEVICE"))
-      ordinal = std::atoi(e);
-    CUdevice dev;
-    check(d.cuDeviceGet(&dev, ordinal), "getting CUDA device " + std::to_string(ordinal));
-    check(d.cuDevicePrimaryCtxRetain(&primary, dev),
-          "retaining the primary context of device " + std::to_string(ordinal));
-  }
+  const int devices = loaded().devices;
+  CUcontext primary = retainPrimary(defaultDeviceOrdinal(devices), devices);
   check(d.cuCtxSetCurrent(primary), "making the primary context current");
   return primary;
+}
+
+CUcontext useDevice(int ordinal) {
+  const Driver& d = driver();
+  CUcontext primary = retainPrimary(ordinal, loaded().devices);
+  check(d.cuCtxSetCurrent(primary),
+        "making the primary context of device " + std::to_string(ordinal) + " current");
+  return primary;
+}
+
+DeviceScope::DeviceScope(int ordinal) {
+  check(driver().cuCtxGetCurrent(&previous_), "querying the current CUDA context");
+  useDevice(ordinal);
+}
+
+DeviceScope::~DeviceScope() {
+  // Never throws: the previous context (or none) is made current again where the driver
+  // still answers.
+  if (driverAvailable())
+    driver().cuCtxSetCurrent(previous_);
+}
+
+bool enablePeerAccess(int device, int peer, std::string* why) {
+  const Driver& d = driver();
+  const int devices = loaded().devices;
+  CUcontext peerContext = retainPrimary(peer, devices);
+  CUcontext context = retainPrimary(device, devices);
+  const std::string doing = "enabling access from device " + std::to_string(device) +
+                            " to device " + std::to_string(peer) + "'s memory";
+  if (device == peer) {
+    if (why)
+      *why = "a device reaches its own memory without peer access";
+    return false;
+  }
+  CUdevice dev, peerDev;
+  check(d.cuDeviceGet(&dev, device), doing);
+  check(d.cuDeviceGet(&peerDev, peer), doing);
+  int can = 0;
+  check(d.cuDeviceCanAccessPeer(&can, dev, peerDev), doing);
+  if (!can) {
+    if (why)
+      *why = "the driver says device " + std::to_string(device) + " cannot access device " +
+             std::to_string(peer) + "'s memory (cuDeviceCanAccessPeer: no peer path)";
+    return false;
+  }
+  CUcontext previous = nullptr;
+  check(d.cuCtxGetCurrent(&previous), doing);
+  check(d.cuCtxSetCurrent(context), doing);
+  CUresult r = d.cuCtxEnablePeerAccess(peerContext, 0);
+  d.cuCtxSetCurrent(previous);
+  if (r != CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED)
+    check(r, doing);
+  return true;
+}
+
+int currentDeviceOrdinal() {
+  const CUdevice dev = currentDevice();
+  const Driver& d = driver();
+  for (int i = 0; i < loaded().devices; ++i) {
+    CUdevice di;
+    if (d.cuDeviceGet(&di, i) == CUDA_SUCCESS && di == dev)
+      return i;
+  }
+  throw Error("querying the current device", "the current context's device is none of the "
+                                             "driver's devices");
 }
 
 CUdevice currentDevice() {

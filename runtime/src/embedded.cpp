@@ -11,9 +11,13 @@
 
 namespace tcc {
 
+// What the kernel knows about one CUDA context: how it runs on that context's device (its
+// loadRank, asked when the context is first seen) and, once launched there, its module.
+// Devices of different models in one process each get their own answer.
 struct EmbeddedKernel::PerContext {
   CUcontext context = nullptr;
-  std::shared_ptr<Module> module;
+  int rank = 0;
+  std::shared_ptr<Module> module; // set under loadIn's lock
   CUfunction function = nullptr;
   PerContext* next = nullptr;
 };
@@ -93,18 +97,30 @@ static void parseArch(const char* arch, int* number, bool* specific) {
   }
 }
 
-int EmbeddedKernel::rankOnCurrentDevice() {
-  int known = rank_.load(std::memory_order_relaxed);
-  if (known >= 0)
-    return known;
+EmbeddedKernel::PerContext* EmbeddedKernel::entryFor(CUcontext ctx) {
+  for (PerContext* p = all_.load(std::memory_order_acquire); p; p = p->next)
+    if (p->context == ctx)
+      return p;
+  static std::mutex m;
+  std::lock_guard<std::mutex> lock(m);
+  for (PerContext* p = all_.load(std::memory_order_acquire); p; p = p->next)
+    if (p->context == ctx)
+      return p;
   int archNumber = 0;
   bool specific = false;
   parseArch(arch_, &archNumber, &specific);
-  LoadRank rank = detail::rankOnDevice(archNumber, specific, image_ != nullptr, ptx_ != nullptr,
-                                       deviceComputeCapability());
-  rank_.store(static_cast<int>(rank), std::memory_order_relaxed);
-  return static_cast<int>(rank);
+  auto pc = std::make_unique<PerContext>();
+  pc->context = ctx;
+  // The context is current (ensureContext), so the device asked is the context's.
+  pc->rank = static_cast<int>(detail::rankOnDevice(archNumber, specific, image_ != nullptr,
+                                                   ptx_ != nullptr, deviceComputeCapability()));
+  pc->next = all_.load(std::memory_order_acquire);
+  PerContext* raw = pc.release();
+  all_.store(raw, std::memory_order_release);
+  return raw;
 }
+
+int EmbeddedKernel::rankOnCurrentDevice() { return entryFor(ensureContext())->rank; }
 
 bool EmbeddedKernel::runsOnCurrentDevice() {
   return rankOnCurrentDevice() != static_cast<int>(LoadRank::CannotRun);
@@ -115,16 +131,14 @@ bool EmbeddedKernel::usesPtxOnCurrentDevice() {
 }
 
 EmbeddedKernel::PerContext* EmbeddedKernel::loadIn(CUcontext ctx) {
+  PerContext* pc = entryFor(ctx);
   static std::mutex m;
   std::lock_guard<std::mutex> lock(m);
-  for (PerContext* p = all_.load(); p; p = p->next)
-    if (p->context == ctx)
-      return p;
+  if (pc->function)
+    return pc;
   int archNumber = 0;
   bool specific = false;
   parseArch(arch_, &archNumber, &specific);
-  auto pc = std::make_unique<PerContext>();
-  pc->context = ctx;
   const char* archText = arch_ ? arch_ : "?";
   detail::VariantImages im;
   if (image_) {
@@ -135,44 +149,44 @@ EmbeddedKernel::PerContext* EmbeddedKernel::loadIn(CUcontext ctx) {
     im.ptx = [this] { return std::string_view(ptx_, ptxSize_); };
     im.ptxLabel = std::string("the PTX embedded for ") + name_ + " (" + archText + ")";
   }
-  pc->module = detail::loadVariant(im, archNumber, specific, name_);
-  pc->function = pc->module->function(entry_, name_);
-  detail::prepareFunction(pc->function, numWarps_, sharedBytes_, name_);
-  pc->next = all_.load();
-  PerContext* raw = pc.release();
-  all_.store(raw);
-  return raw;
+  std::shared_ptr<Module> module = detail::loadVariant(im, archNumber, specific, name_);
+  CUfunction f = module->function(entry_, name_);
+  detail::prepareFunction(f, numWarps_, sharedBytes_, name_);
+  pc->module = std::move(module);
+  pc->function = f;
+  return pc;
 }
 
-CUfunction EmbeddedKernel::function() {
+EmbeddedKernel::PerContext* EmbeddedKernel::current() {
   CUcontext ctx = nullptr;
   check(driver().cuCtxGetCurrent(&ctx), "querying the current CUDA context", name_);
   PerContext* last = last_.load(std::memory_order_acquire);
-  if (last && last->context == ctx && ctx)
-    return last->function;
+  if (last && last->context == ctx && ctx) // last_ is set only once its function is
+    return last;
   if (!ctx)
     ctx = ensureContext();
   PerContext* p = loadIn(ctx);
   last_.store(p, std::memory_order_release);
-  return p->function;
+  return p;
 }
+
+CUfunction EmbeddedKernel::function() { return current()->function; }
 
 void EmbeddedKernel::launch(CUstream stream, int64_t gx, int64_t gy, int64_t gz, void** args) {
   Dim3 g{gx, gy, gz};
   if (!detail::checkGrid(g, name_))
     return;
-  CUfunction f = function();
-  PerContext* p = last_.load(std::memory_order_acquire);
+  // This thread's context's entry (last_ may meanwhile be another thread's).
+  PerContext* p = current();
   if (bounds_) {
-    detail::launchBoundsChecked(f, g, static_cast<unsigned>(32 * numWarps_),
+    detail::launchBoundsChecked(p->function, g, static_cast<unsigned>(32 * numWarps_),
                                 static_cast<unsigned>(sharedBytes_), stream, args,
                                 bounds_->params, bounds_->info, bounds_->source, name_,
-                                p ? p->context : nullptr);
+                                p->context);
     return;
   }
-  detail::launchChecked(f, g, static_cast<unsigned>(32 * numWarps_),
-                        static_cast<unsigned>(sharedBytes_), stream, args, name_,
-                        p ? p->context : nullptr);
+  detail::launchChecked(p->function, g, static_cast<unsigned>(32 * numWarps_),
+                        static_cast<unsigned>(sharedBytes_), stream, args, name_, p->context);
 }
 
 int64_t EmbeddedKernel::numSms() {

@@ -248,45 +248,62 @@ size_t Kernel::marshal(const Arg* args, size_t count, Marshalled* out) const {
   return metas_.size() - 1;
 }
 
+std::vector<size_t> Kernel::orderFor(int deviceArch) const {
+  std::vector<std::pair<LoadRank, size_t>> ranked;
+  for (size_t v = 0; v < metas_.size(); ++v) {
+    LoadRank r = deviceArch < 0 ? LoadRank::ExactCubin
+                                : detail::rankOnDevice(metas_[v].archNumber,
+                                                       metas_[v].archSpecific,
+                                                       variants_[v]->hasCubin,
+                                                       variants_[v]->hasPtx, deviceArch);
+    if (r != LoadRank::CannotRun)
+      ranked.emplace_back(r, v);
+  }
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<size_t> order;
+  for (const auto& r : ranked)
+    order.push_back(r.second);
+  return order;
+}
+
 const std::vector<size_t>& Kernel::order() const {
-  std::call_once(orderOnce_, [this] {
-    int deviceArch = deviceDependent_ ? selectionArch() : -1;
-    std::vector<std::pair<LoadRank, size_t>> ranked;
-    for (size_t v = 0; v < metas_.size(); ++v) {
-      LoadRank r = deviceArch < 0 ? LoadRank::ExactCubin
-                                  : detail::rankOnDevice(metas_[v].archNumber,
-                                                         metas_[v].archSpecific,
-                                                         variants_[v]->hasCubin,
-                                                         variants_[v]->hasPtx, deviceArch);
-      if (r != LoadRank::CannotRun)
-        ranked.emplace_back(r, v);
-    }
-    std::stable_sort(ranked.begin(), ranked.end(),
-                     [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (const auto& r : ranked)
-      order_.push_back(r.second);
-  });
-  return order_;
+  // Without a driver or a device (plan() on a CPU machine), or where every variant runs
+  // wherever one does, every variant is a candidate.
+  if (!deviceDependent_ || !driverAvailable()) {
+    std::call_once(anyOrderOnce_, [this] { anyOrder_ = orderFor(-1); });
+    return anyOrder_;
+  }
+  const CUcontext context = ensureContext();
+  for (ContextOrder* c = lastOrder_.load(std::memory_order_acquire); c; c = c->next)
+    if (c->context == context)
+      return *c->order;
+  std::lock_guard<std::mutex> lock(orderMutex_);
+  for (ContextOrder* c = lastOrder_.load(std::memory_order_acquire); c; c = c->next)
+    if (c->context == context)
+      return *c->order;
+  const int arch = deviceComputeCapability(); // of the context just made current
+  const std::vector<size_t>* found = nullptr;
+  for (const auto& [a, o] : ordersByArch_)
+    if (a == arch)
+      found = o.get();
+  if (!found) {
+    ordersByArch_.emplace_back(arch, std::make_unique<std::vector<size_t>>(orderFor(arch)));
+    found = ordersByArch_.back().second.get();
+  }
+  auto entry = std::make_unique<ContextOrder>();
+  entry->context = context;
+  entry->order = found;
+  entry->next = lastOrder_.load(std::memory_order_acquire);
+  lastOrder_.store(entry.get(), std::memory_order_release);
+  contextOrders_.push_back(std::move(entry));
+  return *found;
 }
 
 std::vector<size_t> Kernel::launchOrder() const {
   if (tuning_)
     return tuning_->configs.front()->launchOrder();
   return order();
-}
-
-int Kernel::selectionArch() const {
-  int known = deviceArch_.load(std::memory_order_relaxed);
-  if (known != 0)
-    return known;
-  // Without a driver or a device (plan() on a CPU machine) every variant is a candidate.
-  int arch = -1;
-  try {
-    arch = deviceComputeCapability();
-  } catch (const Error&) {
-  }
-  deviceArch_.store(arch, std::memory_order_relaxed);
-  return arch;
 }
 
 void Kernel::fillDeviceSymbols(size_t v, Marshalled& m) const {

@@ -44,6 +44,13 @@ struct Kernel::Variant {
   std::atomic<VariantLoad*> slots[kSlots] = {};
 };
 
+// Which launch order (Kernel::order) a context's device has: a lock-free list.
+struct Kernel::ContextOrder {
+  CUcontext context = nullptr;
+  const std::vector<size_t>* order = nullptr; // owned by Kernel::ordersByArch_
+  ContextOrder* next = nullptr;
+};
+
 // Arguments converted to the parameters' types: storage the driver reads, and the integer
 // values the grid expressions and specialisation conditions see.
 struct Kernel::Marshalled {

@@ -615,6 +615,164 @@ TEST(RuntimeContexts, AKernelIsLoadedOnceInEachContextItIsLaunchedFrom) {
   EXPECT_TRUE(fake().setCc(1, 80));
 }
 
+// Issue 17: two devices of different models (9.0 and 8.0) in one process, one thread each.
+// Each launches the variant that runs on its own device (sm_90's cubin on one, sm_80's on
+// the other), and a generated header's kernel decides per device too (the sm_80 cubin on
+// 8.0, its PTX through the JIT on 9.0).
+TEST(RuntimeContexts, DevicesOfDifferentModelsEachLaunchTheirOwnVariant) {
+  OnDevice h200(90); // device 1 is 8.0 (main())
+  tcc::Library lib;
+  lib.add(meta("sm_90"), fakeCubin(90, "FAKE_INC"), "");
+  lib.add(meta("sm_80"), fakeCubin(80, "FAKE_INC"), "");
+  tcc::Kernel& k = lib.kernel("vector_add");
+  Images sm80{fakeCubin(80), fakePtx("sm_80")};
+  tcc::EmbeddedKernel e("vector_add", "vector_add", sm80.cubin.data(), sm80.cubin.size(),
+                        "sm_80", 4, 0, sm80.ptx.c_str(), sm80.ptx.size());
+  const tcc::Driver& d = tcc::driver();
+  const int32_t n = 32;
+  struct PerDevice {
+    CUdeviceptr buf = 0;
+    std::vector<std::string> order;
+    bool embeddedRuns = false, embeddedJit = false;
+    int ordinal = -1;
+    std::string error;
+  } per[2];
+  std::vector<std::thread> threads;
+  for (int dev = 0; dev < 2; ++dev)
+    threads.emplace_back([&, dev] {
+      PerDevice& p = per[dev];
+      p.error = errorOf([&] {
+        tcc::useDevice(dev);
+        p.ordinal = tcc::currentDeviceOrdinal();
+        d.cuMemAlloc(&p.buf, n * 4);
+        d.cuMemsetD32(p.buf, 0, n);
+        p.order = launchOrderArchs(k);
+        for (int i = 0; i <= dev; ++i)
+          k.launch(nullptr, p.buf, n);
+        p.embeddedRuns = e.runsOnCurrentDevice();
+        p.embeddedJit = e.usesPtxOnCurrentDevice();
+      });
+    });
+  for (std::thread& t : threads)
+    t.join();
+  for (int dev = 0; dev < 2; ++dev) {
+    EXPECT_EQ(per[dev].error, "(no error)") << "device " << dev;
+    EXPECT_EQ(per[dev].ordinal, dev);
+    std::vector<int32_t> v(n, -1);
+    tcc::useDevice(dev);
+    d.cuMemcpyDtoH(v.data(), per[dev].buf, n * 4);
+    EXPECT_EQ(v[0], dev + 1) << "device " << dev;
+    EXPECT_EQ(v[n - 1], dev + 1) << "device " << dev;
+    EXPECT_TRUE(per[dev].embeddedRuns) << "device " << dev;
+  }
+  EXPECT_EQ(per[0].order, (Archs{"sm_90"}));
+  EXPECT_EQ(per[1].order, (Archs{"sm_80"}));
+  EXPECT_TRUE(per[0].embeddedJit);  // 9.0: sm_80's PTX
+  EXPECT_FALSE(per[1].embeddedJit); // 8.0: its cubin
+  const std::string log = takeLog();
+  EXPECT_NE(log.find("load cubin sm_90"), std::string::npos) << log;
+  EXPECT_NE(log.find("load cubin sm_80"), std::string::npos) << log;
+  EXPECT_EQ(log.find("another context"), std::string::npos) << log;
+  d.cuCtxSetCurrent(nullptr);
+}
+
+// The explicit device choice and TCC_DEVICE: a thread with no current context gets
+// TCC_DEVICE's device; useDevice and DeviceScope override it; ordinals the driver does not
+// have, and values that are not ordinals, are errors that say what there is.
+TEST(RuntimeContexts, TccDeviceAndTheExplicitDeviceChoice) {
+  OnDevice h200(90);
+  auto onFreshThread = [](const std::function<void()>& f) {
+    std::string error;
+    std::thread t([&] { error = errorOf(f); });
+    t.join();
+    return error;
+  };
+  struct Env {
+    explicit Env(const char* v) { ::setenv("TCC_DEVICE", v, 1); }
+    ~Env() { ::unsetenv("TCC_DEVICE"); }
+  };
+  int seen = -1;
+  {
+    Env env("1");
+    EXPECT_EQ(onFreshThread([&] {
+                tcc::ensureContext();
+                seen = tcc::currentDeviceOrdinal();
+              }),
+              "(no error)");
+    EXPECT_EQ(seen, 1);
+    EXPECT_EQ(onFreshThread([&] {
+                tcc::useDevice(0); // the explicit choice wins
+                seen = tcc::currentDeviceOrdinal();
+                {
+                  tcc::DeviceScope on1(1);
+                  EXPECT_EQ(tcc::currentDeviceOrdinal(), 1);
+                }
+                EXPECT_EQ(tcc::currentDeviceOrdinal(), 0); // restored
+              }),
+              "(no error)");
+    EXPECT_EQ(seen, 0);
+  }
+  {
+    Env env("abc");
+    EXPECT_EQ(onFreshThread([] { tcc::ensureContext(); }),
+              "tcc: choosing the device: TCC_DEVICE='abc' is not a device ordinal (the driver "
+              "sees 2 devices, ordinals 0..1)");
+  }
+  {
+    Env env("2");
+    EXPECT_EQ(onFreshThread([] { tcc::ensureContext(); }),
+              "tcc: choosing the device: TCC_DEVICE=2 names no device (the driver sees 2 "
+              "devices, ordinals 0..1)");
+  }
+  EXPECT_EQ(onFreshThread([] { tcc::useDevice(7); }),
+            "tcc: choosing device 7: no such device (the driver sees 2 devices)");
+  EXPECT_EQ(onFreshThread([] { tcc::DeviceScope s(-1); }),
+            "tcc: choosing device -1: no such device (the driver sees 2 devices)");
+}
+
+// Peer access (issue 17): enabled from one device's context to another's, once; refused with
+// the reason where the driver has no peer path, and for a device and itself.
+TEST(RuntimeContexts, PeerAccessIsEnabledOnceOrRefusedSayingWhy) {
+  OnDevice h200(90); // device 1 is 8.0: the fake gives devices of different models no path
+  std::string why;
+  EXPECT_FALSE(tcc::enablePeerAccess(0, 1, &why));
+  EXPECT_NE(why.find("cannot access device 1's memory"), std::string::npos) << why;
+  EXPECT_FALSE(tcc::enablePeerAccess(0, 0, &why));
+  EXPECT_NE(why.find("its own memory"), std::string::npos) << why;
+  EXPECT_EQ(errorOf([] { tcc::enablePeerAccess(0, 3); }),
+            "tcc: choosing device 3: no such device (the driver sees 2 devices)");
+  ASSERT_TRUE(fake().setCc(1, 90));
+  takeLog();
+  CUcontext before = nullptr;
+  const tcc::Driver& d = tcc::driver();
+  d.cuCtxSetCurrent(nullptr);
+  EXPECT_TRUE(tcc::enablePeerAccess(0, 1, &why));
+  EXPECT_TRUE(tcc::enablePeerAccess(0, 1, &why)); // already enabled: still true
+  EXPECT_TRUE(tcc::enablePeerAccess(1, 0, &why));
+  EXPECT_EQ(takeLog(), "peer access 0 -> 1\npeer access 1 -> 0\n");
+  d.cuCtxGetCurrent(&before);
+  EXPECT_EQ(before, nullptr); // the current context is left as it was
+  EXPECT_TRUE(fake().setCc(1, 80));
+}
+
+// A device lost (or reset) mid-run: the launch's error says so and names the device.
+TEST(RuntimeContexts, ALostDeviceIsANamedError) {
+  OnDevice h200(90);
+  tcc::Library lib;
+  lib.add(meta("sm_90"), fakeCubin(90, "FAKE_DEVICE_LOST"), "");
+  std::string e = errorOf([&] {
+    tcc::useDevice(0);
+    lib.kernel("vector_add").launch(nullptr, kAligned, int32_t(64));
+  });
+  EXPECT_NE(e.find("kernel 'vector_add': launching (grid 1x1x1, 128 threads, 0 bytes of shared "
+                   "memory): CUDA_ERROR_DEVICE_UNAVAILABLE (a fake driver error): the device was "
+                   "lost or reset (device 0, tcc fake GPU 0); its context cannot be used "
+                   "again"),
+            std::string::npos)
+      << e;
+  tcc::driver().cuCtxSetCurrent(nullptr);
+}
+
 } // namespace
 
 namespace {

@@ -16,6 +16,8 @@
 //   FAKE_MS=<ms>       each launch takes that long on its stream's clock (default 1 ms), which
 //                      the events recorded on the stream measure (cuEventElapsedTime)
 //   FAKE_LAUNCH_FAIL   every launch fails with CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES
+//   FAKE_DEVICE_LOST   every launch fails with CUDA_ERROR_DEVICE_UNAVAILABLE (the device fell
+//                      off the bus or was reset)
 //   FAKE_INC           the kernel (out: *i32, n: i32) adds 1 to out[0..n) in fake memory
 //   FAKE_OOB=r,e,a     a --check-bounds kernel whose launch params[r] is the error record and
 //                      params[e] an i64 extent: it records an out-of-bounds store (line 12,
@@ -37,6 +39,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -51,6 +54,7 @@ struct CUmod_st {
   CUctx_st* context = nullptr; // where it was loaded: its functions launch only there
   double ms = 1.0;  // FAKE_MS: the time each launch of its functions takes
   bool fail = false; // FAKE_LAUNCH_FAIL
+  bool lost = false; // FAKE_DEVICE_LOST
   bool inc = false;  // FAKE_INC
   int oobRecord = -1, oobExtent = -1, oobArg = -1; // FAKE_OOB=r,e,a
   // Its functions, owned as a real driver owns them: freed with the module.
@@ -111,11 +115,13 @@ std::string hex(unsigned long long v) {
   return b;
 }
 
-// What an image's text says its functions do (FAKE_MS=, FAKE_LAUNCH_FAIL, FAKE_INC).
+// What an image's text says its functions do (FAKE_MS=, FAKE_LAUNCH_FAIL, FAKE_DEVICE_LOST,
+// FAKE_INC).
 void readBehaviour(CUmod_st* m, const char* text) {
   if (const char* t = std::strstr(text, "FAKE_MS="))
     m->ms = std::atof(t + 8);
   m->fail = std::strstr(text, "FAKE_LAUNCH_FAIL") != nullptr;
+  m->lost = std::strstr(text, "FAKE_DEVICE_LOST") != nullptr;
   m->inc = std::strstr(text, "FAKE_INC") != nullptr;
   if (const char* t = std::strstr(text, "FAKE_OOB="))
     std::sscanf(t + 9, "%d,%d,%d", &m->oobRecord, &m->oobExtent, &m->oobArg);
@@ -194,6 +200,7 @@ CUresult cuGetErrorName(CUresult e, const char** name) {
   case CUDA_ERROR_INVALID_PTX: *name = "CUDA_ERROR_INVALID_PTX"; break;
   case CUDA_ERROR_NOT_FOUND: *name = "CUDA_ERROR_NOT_FOUND"; break;
   case CUDA_ERROR_INVALID_CONTEXT: *name = "CUDA_ERROR_INVALID_CONTEXT"; break;
+  case CUDA_ERROR_DEVICE_UNAVAILABLE: *name = "CUDA_ERROR_DEVICE_UNAVAILABLE"; break;
   default: *name = "CUDA_ERROR_UNKNOWN"; break;
   }
   return CUDA_SUCCESS;
@@ -276,6 +283,26 @@ CUresult cuCtxGetDevice(CUdevice* d) {
   if (!current)
     return CUDA_ERROR_INVALID_CONTEXT;
   *d = current->device;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceCanAccessPeer(int* can, CUdevice d, CUdevice peer) {
+  if (!validDevice(d) || !validDevice(peer))
+    return CUDA_ERROR_INVALID_DEVICE;
+  // Devices of the same compute capability are peers (as GPUs of one NVLink board are).
+  *can = d != peer && ccs[d] == ccs[peer];
+  return CUDA_SUCCESS;
+}
+
+CUresult cuCtxEnablePeerAccess(CUcontext peer, unsigned int) {
+  if (!current || !peer)
+    return CUDA_ERROR_INVALID_CONTEXT;
+  std::lock_guard<std::mutex> lock(mu);
+  static std::set<std::pair<CUctx_st*, CUctx_st*>> enabled;
+  if (!enabled.insert({current, peer}).second)
+    return CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED;
+  log += "peer access " + std::to_string(current->device) + " -> " +
+         std::to_string(peer->device) + "\n";
   return CUDA_SUCCESS;
 }
 
@@ -381,6 +408,10 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
   if (m.fail) {
     record("failed launch " + f->name + " from " + m.kind);
     return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
+  }
+  if (m.lost) {
+    record("lost device at launch " + f->name);
+    return CUDA_ERROR_DEVICE_UNAVAILABLE;
   }
   record("launch " + f->name + " from " + m.kind + " grid " + std::to_string(gx) + "x" +
          std::to_string(gy) + "x" + std::to_string(gz) + " block " + std::to_string(bx));

@@ -83,6 +83,8 @@ namespace tcc {
   X(cuCtxSetCurrent, cuCtxSetCurrent)                                                           \
   X(cuCtxGetDevice, cuCtxGetDevice)                                                             \
   X(cuCtxSynchronize, cuCtxSynchronize)                                                         \
+  X(cuDeviceCanAccessPeer, cuDeviceCanAccessPeer)                                               \
+  X(cuCtxEnablePeerAccess, cuCtxEnablePeerAccess)                                               \
   X(cuModuleLoadData, cuModuleLoadData)                                                         \
   X(cuModuleLoadDataEx, cuModuleLoadDataEx)                                                     \
   X(cuModuleUnload, cuModuleUnload)                                                             \
@@ -162,8 +164,38 @@ const Driver& driver();
 
 // Makes sure a CUDA context is current on this thread and returns it: the current one if
 // there is one, otherwise the primary context of device $TCC_DEVICE (default 0), retained
-// for the life of the process.
+// for the life of the process. A TCC_DEVICE that is not a whole number or names no device
+// is a tcc::Error saying how many devices the driver sees.
 CUcontext ensureContext();
+
+// The explicit device choice: makes device `ordinal`'s primary context (retained for the
+// life of the process) current on this thread and returns it; later launches from this
+// thread go to that device, whatever TCC_DEVICE says. Throws tcc::Error for an ordinal the
+// driver does not have. One thread per device: call it at the top of each thread.
+CUcontext useDevice(int ordinal);
+
+// useDevice(ordinal) for a scope: the context current before (or none) is current again
+// afterwards.
+class DeviceScope {
+public:
+  explicit DeviceScope(int ordinal);
+  ~DeviceScope();
+  DeviceScope(const DeviceScope&) = delete;
+  DeviceScope& operator=(const DeviceScope&) = delete;
+
+private:
+  CUcontext previous_ = nullptr;
+};
+
+// The ordinal (0 .. deviceCount()-1) of the current context's device (after ensureContext()).
+int currentDeviceOrdinal();
+
+// Lets kernels running on device `device` read and write memory allocated on device `peer`
+// (cuCtxEnablePeerAccess from device's primary context to peer's): true once enabled (also
+// when it already was), false with the reason in *why where the hardware cannot (no
+// NVLink/PCIe peer path, or device == peer). Leaves the current context as it was. Throws
+// tcc::Error for ordinals the driver does not have, or a driver failure.
+bool enablePeerAccess(int device, int peer, std::string* why = nullptr);
 
 // The device of the current context (after ensureContext()).
 CUdevice currentDevice();

@@ -58,10 +58,11 @@ public:
 
   // Whether the kernel can run on the device of the current context: its cubin runs there
   // (an sm_90a cubin only on compute capability 9.0, an sm_80 cubin on 8.x) or its PTX can
-  // be JIT-compiled there (sm_80 PTX on 8.0 and newer). The answer of the first call is kept.
+  // be JIT-compiled there (sm_80 PTX on 8.0 and newer). Asked once per context: threads
+  // whose current contexts are on devices of different models each get their device's answer.
   bool runsOnCurrentDevice();
   // Whether the kernel is loaded from its PTX (JIT) on the current device rather than from
-  // its cubin (false also where nothing runs). The answer of the first call is kept.
+  // its cubin (false also where nothing runs). Asked once per context, as above.
   bool usesPtxOnCurrentDevice();
 
 private:
@@ -80,9 +81,13 @@ private:
   // The most recent context's function: the fast path is one load and one compare.
   std::atomic<PerContext*> last_{nullptr};
   std::atomic<PerContext*> all_{nullptr}; // every context's, a lock-free list
-  std::atomic<int> rank_{-1};             // loadRank on the device: -1 not asked yet
   int rankOnCurrentDevice();
+  // The context's entry (its device's loadRank), added on first sight.
+  PerContext* entryFor(CUcontext ctx);
+  // The entry with the module loaded in the context (which is current).
   PerContext* loadIn(CUcontext ctx);
+  // The current context's entry, loaded (made current first if no context is).
+  PerContext* current();
 };
 
 struct TuningReport; // tcc/runtime.h

@@ -196,7 +196,9 @@ public:
   // driver's JIT; see loadRank in tcc/cubin.h), this order within each.
   const std::vector<KernelMetadata>& variants() const { return metas_; }
   // Those variants' indices in the order a launch on the current device tries them (only
-  // those that can run there; every variant, in variants() order, without a device).
+  // those that can run there; every variant, in variants() order, without a device). Per
+  // device: threads whose contexts are on devices of different models (an sm_80 and an
+  // sm_90 GPU in one host) each launch the variants that run on theirs.
   std::vector<size_t> launchOrder() const;
   // The parameters (shared by all variants).
   const std::vector<ParamInfo>& params() const { return metas_.front().params; }
@@ -301,11 +303,12 @@ private:
   struct VariantLoad;
   VariantLoad& ensureLoaded(size_t variant);
 
-  // The compute capability variants are chosen for: the current device's on first use, -1
-  // without a driver or device.
-  int selectionArch() const;
-  // launchOrder(), computed once.
+  // launchOrder(): for the device of the current context (made current first if none is),
+  // computed once per context; every variant, in variants() order, where the choice does not
+  // depend on the device or there is no driver or device.
   const std::vector<size_t>& order() const;
+  // The order for a device of compute capability `arch` (-1: every variant).
+  std::vector<size_t> orderFor(int arch) const;
 
   std::string name_;
   std::vector<KernelMetadata> metas_;
@@ -314,9 +317,14 @@ private:
   // Whether the choice depends on the device: the variants differ in architecture or in
   // having a cubin or PTX.
   bool deviceDependent_ = false;
-  mutable std::atomic<int> deviceArch_{0};
-  mutable std::once_flag orderOnce_;
-  mutable std::vector<size_t> order_;
+  // order()'s answers: one per compute capability seen, and which context has which.
+  struct ContextOrder;
+  mutable std::mutex orderMutex_;
+  mutable std::vector<std::pair<int, std::unique_ptr<std::vector<size_t>>>> ordersByArch_;
+  mutable std::vector<std::unique_ptr<ContextOrder>> contextOrders_;
+  mutable std::atomic<ContextOrder*> lastOrder_{nullptr}; // a lock-free list, newest first
+  mutable std::once_flag anyOrderOnce_;
+  mutable std::vector<size_t> anyOrder_; // orderFor(-1)
   // Set for an autotuned kernel (whose metas_ are its first configuration's and whose
   // variants_ are empty: it launches through its configurations).
   std::unique_ptr<Tuning> tuning_;
