@@ -282,6 +282,10 @@ class Workload:
             # Three of the tutorial's fp16 autotune configurations (its first, the 128x128
             # one, and the one tcc's port is built in: index 3).
             return [dict(tut.MATMUL_CONFIGS[i]) for i in (0, 2, 3)]
+        if k == "triton_09_persistent_matmul":
+            # Three of matmul_get_configs(): 128x128x64 with 3 stages and 4 or 8 warps (tcc's
+            # port is built in the first), and 128x256x64, 3 stages, 8 warps.
+            return [dict(tut.PERSISTENT_CONFIGS[i]) for i in (0, 1, 9)]
         if k in ("softmax_persistent", "triton_02_fused_softmax"):
             # The tutorial's choice: 8 warps, 4 stages where shared memory exceeds 200 KB.
             props = torch.cuda.get_device_properties(0)
@@ -331,7 +335,7 @@ class Workload:
             self.out = torch.empty_like(self.x)
             self.ref = torch.nn.functional.layer_norm(self.x, (N,), self.w, self.b, 1e-5)
             return
-        if self.kernel == "triton_03_matrix_multiplication":
+        if self.kernel in ("triton_03_matrix_multiplication", "triton_09_persistent_matmul"):
             self.a = rand((M, K), torch.float16, 0.1, 1.0, g)
             self.b = rand((K, N), torch.float16, 0.1, 1.0, g)
             self.out = torch.empty((M, N), device="cuda", dtype=torch.float16)
@@ -421,6 +425,10 @@ class Workload:
         if k == "triton_03_matrix_multiplication":
             call, grid, args, kw = tut.launch_matmul(self.a, self.b, self.out, c)
             return call, call, grid, args, kw
+        if k == "triton_09_persistent_matmul":
+            sms = torch.cuda.get_device_properties("cuda").multi_processor_count
+            call, grid, args, kw = tut.launch_matmul_persistent(self.a, self.b, self.out, c, sms)
+            return call, call, grid, args, kw
         if k == "layernorm":
             return (layernorm_kernel, layernorm_kernel, (M,),
                     (self.x, self.v0, self.v1, self.out, N, M, N, 1e-5), c)
@@ -441,7 +449,7 @@ class Workload:
             return lambda: torch.nn.functional.dropout(self.x, DROPOUT_P, training=True)
         if k == "triton_05_layer_norm":
             return lambda: torch.nn.functional.layer_norm(self.x, (self.N,), self.w, self.b, 1e-5)
-        if k == "triton_03_matrix_multiplication":
+        if k in ("triton_03_matrix_multiplication", "triton_09_persistent_matmul"):
             return lambda: torch.matmul(self.a, self.b, out=self.out)
         if k == "triton_02_fused_softmax":
             return lambda: torch.softmax(self.x, dim=1)
@@ -498,6 +506,9 @@ def workloads():
         w.append(Workload(f"triton_02_fused_softmax_4096x{n}", "triton_02_fused_softmax", 4096, n))
     w.append(Workload("triton_03_matmul_fp16_4096^3", "triton_03_matrix_multiplication",
                       4096, 4096, 4096))
+    # 09's benchmark: fp16, M = N = 8192 and its default K = 512.
+    w.append(Workload("triton_09_persistent_matmul_fp16_8192x8192x512",
+                      "triton_09_persistent_matmul", 8192, 8192, 512))
     for k in ("dropout", "seeded_dropout"):  # 04 has no benchmark: 01's largest size
         w.append(Workload(f"triton_04_{k}_{1 << 27}", f"triton_04_{k}", 1 << 27, 1))
     for n in (1024, 4096, 8192, 15872):  # 05's benchmark: M = 4096, N = 512 x i (i < 32)

@@ -126,6 +126,17 @@ std::vector<Workload> workloads() {
     w->sources = {"tcc"};
     w->exclude = "leaky";
   }
+  {
+    // 09's benchmark: fp16, M = N = 8192, K = 512 (its default K); the pointer kernel.
+    Workload* w = mm("matmul", "triton_09_persistent_matmul_fp16_8192x8192x512", 8192);
+    w->K = 512;
+    w->bytes = 2.0 * (8192.0 * 512 * 2 + 8192.0 * 8192);
+    w->flops = 2.0 * 8192.0 * 8192 * 512;
+    w->folder = "triton_09_persistent_matmul";
+    w->entry = "matmul_kernel_persistent";
+    w->sources = {"tcc"};
+    w->prefix = "persistent_";
+  }
   const int64_t nd = int64_t(1) << 27; // 04 has no benchmark: 01's largest size
   port("triton_04_dropout_" + std::to_string(nd), "t04_dropout", "triton_04_low_memory_dropout",
        "_dropout", nd, 1, 12.0 * dbl(nd), dbl(nd))
@@ -230,7 +241,7 @@ using LaunchFn = std::function<void(CUstream)>;
 using CheckFn = std::function<std::string(const LaunchFn& launch)>;
 
 struct MatmulBuffers {
-  int64_t cap = 0; // elements of each matrix
+  int64_t M = 0, N = 0, K = 0; // the shape they were made for
   bool bf16 = false; // the operands' type (else f16)
   tcc::bench::DeviceBuffer a, b, bias, c;
   std::vector<uint16_t> ha, hb, hbias, hc;
@@ -591,28 +602,34 @@ std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInpu
             const bool bf16 = w.kernel == "matmul_bf16";
             auto to16 = [&](float f) { return bf16 ? toBf16(f) : toHalf(f); };
             auto from16 = [bf16](uint16_t h) { return bf16 ? fromBf16(h) : fromHalf(h); };
-            if (!mmb || mmb->cap < M * K || mmb->bf16 != bf16) {
+            if (!mmb || mmb->M != M || mmb->N != N || mmb->K != K || mmb->bf16 != bf16) {
+              const size_t na = static_cast<size_t>(M * K), nb = static_cast<size_t>(K * N),
+                           nc = static_cast<size_t>(M * N);
+              if (static_cast<int64_t>(std::max(na, nb) + static_cast<size_t>(N)) > in.n)
+                throw tcc::Error("benchmarking " + w.name, "the shared inputs are too small");
+              mmb.reset(); // the previous shape's memory first
               mmb = std::make_unique<MatmulBuffers>();
-              mmb->cap = M * K;
+              mmb->M = M;
+              mmb->N = N;
+              mmb->K = K;
               mmb->bf16 = bf16;
-              const size_t n = static_cast<size_t>(M * K); // square workloads: M = N = K
-              mmb->a = tcc::bench::DeviceBuffer(n * 2);
-              mmb->b = tcc::bench::DeviceBuffer(n * 2);
-              mmb->c = tcc::bench::DeviceBuffer(n * 2);
+              mmb->a = tcc::bench::DeviceBuffer(na * 2);
+              mmb->b = tcc::bench::DeviceBuffer(nb * 2);
+              mmb->c = tcc::bench::DeviceBuffer(nc * 2);
               mmb->bias = tcc::bench::DeviceBuffer(static_cast<size_t>(N) * 2);
-              mmb->ha.resize(n);
-              mmb->hb.resize(n);
-              mmb->hc.resize(n);
+              mmb->ha.resize(na);
+              mmb->hb.resize(nb);
+              mmb->hc.resize(nc);
               mmb->hbias.resize(static_cast<size_t>(N));
               // Values in +-[0.1, 1] from the shared f32 inputs (which lie in +-[0.5, 4]).
-              for (size_t i = 0; i < n; ++i) {
+              for (size_t i = 0; i < na; ++i)
                 mmb->ha[i] = to16(in.hx[i] / 4);
+              for (size_t i = 0; i < nb; ++i)
                 mmb->hb[i] = to16(in.hy[i] / 4);
-              }
               for (int64_t j = 0; j < N; ++j)
-                mmb->hbias[j] = to16(in.hx[n + j] / 4);
-              tcc::check(d.cuMemcpyHtoD(mmb->a.get(), mmb->ha.data(), n * 2), "uploading A");
-              tcc::check(d.cuMemcpyHtoD(mmb->b.get(), mmb->hb.data(), n * 2), "uploading B");
+                mmb->hbias[j] = to16(in.hx[na + j] / 4);
+              tcc::check(d.cuMemcpyHtoD(mmb->a.get(), mmb->ha.data(), na * 2), "uploading A");
+              tcc::check(d.cuMemcpyHtoD(mmb->b.get(), mmb->hb.data(), nb * 2), "uploading B");
               tcc::check(
                   d.cuMemcpyHtoD(mmb->bias.get(), mmb->hbias.data(), static_cast<size_t>(N) * 2),
                   "uploading the bias");
