@@ -329,6 +329,7 @@ void Tuner::setTable(std::string text, std::string origin) {
 }
 
 void Tuner::makeKey(const int64_t* values, TuneKey* key) const {
+  key->device = currentModel();
   key->resize(key_.size());
   int64_t* out = key->data();
   for (size_t i = 0; i < key_.size(); ++i)
@@ -340,9 +341,9 @@ TuningReport Tuner::reportFor(const TuneKey& key) const {
   rep.kernel = kernel_;
   rep.space = space_;
   rep.key = keyString(key);
-  rep.device = deviceName_;
-  rep.computeCapability = computeCapability_;
-  rep.driverVersion = driverVersion_;
+  rep.device = dev_->name;
+  rep.computeCapability = dev_->computeCapability;
+  rep.driverVersion = dev_->driverVersion;
   return rep;
 }
 
@@ -368,24 +369,56 @@ size_t Tuner::known(const int64_t* keyValues) const {
   return it == choices_.end() ? kUnknown : it->second;
 }
 
-void Tuner::readDevice() {
-  if (deviceRead_)
-    return;
-  deviceRead_ = true;
+int Tuner::currentModel() const {
   if (!driverAvailable())
-    return;
+    return -1;
+  CUcontext context = nullptr;
+  try {
+    context = ensureContext();
+  } catch (const Error&) {
+    return -1;
+  }
+  for (ContextModel* c = lastContext_.load(std::memory_order_acquire); c; c = c->next)
+    if (c->context == context)
+      return c->model;
+  std::lock_guard<std::mutex> lock(modelMutex_);
+  for (ContextModel* c = lastContext_.load(std::memory_order_acquire); c; c = c->next)
+    if (c->context == context)
+      return c->model;
+  DeviceModel m;
   try {
     CUdevice dev = currentDevice();
     char buf[256] = {0};
     check(driver().cuDeviceGetName(buf, sizeof buf - 1, dev), "querying the device name",
           kernel_);
-    deviceName_ = buf;
-    computeCapability_ = deviceComputeCapability();
-    driverVersion_ = driverVersion();
-    deviceKnown_ = true;
+    m.name = buf;
+    m.computeCapability = deviceComputeCapability();
+    m.driverVersion = driverVersion();
+    m.known = true;
   } catch (const Error&) {
-    deviceKnown_ = false;
+    return -1;
   }
+  int model = -1;
+  for (size_t i = 0; i < models_.size(); ++i)
+    if (models_[i]->name == m.name && models_[i]->computeCapability == m.computeCapability)
+      model = static_cast<int>(i);
+  if (model < 0) {
+    models_.push_back(std::make_unique<DeviceModel>(std::move(m)));
+    model = static_cast<int>(models_.size() - 1);
+  }
+  auto entry = std::make_unique<ContextModel>();
+  entry->context = context;
+  entry->model = model;
+  entry->next = lastContext_.load(std::memory_order_acquire);
+  lastContext_.store(entry.get(), std::memory_order_release);
+  contextModels_.push_back(std::move(entry));
+  return model;
+}
+
+void Tuner::selectDevice(const TuneKey& key) {
+  static const DeviceModel unknown;
+  std::lock_guard<std::mutex> lock(modelMutex_);
+  dev_ = key.device < 0 ? &unknown : models_[static_cast<size_t>(key.device)].get();
 }
 
 size_t Tuner::fromCache(const std::string& path, const std::string& key, TuningReport& rep) {
@@ -398,7 +431,7 @@ size_t Tuner::fromCache(const std::string& path, const std::string& key, TuningR
                           " (" + c.malformedWhy + ")");
   const json::Value* hit = nullptr;
   for (const json::Value& e : c.entries)
-    if (sameKey(e, deviceName_, computeCapability_, driverVersion_, key))
+    if (sameKey(e, dev_->name, dev_->computeCapability, dev_->driverVersion, key))
       hit = &e;
   if (!hit)
     return kUnknown;
@@ -471,10 +504,10 @@ size_t Tuner::fromTable(const std::string& key, TuningReport& rep) {
   // capability.
   const TableEntry* hit = nullptr;
   for (const TableEntry& e : table_)
-    if (!hit && e.key == key && e.device == deviceName_)
+    if (!hit && e.key == key && e.device == dev_->name)
       hit = &e;
   for (const TableEntry& e : table_)
-    if (!hit && e.key == key && e.cc == computeCapability_)
+    if (!hit && e.key == key && e.cc == dev_->computeCapability)
       hit = &e;
   if (!hit)
     return kUnknown;
@@ -492,7 +525,7 @@ size_t Tuner::fromTable(const std::string& key, TuningReport& rep) {
     return kUnknown;
   }
   rep.source = TuningReport::Source::TuningTable;
-  rep.origin = origin + (hit->device == deviceName_ ? "" : ", an entry for " + hit->device);
+  rep.origin = origin + (hit->device == dev_->name ? "" : ", an entry for " + hit->device);
   for (const Config& k : configs_) {
     TuningTrial tr;
     tr.index = k.index;
@@ -527,7 +560,7 @@ size_t Tuner::choose(CUstream stream, const int64_t* keyValues, TuneTarget& targ
       return it->second;
   }
   const auto t0 = std::chrono::steady_clock::now();
-  readDevice();
+  selectDevice(key);
 
   TuningReport rep = reportFor(key);
   size_t chosen = kUnknown;
@@ -538,16 +571,16 @@ size_t Tuner::choose(CUstream stream, const int64_t* keyValues, TuneTarget& targ
     chosen = 0;
     rep.source = TuningReport::Source::Disabled;
   }
-  if (chosen == kUnknown && deviceKnown_ && !path.empty())
+  if (chosen == kUnknown && dev_->known && !path.empty())
     chosen = fromCache(path, rep.key, rep);
-  if (chosen == kUnknown && deviceKnown_)
+  if (chosen == kUnknown && dev_->known)
     chosen = fromTable(rep.key, rep);
 
   if (chosen == kUnknown && !benchmark)
     return 0; // plan(): nothing known and nothing measured; the first configuration
 
   if (chosen == kUnknown) {
-    if (!deviceKnown_) {
+    if (!dev_->known) {
       std::string why;
       driverAvailable(&why);
       throw Error("autotuning", "benchmarking the configurations needs a GPU (" +
@@ -589,9 +622,9 @@ size_t Tuner::benchmark(CUstream stream, TuneTarget& target, const std::string& 
   size_t chosen = trials(stream, target, budgetMs(), rep);
   if (!path.empty()) {
     json::Value entry = json::Value::object();
-    entry.set("device", deviceName_);
-    entry.set("cc", computeCapability_);
-    entry.set("driver", driverVersion_);
+    entry.set("device", dev_->name);
+    entry.set("cc", dev_->computeCapability);
+    entry.set("driver", dev_->driverVersion);
     entry.set("key", rep.key);
     entry.set("index", configs_[chosen].index);
     entry.set("config", configs_[chosen].config);
@@ -611,10 +644,10 @@ TuningReport Tuner::measure(CUstream stream, const int64_t* keyValues, TuneTarge
   makeKey(keyValues, &key);
   std::lock_guard<std::mutex> tuneLock(tuneMutex_); // no other benchmark disturbs this one
   const auto t0 = std::chrono::steady_clock::now();
-  readDevice();
+  selectDevice(key);
   TuningReport rep = reportFor(key);
   rep.source = TuningReport::Source::Benchmark;
-  if (!deviceKnown_) {
+  if (!dev_->known) {
     std::string why;
     driverAvailable(&why);
     throw Error("measuring the configurations", "needs a GPU (" +

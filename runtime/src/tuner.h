@@ -11,6 +11,7 @@
 #include "tcc/runtime.h"
 
 #include <cstdint>
+#include <atomic>
 #include <mutex>
 #include <set>
 #include <shared_mutex>
@@ -33,8 +34,11 @@ public:
   size_t size() const { return n_; }
   int64_t* data() { return n_ > kInline ? heap_.data() : inline_; }
   const int64_t* data() const { return n_ > kInline ? heap_.data() : inline_; }
+  // Which device model (Tuner's numbering; -1 without a device) the choice is for: GPUs of
+  // different models in one process are tuned separately.
+  int device = -1;
   bool operator==(const TuneKey& o) const {
-    if (n_ != o.n_)
+    if (n_ != o.n_ || device != o.device)
       return false;
     const int64_t *a = data(), *b = o.data();
     for (size_t i = 0; i < n_; ++i)
@@ -51,7 +55,7 @@ private:
 
 struct TuneKeyHash {
   size_t operator()(const TuneKey& k) const {
-    uint64_t h = 0x9e3779b97f4a7c15ull ^ k.size();
+    uint64_t h = (0x9e3779b97f4a7c15ull ^ k.size()) + static_cast<uint64_t>(k.device + 1);
     const int64_t* d = k.data();
     for (size_t i = 0; i < k.size(); ++i) {
       h ^= static_cast<uint64_t>(d[i]) + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
@@ -117,8 +121,12 @@ public:
 private:
   void makeKey(const int64_t* values, TuneKey* key) const;
   std::string keyString(const TuneKey& key) const;
-  void readDevice();
-  /// A report of this kernel on this device for `key` (after readDevice), to fill in.
+  // The device model of the current context (numbered in models_ as first seen; -1 where
+  // no driver or device answers): a lock-free lookup by context after the first.
+  int currentModel() const;
+  // Under tuneMutex_: dev_ := the model `key` is for.
+  void selectDevice(const TuneKey& key);
+  /// A report of this kernel on dev_'s device for `key` (after selectDevice), to fill in.
   TuningReport reportFor(const TuneKey& key) const;
   // The table's choice for `key` on this device (kUnknown if none), filling `rep`.
   size_t fromTable(const std::string& key, TuningReport& rep);
@@ -143,12 +151,25 @@ private:
   // Held while a choice is being made (one at a time per kernel: concurrent launches with
   // the key being tuned wait for it, and no benchmark disturbs another).
   std::mutex tuneMutex_;
-  // Under tuneMutex_: the device, read once (a kernel's modules live in one context).
-  bool deviceRead_ = false;
-  bool deviceKnown_ = false; // a driver and a device answered
-  std::string deviceName_;
-  int computeCapability_ = 0;
-  int driverVersion_ = 0;
+  // The device models seen (name and compute capability: two H200s are one model), and
+  // which context's device is which.
+  struct DeviceModel {
+    bool known = false; // a driver and a device answered
+    std::string name;
+    int computeCapability = 0;
+    int driverVersion = 0;
+  };
+  struct ContextModel {
+    CUcontext context = nullptr;
+    int model = -1;
+    ContextModel* next = nullptr;
+  };
+  mutable std::mutex modelMutex_;
+  mutable std::vector<std::unique_ptr<DeviceModel>> models_;
+  mutable std::vector<std::unique_ptr<ContextModel>> contextModels_;
+  mutable std::atomic<ContextModel*> lastContext_{nullptr}; // a lock-free list, newest first
+  // Under tuneMutex_: the model of the choice being made (selectDevice).
+  const DeviceModel* dev_ = nullptr;
   std::set<std::string> warned_; // warnings already printed (each once)
   // The tuning table: its text until it is read at the first choice, then its entries.
   std::string tableText_, tableOrigin_;

@@ -29,12 +29,14 @@ namespace fs = std::filesystem;
 struct Fake {
   const char* (*takeLog)() = nullptr;
   long (*launchCount)() = nullptr;
+  bool (*setCc)(int, int) = nullptr;
   Fake() {
     void* h = ::dlopen(std::getenv("TCC_LIBCUDA"), RTLD_NOW | RTLD_LOCAL);
     if (!h)
       return;
     takeLog = reinterpret_cast<const char* (*)()>(::dlsym(h, "tcc_fake_take_log"));
     launchCount = reinterpret_cast<long (*)()>(::dlsym(h, "tcc_fake_launch_count"));
+    setCc = reinterpret_cast<bool (*)(int, int)>(::dlsym(h, "tcc_fake_set_cc"));
   }
 };
 
@@ -633,6 +635,46 @@ TEST_F(Autotune, AnEmptyKeyIsOneChoicePerDeviceAndAnEmptyGridMeasuresNothing) {
   EXPECT_EQ(fake().takeLog(), std::string());
   EXPECT_EQ(k2.lastTuning()->source, tcc::TuningReport::Source::EmptyGrid);
   EXPECT_FALSE(fs::exists(other.file()));
+}
+
+// Issue 17: GPUs of two models in one process are tuned separately (the fake's devices
+// have different names), each thread's launches use its own device's choice, and a device
+// met again is not tuned again.
+TEST_F(Autotune, EachDeviceModelIsTunedOnItsOwn) {
+  ASSERT_TRUE(fake().setCc(1, 90)); // device 1 runs the sm_90 cubins, under another name
+  CacheDir cache;
+  tcc::Library lib;
+  addConfigs(lib, defaultConfigs());
+  tcc::Kernel& k = lib.kernel("inc");
+  auto onDevice = [&](int dev, int32_t n) {
+    std::string error;
+    std::thread t([&] {
+      error = errorOf([&] {
+        tcc::useDevice(dev);
+        Buffer out(2048);
+        k.launch(nullptr, out.get(), n);
+      });
+    });
+    t.join();
+    return error;
+  };
+  EXPECT_EQ(onDevice(0, 1000), "(no error)");
+  ASSERT_EQ(k.tunings().size(), 1u);
+  EXPECT_EQ(k.tunings()[0].device, "tcc fake GPU 0");
+  EXPECT_EQ(onDevice(1, 1000), "(no error)"); // same key, another model: tuned there
+  ASSERT_EQ(k.tunings().size(), 2u);
+  EXPECT_EQ(k.tunings()[1].device, "tcc fake GPU 1");
+  EXPECT_EQ(k.tunings()[1].key, "n=1024");
+  long before = launches();
+  EXPECT_EQ(onDevice(0, 1000), "(no error)"); // known on device 0: one launch
+  EXPECT_EQ(onDevice(1, 1000), "(no error)");
+  EXPECT_EQ(launches() - before, 2);
+  EXPECT_EQ(k.tunings().size(), 2u);
+  // The disk cache holds one entry per device.
+  std::string text = readText(cache.file());
+  EXPECT_NE(text.find("tcc fake GPU 0"), std::string::npos) << text;
+  EXPECT_NE(text.find("tcc fake GPU 1"), std::string::npos) << text;
+  EXPECT_TRUE(fake().setCc(1, 80));
 }
 
 TEST_F(Autotune, RestoreNeedsDeviceMemory) {
