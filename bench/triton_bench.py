@@ -409,14 +409,15 @@ class Workload:
             self.programs = grid[0]
             return compiled, tut.softmax_kernel, grid, args, kwargs
         if k == "triton_01_vector_add":
-            call, grid, args, kw = tut.launch_add(self.x, self.y, self.out, M)
+            call, grid, args, kw = tut.launch_1d(tut.add_kernel, M, (self.x, self.y, self.out, M))
             return call, call, grid, args, dict(kw, num_warps=c["num_warps"])
         if k == "triton_04_dropout":
-            call, grid, args, kw = tut.launch_dropout_into(self.x, self.keep, self.out, DROPOUT_P)
+            call, grid, args, kw = tut.launch_1d(tut._dropout, M,
+                                                 (self.x, self.keep, self.out, M, DROPOUT_P))
             return call, call, grid, args, dict(kw, num_warps=c["num_warps"])
         if k == "triton_04_seeded_dropout":
-            call, grid, args, kw = tut.launch_seeded_dropout_into(self.x, self.out, DROPOUT_P,
-                                                                  DROPOUT_SEED)
+            call, grid, args, kw = tut.launch_1d(tut._seeded_dropout, M,
+                                                 (self.x, self.out, M, DROPOUT_P, DROPOUT_SEED))
             return call, call, grid, args, dict(kw, num_warps=c["num_warps"])
         if k == "triton_05_layer_norm":
             call, grid, args, kw = tut.launch_layer_norm_fwd(self.x, self.out, self.w, self.b,

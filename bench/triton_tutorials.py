@@ -11,6 +11,13 @@ import triton
 import triton.language as tl
 
 
+def launch_1d(kernel, n_elements, args):
+    """The 1-D tutorials' launch (01's add(), 04's dropout() and seeded_dropout()): a grid of
+    cdiv(n_elements, BLOCK_SIZE) programs, BLOCK_SIZE=1024, the default num_warps. Returns
+    (kernel, grid, args, kwargs)."""
+    return kernel, (triton.cdiv(n_elements, 1024), ), tuple(args), dict(BLOCK_SIZE=1024)
+
+
 # 01-vector-add.py
 @triton.jit
 def add_kernel(x_ptr,  # *Pointer* to first input vector.
@@ -27,12 +34,6 @@ def add_kernel(x_ptr,  # *Pointer* to first input vector.
     y = tl.load(y_ptr + offsets, mask=mask)
     output = x + y
     tl.store(output_ptr + offsets, output, mask=mask)
-
-
-def launch_add(x, y, output, n_elements):
-    """The tutorial's add(): a grid of cdiv(n, BLOCK_SIZE), BLOCK_SIZE=1024, default warps."""
-    grid = (triton.cdiv(n_elements, 1024), )
-    return add_kernel, grid, (x, y, output, n_elements), dict(BLOCK_SIZE=1024)
 
 
 # 02-fused-softmax.py
@@ -89,22 +90,10 @@ def launch_softmax(y, x, block_size, num_warps, num_stages, device):
 # 03-matrix-multiplication.py: get_cuda_autotune_config(), the fp16 part (the last eight
 # are its fp8 configurations, which bench/ does not run).
 MATMUL_CONFIGS = [
-    dict(BLOCK_SIZE_M=128, BLOCK_SIZE_N=256, BLOCK_SIZE_K=64, GROUP_SIZE_M=8, num_stages=3,
-         num_warps=8),
-    dict(BLOCK_SIZE_M=64, BLOCK_SIZE_N=256, BLOCK_SIZE_K=32, GROUP_SIZE_M=8, num_stages=4,
-         num_warps=4),
-    dict(BLOCK_SIZE_M=128, BLOCK_SIZE_N=128, BLOCK_SIZE_K=32, GROUP_SIZE_M=8, num_stages=4,
-         num_warps=4),
-    dict(BLOCK_SIZE_M=128, BLOCK_SIZE_N=64, BLOCK_SIZE_K=32, GROUP_SIZE_M=8, num_stages=4,
-         num_warps=4),
-    dict(BLOCK_SIZE_M=64, BLOCK_SIZE_N=128, BLOCK_SIZE_K=32, GROUP_SIZE_M=8, num_stages=4,
-         num_warps=4),
-    dict(BLOCK_SIZE_M=128, BLOCK_SIZE_N=32, BLOCK_SIZE_K=32, GROUP_SIZE_M=8, num_stages=4,
-         num_warps=4),
-    dict(BLOCK_SIZE_M=64, BLOCK_SIZE_N=32, BLOCK_SIZE_K=32, GROUP_SIZE_M=8, num_stages=5,
-         num_warps=2),
-    dict(BLOCK_SIZE_M=32, BLOCK_SIZE_N=64, BLOCK_SIZE_K=32, GROUP_SIZE_M=8, num_stages=5,
-         num_warps=2),
+    dict(BLOCK_SIZE_M=m, BLOCK_SIZE_N=n, BLOCK_SIZE_K=k, GROUP_SIZE_M=8, num_stages=s, num_warps=w)
+    for m, n, k, s, w in ((128, 256, 64, 3, 8), (64, 256, 32, 4, 4), (128, 128, 32, 4, 4),
+                          (128, 64, 32, 4, 4), (64, 128, 32, 4, 4), (128, 32, 32, 4, 4),
+                          (64, 32, 32, 5, 2), (32, 64, 32, 5, 2))
 ]
 
 
@@ -212,13 +201,6 @@ def _dropout(
     tl.store(output_ptr + offsets, output, mask=mask)
 
 
-def launch_dropout_into(x, x_keep, output, p):
-    """The tutorial's dropout(x, x_keep, p), its output allocated by the caller."""
-    n_elements = x.numel()
-    grid = (triton.cdiv(n_elements, 1024), )
-    return _dropout, grid, (x, x_keep, output, n_elements, p), dict(BLOCK_SIZE=1024)
-
-
 @triton.jit
 def _seeded_dropout(
     x_ptr,
@@ -241,13 +223,6 @@ def _seeded_dropout(
     # write-back
     output = tl.where(x_keep, x / (1 - p), 0.0)
     tl.store(output_ptr + offsets, output, mask=mask)
-
-
-def launch_seeded_dropout_into(x, output, p, seed):
-    """The tutorial's seeded_dropout(x, p, seed), its output allocated by the caller."""
-    n_elements = x.numel()
-    grid = (triton.cdiv(n_elements, 1024), )
-    return _seeded_dropout, grid, (x, output, n_elements, p, seed), dict(BLOCK_SIZE=1024)
 
 
 # 05-layer-norm.py: the forward kernel.
