@@ -82,7 +82,9 @@ def launch_softmax(y, x, block_size, num_warps, num_stages, device):
     occupancy = props["max_num_regs"] // (n_regs * props.get("warpSize", 32) * num_warps)
     if size_smem:  # the tutorial divides by it; a kernel without shared memory has no limit
         occupancy = min(occupancy, props["max_shared_mem"] // size_smem)
-    num_programs = min(props["multiprocessor_count"] * occupancy, n_rows)
+    # (at least one program per multiprocessor: a kernel too large for one would be a
+    # Triton error, not a launch of nothing)
+    num_programs = min(props["multiprocessor_count"] * max(occupancy, 1), n_rows)
     return (kernel, (num_programs, 1, 1),
             (y, x, x.stride(0), y.stride(0), n_rows, n_cols, block_size, num_stages), {})
 
