@@ -99,6 +99,31 @@ std::string summaryTable(const std::vector<SummaryLine>& lines, const tcc::tune:
   return t;
 }
 
+tcc::tune::Report rooflineReport(const std::vector<SummaryLine>& lines,
+                                 const tcc::tune::Ceilings& c, const std::string& device) {
+  tcc::tune::Report r;
+  r.kernel = "tcc-bench";
+  r.device = device;
+  r.ceilings = c;
+  for (const SummaryLine& l : lines) {
+    tcc::tune::ShapeResult s;
+    s.label = l.m.workload;
+    tcc::tune::ConfigResult k;
+    k.config = l.m.config;
+    k.ok = l.note.empty() && l.m.r.median > 0;
+    k.error = l.note;
+    k.medianMs = l.m.r.median;
+    k.p20Ms = l.m.r.p20;
+    k.p80Ms = l.m.r.p80;
+    k.reps = l.m.r.reps;
+    k.bytes = l.m.bytes;
+    k.flops = l.m.flops;
+    s.configs.push_back(k);
+    r.shapes.push_back(s);
+  }
+  return r;
+}
+
 const char* const kCsvRooflineHeader =
     "fraction_of_tensor,tensor_tflops,bytes,flops,intensity,bound";
 

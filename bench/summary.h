@@ -52,6 +52,11 @@ struct SummaryLine {
 // %copy, %tensor, FLOP/B, bound, tcc/Triton with its min-max).
 std::string summaryTable(const std::vector<SummaryLine>& lines, const tcc::tune::Ceilings& c);
 
+// The summary as a tcc-tune report of one configuration per workload (label the workload,
+// config its configuration), for tcc::tune::rooflineSvg: the same chart as tcc-tune's.
+tcc::tune::Report rooflineReport(const std::vector<SummaryLine>& lines,
+                                 const tcc::tune::Ceilings& c, const std::string& device);
+
 // CSV columns appended to tcc-bench's rows (after kCsvRooflineHeader's names): the fraction
 // of the tensor-core rate, the ceiling itself, bytes, FLOPs, intensity and bound; empty
 // fields where not known.

@@ -9,7 +9,7 @@
 //
 //   tcc-bench --artifacts DIR [--n 268435456] [--budget-ms 200] [--filter STR[,STR...]]
 //             [--skip-elementwise] [--skip-workloads] [--json FILE] [--csv FILE]
-//             [--triton DIR [--rounds 6]] [--peak DIR]
+//             [--triton DIR [--rounds 6]] [--peak DIR] [--roofline FILE.svg]
 //
 // --triton DIR (from `python3 bench/triton_bench.py --export DIR`): Triton's own cubins of
 // the same workloads (and vector add/copy at the same n), loaded with the runtime's driver
@@ -20,6 +20,7 @@
 // pairs ("same harness" in the JSON and CSV).
 #include "common.h"
 #include "summary.h"
+#include "tcc/atomic_file.h"
 #include "triton_kernels.h"
 #include "tune.h"
 #include "workloads.h"
@@ -41,14 +42,15 @@ void usage() {
   std::fprintf(stderr,
                "usage: tcc-bench --artifacts DIR [--n N] [--budget-ms MS] [--filter STR[,STR...]] "
                "[--skip-elementwise] [--skip-workloads] [--json FILE] [--csv FILE] "
-               "[--triton DIR [--rounds N]] [--peak DIR]\n"
+               "[--triton DIR [--rounds N]] [--peak DIR] [--roofline FILE.svg]\n"
                "  --triton DIR  Triton's cubins exported by `bench/triton_bench.py --export DIR`:\n"
                "                each checked, then tcc's best and Triton's best timed by this\n"
                "                harness alternately (A/B, B/A), per-round rates and tcc/Triton ratio\n"
                "  --rounds N    rounds of that comparison, alternating the order (default 6:\n"
                "                three pairs)\n"
                "  --peak DIR    the tensor_peak artifact, the tensor-core ceiling (default\n"
-               "                ARTIFACTS/tcc/tensor_peak when it exists; 'none': not measured)\n");
+               "                ARTIFACTS/tcc/tensor_peak when it exists; 'none': not measured)\n"
+               "  --roofline F  the per-workload summary as tcc-tune's roofline chart (SVG)\n");
   std::exit(2);
 }
 
@@ -81,7 +83,7 @@ int main(int argc, char** argv) {
   int64_t n = int64_t(1) << 28;
   double budget = 200;
   bool skipElementwise = false, skipWorkloads = false;
-  std::string tritonDir, peak;
+  std::string tritonDir, peak, rooflinePath;
   bool peakGiven = false;
   int rounds = 6;
   for (int i = 1; i < argc; ++i) {
@@ -111,6 +113,8 @@ int main(int argc, char** argv) {
       tritonDir = next();
     else if (a == "--rounds")
       rounds = std::atoi(next().c_str());
+    else if (a == "--roofline")
+      rooflinePath = next();
     else if (a == "--peak") {
       peak = next();
       peakGiven = true;
@@ -460,6 +464,12 @@ int main(int argc, char** argv) {
         std::printf("\nper workload: tcc's best configuration against the ceilings of this run (%s)\n%s",
                     benchutil::ceilingsLine(ceilings).c_str(),
                     benchutil::summaryTable(lines, ceilings).c_str());
+      std::string why;
+      if (!rooflinePath.empty() &&
+          !tcc::writeFileAtomically(
+              rooflinePath,
+              tcc::tune::rooflineSvg(benchutil::rooflineReport(lines, ceilings, device)), &why))
+        std::fprintf(stderr, "tcc-bench: writing %s: %s\n", rooflinePath.c_str(), why.c_str());
       std::fflush(stdout);
     }
     bool allOk = true;

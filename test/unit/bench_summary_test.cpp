@@ -152,4 +152,34 @@ TEST(BenchSummary, CsvAndJsonColumns) {
   EXPECT_TRUE(benchutil::ceilingsJson(copyOnly).find("tensor_tflops")->isNull());
 }
 
+TEST(BenchSummary, RooflineChartIsTccTunes) {
+  benchutil::SummaryLine a;
+  a.m = measured("softmax_4096x4096", "GB/s", 0.04, 128e6, 80e6);
+  benchutil::SummaryLine b;
+  b.m = measured("matmul_fp16_4096^3", "TFLOP/s", 0.2, 6 * 4096.0 * 4096, 2 * 4096.0 * 4096 * 4096);
+  benchutil::SummaryLine c;
+  c.m.workload = "layer_norm";
+  c.note = "no correct tcc configuration";
+  const tcc::tune::Report r = benchutil::rooflineReport({a, b, c}, h200(), "GPU");
+  ASSERT_EQ(r.shapes.size(), 3u);
+  EXPECT_EQ(r.shapes[0].label, "softmax_4096x4096");
+  ASSERT_EQ(r.shapes[0].configs.size(), 1u);
+  const tcc::tune::ConfigResult& k = r.shapes[0].configs[0];
+  EXPECT_TRUE(k.ok);
+  EXPECT_EQ(k.config, "BLOCK1024_W4");
+  EXPECT_EQ(k.medianMs, 0.04);
+  EXPECT_EQ(*k.bytes, 128e6);
+  EXPECT_EQ(*k.flops, 80e6);
+  EXPECT_FALSE(r.shapes[2].configs[0].ok);
+  EXPECT_EQ(r.shapes[2].configs[0].error, "no correct tcc configuration");
+  EXPECT_EQ(r.ceilings.tensorTFLOPs, 800);
+  // Two measured points under the roof (the failed one is left out).
+  const std::string svg = tcc::tune::rooflineSvg(r);
+  size_t circles = 0;
+  for (size_t at = svg.find("<circle"); at != std::string::npos; at = svg.find("<circle", at + 1))
+    ++circles;
+  EXPECT_EQ(circles, 2u) << svg;
+  EXPECT_NE(svg.find("matmul_fp16_4096^3 [0] BLOCK1024_W4"), std::string::npos);
+}
+
 } // namespace
