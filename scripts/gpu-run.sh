@@ -20,8 +20,8 @@
 #      harness, A/B against tcc's best), tcc-launch-bench, then Triton and PyTorch on the
 #      same shapes (bench/triton_bench.py, which skips what would not fit);
 #   4. the summary table (bench/report.py), printed last.
-# Logs under $OUT (or out/gpu-run), 9 files: build.log tests.log integration.log bench.log
-# tcc-bench.json tcc-bench.csv tcc-launch.json triton.json summary.txt.
+# Logs under $OUT (or out/gpu-run), 10 files: build.log tests.log integration.log bench.log
+# tcc-bench.json tcc-bench.csv tcc-bench-roofline.svg tcc-launch.json triton.json summary.txt.
 # Exit status: non-zero if the build, a test or a correctness check failed.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd) || exit 2
@@ -194,7 +194,8 @@ step "benchmarks" | tee "$out/bench.log"
   [ -d "$tri_export" ] && triton_args=(--triton "$tri_export" --rounds 6)
   step "tcc-bench (elementwise n = 2^28, then the 2-D workloads; Triton's cubins A/B)"
   timeout "$(limit 170 150)" "$build/bin/tcc-bench" --artifacts "$art" --budget-ms 100 \
-    --json "$out/tcc-bench.json" --csv "$out/tcc-bench.csv" "${triton_args[@]}" || rc=1
+    --json "$out/tcc-bench.json" --csv "$out/tcc-bench.csv" \
+    --roofline "$out/tcc-bench-roofline.svg" "${triton_args[@]}" || rc=1
   step "tcc-launch-bench"
   timeout "$(limit 30 150)" "$build/bin/tcc-launch-bench" --artifacts "$art" \
     --json "$out/tcc-launch.json" || rc=1
