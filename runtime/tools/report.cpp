@@ -462,40 +462,47 @@ std::string rooflineSvg(const Report& r) {
 }
 
 std::string tuningTable(const Report& r, std::vector<std::string>* warnings) {
+  return tuningTable(std::vector<Report>{r}, warnings);
+}
+
+std::string tuningTable(const std::vector<Report>& reports, std::vector<std::string>* warnings) {
   json::Value root = json::Value::object();
   root.set("format", "tcc-tuning-table");
   root.set("version", 1);
-  root.set("kernel", r.kernel);
-  root.set("space", r.space);
+  root.set("kernel", reports.empty() ? "" : reports.front().kernel);
+  root.set("space", reports.empty() ? "" : reports.front().space);
   json::Value entries = json::Value::array();
-  std::map<std::string, std::string> seen; // key -> the argument set that chose it
-  for (const ShapeResult& s : r.shapes) {
-    Ranking k = rank(s);
-    if (k.best < 0) {
-      warnings->push_back(s.label + ": no configuration ran; the table has no entry for key [" +
-                          s.key + "]");
-      continue;
+  for (const Report& r : reports) {
+    std::map<std::string, std::string> seen; // key -> the argument set that chose it
+    const std::string on = reports.size() > 1 ? " on " + r.device : "";
+    for (const ShapeResult& s : r.shapes) {
+      Ranking k = rank(s);
+      if (k.best < 0) {
+        warnings->push_back(s.label + on + ": no configuration ran; the table has no entry "
+                            "for key [" + s.key + "]");
+        continue;
+      }
+      if (auto it = seen.find(s.key); it != seen.end()) {
+        warnings->push_back(s.label + on + " has the key [" + s.key + "] of " + it->second +
+                            " (keys are bucketed to powers of two): the table keeps " +
+                            it->second + "'s choice");
+        continue;
+      }
+      seen[s.key] = s.label;
+      const ConfigResult& b = s.configs[size_t(k.best)];
+      json::Value e = json::Value::object();
+      e.set("device", r.device);
+      e.set("cc", r.computeCapability);
+      e.set("key", s.key);
+      e.set("index", b.index);
+      e.set("config", b.config);
+      json::Value medians = json::Value::object();
+      for (const ConfigResult& c : s.configs)
+        if (c.ok)
+          medians.set(std::to_string(c.index), c.medianMs);
+      e.set("medians_ms", medians);
+      entries.push(e);
     }
-    if (auto it = seen.find(s.key); it != seen.end()) {
-      warnings->push_back(s.label + " has the key [" + s.key + "] of " + it->second +
-                          " (keys are bucketed to powers of two): the table keeps " + it->second +
-                          "'s choice");
-      continue;
-    }
-    seen[s.key] = s.label;
-    const ConfigResult& b = s.configs[size_t(k.best)];
-    json::Value e = json::Value::object();
-    e.set("device", r.device);
-    e.set("cc", r.computeCapability);
-    e.set("key", s.key);
-    e.set("index", b.index);
-    e.set("config", b.config);
-    json::Value medians = json::Value::object();
-    for (const ConfigResult& c : s.configs)
-      if (c.ok)
-        medians.set(std::to_string(c.index), c.medianMs);
-    e.set("medians_ms", medians);
-    entries.push(e);
   }
   root.set("entries", entries);
   return json::write(root, 2) + "\n";

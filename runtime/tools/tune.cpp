@@ -9,11 +9,14 @@
 #include "tcc/json.h"
 #include "tcc/runtime.h"
 
+#include <cctype>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <thread>
 
 namespace tcc {
 namespace tune {
@@ -25,6 +28,7 @@ std::string usage(const std::string& program) {
          " ARTIFACT --shape NAME=V1,V2,... [--shape ...] [NAME=SPEC ...] [-o TABLE.json]\n"
          "       [--report DIR] [--csv | --json] [--kernel K] [--args SETS.json] [--seed N]\n"
          "       [--budget-ms MS] [--peak TENSOR_PEAK_ARTIFACT] [--no-ceilings]\n"
+         "       [--devices 0,1,... | --devices all]\n"
          "\n"
          "Benchmarks every configuration of an autotuned kernel (ARTIFACT: a folder or a\n"
          "metadata file, as tcc::Library loads) for each argument set, writes the tuning\n"
@@ -41,7 +45,11 @@ std::string usage(const std::string& program) {
          "  --budget-ms MS        timed repetitions per configuration (default: 25, or\n"
          "                        TCC_AUTOTUNE_BUDGET_MS)\n"
          "  --peak ARTIFACT       the compiled runtime/tools/tensor_peak.tile: measures the\n"
-         "                        tensor-core ceiling (without it only the copy bandwidth)\n";
+         "                        tensor-core ceiling (without it only the copy bandwidth)\n"
+         "  --devices LIST|all    the GPUs to measure on (default: $TCC_DEVICE, else 0): GPUs\n"
+         "                        of one model share the argument sets, measuring in\n"
+         "                        parallel, into one report; each model is tuned separately\n"
+         "                        (a report each, all entries in the one table)\n";
 }
 
 bool parseCommandLine(const std::vector<std::string>& words, Options* o,
@@ -138,6 +146,34 @@ bool parseCommandLine(const std::vector<std::string>& words, Options* o,
       if (!number(&d, 0))
         return false;
       o->seed = static_cast<uint64_t>(d);
+    } else if (w == "--devices") {
+      std::string v;
+      if (!take(&v))
+        return false;
+      if (v == "all") {
+        o->allDevices = true;
+        continue;
+      }
+      for (size_t at = 0; at <= v.size();) {
+        size_t comma = v.find(',', at);
+        std::string item = v.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+        char* end = nullptr;
+        errno = 0;
+        long d = std::strtol(item.c_str(), &end, 10);
+        if (item.empty() || *end || errno != 0 || d < 0 || d > 1023) {
+          *error = "--devices '" + v + "': expected device ordinals (0,1,...) or 'all'";
+          return false;
+        }
+        for (int seen : o->devices)
+          if (seen == d) {
+            *error = "--devices '" + v + "': device " + item + " is listed twice";
+            return false;
+          }
+        o->devices.push_back(static_cast<int>(d));
+        if (comma == std::string::npos)
+          break;
+        at = comma + 1;
+      }
     } else if (w == "--budget-ms") {
       if (!number(&o->budgetMs, 1))
         return false;
@@ -152,6 +188,10 @@ bool parseCommandLine(const std::vector<std::string>& words, Options* o,
     } else {
       positional->push_back(w);
     }
+  }
+  if (o->allDevices && !o->devices.empty()) {
+    *error = "--devices all and a list of devices exclude each other";
+    return false;
   }
   if (!o->argsFile.empty() && !o->shapes.empty()) {
     *error = "--args and --shape exclude each other (the file lists whole argument sets)";
@@ -632,7 +672,7 @@ Ceilings measureCeilings(const std::string& peakArtifact, double budgetMs) {
   opts.warmupMs = 10;
   opts.budgetMs = budgetMs > 0 ? budgetMs : 50;
   try {
-    DeviceInfo info = deviceInfo(0);
+    DeviceInfo info = deviceInfo(currentDeviceOrdinal());
     size_t bytes = size_t(1) << 30;
     while (bytes > (size_t(1) << 24) && bytes * 8 > info.totalMemory)
       bytes /= 2;
@@ -654,7 +694,8 @@ Ceilings measureCeilings(const std::string& peakArtifact, double budgetMs) {
     int64_t bm = m.constexprValue("BM") ? m.constexprValue("BM")->asInt() : 128;
     int64_t bn = m.constexprValue("BN") ? m.constexprValue("BN")->asInt() : 128;
     int64_t bk = m.constexprValue("BK") ? m.constexprValue("BK")->asInt() : 64;
-    const int64_t programs = 4 * int64_t(deviceInfo(0).smCount), iters = 4096;
+    const int64_t programs = 4 * int64_t(deviceInfo(currentDeviceOrdinal()).smCount),
+                  iters = 4096;
     ParamInfo half;
     parseParamType("*f16", &half);
     ParamInfo f32;
@@ -698,6 +739,98 @@ Ceilings measureCeilings(const std::string& peakArtifact, double budgetMs) {
   return c;
 }
 
+bool deviceGroups(const Options& o, std::vector<std::vector<int>>* groups, std::string* error) {
+  const int count = deviceCount();
+  std::vector<int> list = o.devices;
+  if (o.allDevices)
+    for (int d = 0; d < count; ++d)
+      list.push_back(d);
+  if (list.empty()) {
+    ensureContext();
+    list.push_back(currentDeviceOrdinal());
+  }
+  std::vector<std::pair<std::string, int>> models; // name, cc of each group
+  for (int d : list) {
+    if (d >= count) {
+      *error = "--devices: device " + std::to_string(d) + " does not exist (the driver sees " +
+               std::to_string(count) + (count == 1 ? " device)" : " devices)");
+      return false;
+    }
+    DeviceInfo info = deviceInfo(d);
+    size_t g = 0;
+    while (g < models.size() &&
+           !(models[g].first == info.name && models[g].second == info.computeCapability))
+      ++g;
+    if (g == models.size()) {
+      models.emplace_back(info.name, info.computeCapability);
+      groups->emplace_back();
+    }
+    (*groups)[g].push_back(d);
+  }
+  return true;
+}
+
+namespace {
+
+// One argument set measured with `k` on the current device: every configuration's result.
+ShapeResult measureSet(const Options& o, Kernel& k, const ArgSet& set, int64_t smCount,
+                       const std::string& program, int device) {
+  std::vector<bench::DeviceBuffer> buffers;
+  std::vector<Arg> argv;
+  size_t b = 0;
+  for (const ParamInfo& p : k.params()) {
+    if (p.isPointer) {
+      const args::Spec& spec = set.buffers[b++];
+      std::vector<int64_t> shape;
+      args::evaluateShape(spec, [&](const std::string& n) { return set.integer(n); }, &shape,
+                          nullptr); // checked when the set was made
+      buffers.push_back(makeBuffer(spec, p, shape, o.seed));
+      argv.push_back(Arg(buffers.back().get()));
+    } else {
+      argv.push_back(scalarArg(p, *set.scalar(p.name)));
+    }
+  }
+  TuningReport tr = k.measureArgs(nullptr, argv.data(), argv.size(), o.budgetMs);
+  ShapeResult s;
+  s.label = set.label;
+  s.key = tr.key;
+  double best = 0;
+  for (size_t i = 0; i < tr.trials.size(); ++i) {
+    const TuningTrial& t = tr.trials[i];
+    ConfigResult c;
+    c.index = t.index;
+    c.config = t.config;
+    c.ok = t.ok;
+    c.error = t.error;
+    c.medianMs = t.medianMs;
+    c.p20Ms = t.p20Ms;
+    c.p80Ms = t.p80Ms;
+    c.reps = t.reps;
+    if (t.index == tr.chosenIndex)
+      best = t.medianMs;
+    const KernelMetadata& m = k.configuration(i).variants().back();
+    if (m.cost && !m.cost->bytes.empty())
+      c.bytes = evaluateCount(m.cost->bytes, m, set, smCount, nullptr);
+    if (m.cost && !m.cost->flops.empty())
+      c.flops = evaluateCount(m.cost->flops, m, set, smCount, nullptr);
+    s.configs.push_back(c);
+  }
+  std::fprintf(stderr, "%s: %s: %zu configurations measured on device %d, the fastest [%d] %s (%s ms)\n",
+               program.c_str(), set.label.c_str(), s.configs.size(), device, tr.chosenIndex,
+               tr.chosenConfig.c_str(), ms(best).c_str());
+  return s;
+}
+
+// A file-name-safe form of a device name: "NVIDIA H200" -> "NVIDIA_H200".
+std::string folderName(const std::string& device) {
+  std::string f;
+  for (char c : device)
+    f += std::isalnum(static_cast<unsigned char>(c)) || c == '-' ? c : '_';
+  return f.empty() ? "device" : f;
+}
+
+} // namespace
+
 int run(const Options& o, const std::string& program) {
   auto fail = [&](const std::string& msg) {
     std::fprintf(stderr, "%s: error: %s\n", program.c_str(), msg.c_str());
@@ -726,76 +859,59 @@ int run(const Options& o, const std::string& program) {
       return fail("tuning needs a GPU (" + why +
                   "); compile the artifact here (tcc K.tile --emit=cubin -o DIR/) and run "
                   "tcc-tune DIR ... on a GPU machine");
-    ensureContext();
+    std::vector<std::vector<int>> groups;
+    if (!deviceGroups(o, &groups, &why))
+      return fail(why);
 
-    Report rep;
-    rep.kernel = name;
-    DeviceInfo info = deviceInfo(0);
-    rep.device = info.name;
-    rep.computeCapability = info.computeCapability;
-    rep.driverVersion = driverVersion();
-    if (k.isTuned())
-      rep.space = k.variants().back().autotune->space;
-    if (!o.noCeilings) {
-      std::fprintf(stderr, "%s: measuring the device's ceilings\n", program.c_str());
-      rep.ceilings = measureCeilings(o.peak, o.budgetMs);
-    } else {
-      rep.ceilings.copyNote = rep.ceilings.tensorNote = "not measured (--no-ceilings)";
+    std::vector<Report> reports;
+    for (const std::vector<int>& group : groups) {
+      DeviceScope onFirst(group.front());
+      Report rep;
+      rep.kernel = name;
+      DeviceInfo info = deviceInfo(group.front());
+      rep.device = info.name;
+      rep.computeCapability = info.computeCapability;
+      rep.driverVersion = driverVersion();
+      if (k.isTuned())
+        rep.space = k.variants().back().autotune->space;
+      if (!o.noCeilings) {
+        std::fprintf(stderr, "%s: measuring the ceilings of device %d (%s)\n", program.c_str(),
+                     group.front(), info.name.c_str());
+        rep.ceilings = measureCeilings(o.peak, o.budgetMs);
+      } else {
+        rep.ceilings.copyNote = rep.ceilings.tensorNote = "not measured (--no-ceilings)";
+      }
+      // The argument sets dealt round-robin to the group's devices, one thread each with a
+      // library of its own (a kernel's measurements are serialised: one tuner each).
+      rep.shapes.resize(sets.size());
+      std::vector<std::string> errors(group.size());
+      std::vector<std::thread> threads;
+      for (size_t g = 0; g < group.size(); ++g)
+        threads.emplace_back([&, g] {
+          try {
+            useDevice(group[g]);
+            Library own(o.artifact);
+            Kernel& mine = own.kernel(name);
+            for (size_t i = g; i < sets.size(); i += group.size())
+              rep.shapes[i] = measureSet(o, mine, sets[i], info.smCount, program, group[g]);
+          } catch (const Error& e) {
+            errors[g] = e.what();
+          }
+        });
+      for (std::thread& t : threads)
+        t.join();
+      for (size_t g = 0; g < group.size(); ++g)
+        if (!errors[g].empty())
+          return fail("device " + std::to_string(group[g]) + ": " + errors[g]);
+      reports.push_back(std::move(rep));
     }
 
-    for (const ArgSet& set : sets) {
-      std::vector<bench::DeviceBuffer> buffers;
-      std::vector<Arg> argv;
-      size_t b = 0;
-      for (const ParamInfo& p : k.params()) {
-        if (p.isPointer) {
-          const args::Spec& spec = set.buffers[b++];
-          std::vector<int64_t> shape;
-          args::evaluateShape(spec, [&](const std::string& n) { return set.integer(n); }, &shape,
-                              nullptr); // checked when the set was made
-          buffers.push_back(makeBuffer(spec, p, shape, o.seed));
-          argv.push_back(Arg(buffers.back().get()));
-        } else {
-          argv.push_back(scalarArg(p, *set.scalar(p.name)));
-        }
-      }
-      TuningReport tr = k.measureArgs(nullptr, argv.data(), argv.size(), o.budgetMs);
-      ShapeResult s;
-      s.label = set.label;
-      s.key = tr.key;
-      for (size_t i = 0; i < tr.trials.size(); ++i) {
-        const TuningTrial& t = tr.trials[i];
-        ConfigResult c;
-        c.index = t.index;
-        c.config = t.config;
-        c.ok = t.ok;
-        c.error = t.error;
-        c.medianMs = t.medianMs;
-        c.p20Ms = t.p20Ms;
-        c.p80Ms = t.p80Ms;
-        c.reps = t.reps;
-        const KernelMetadata& m = k.configuration(i).variants().back();
-        if (m.cost && !m.cost->bytes.empty())
-          c.bytes = evaluateCount(m.cost->bytes, m, set, info.smCount, nullptr);
-        if (m.cost && !m.cost->flops.empty())
-          c.flops = evaluateCount(m.cost->flops, m, set, info.smCount, nullptr);
-        s.configs.push_back(c);
-      }
-      std::fprintf(stderr, "%s: %s: %zu configurations measured, the fastest [%d] %s (%s ms)\n",
-                   program.c_str(), set.label.c_str(), s.configs.size(), tr.chosenIndex,
-                   tr.chosenConfig.c_str(), ms(tr.trials.empty() ? 0 : [&] {
-                     for (const TuningTrial& t : tr.trials)
-                       if (t.index == tr.chosenIndex)
-                         return t.medianMs;
-                     return 0.0;
-                   }()).c_str());
-      rep.shapes.push_back(std::move(s));
+    for (const Report& rep : reports) {
+      std::string out = o.format == Options::Format::Csv    ? csvReport(rep)
+                        : o.format == Options::Format::Json ? jsonReport(rep)
+                                                            : textReport(rep);
+      std::fwrite(out.data(), 1, out.size(), stdout);
     }
-
-    std::string out = o.format == Options::Format::Csv    ? csvReport(rep)
-                      : o.format == Options::Format::Json ? jsonReport(rep)
-                                                          : textReport(rep);
-    std::fwrite(out.data(), 1, out.size(), stdout);
     std::fflush(stdout);
     if (!o.table.empty()) {
       if (!k.isTuned()) {
@@ -803,7 +919,7 @@ int run(const Options& o, const std::string& program) {
                      program.c_str(), name.c_str());
       } else {
         std::vector<std::string> warnings;
-        std::string table = tuningTable(rep, &warnings);
+        std::string table = tuningTable(reports, &warnings);
         for (const std::string& w : warnings)
           std::fprintf(stderr, "%s: warning: %s\n", program.c_str(), w.c_str());
         std::error_code ec;
@@ -816,10 +932,14 @@ int run(const Options& o, const std::string& program) {
       }
     }
     if (!o.reportDir.empty()) {
-      if (!writeReport(rep, o.reportDir, &why))
-        return fail(why);
-      std::fprintf(stderr, "%s: wrote the report into %s\n", program.c_str(),
-                   o.reportDir.c_str());
+      for (const Report& rep : reports) {
+        // One model: the folder itself; several: a sub-folder per model.
+        std::string dir = reports.size() == 1 ? o.reportDir
+                                              : o.reportDir + "/" + folderName(rep.device);
+        if (!writeReport(rep, dir, &why))
+          return fail(why);
+        std::fprintf(stderr, "%s: wrote the report into %s\n", program.c_str(), dir.c_str());
+      }
     }
   } catch (const Error& e) {
     return fail(e.what());

@@ -34,6 +34,12 @@ struct Options {
   std::string peak;                 // --peak ARTIFACT: the tensor_peak kernel (the
                                     // tensor-core ceiling); empty: not measured
   bool noCeilings = false;          // --no-ceilings: measure neither ceiling
+  // --devices 0,2 / --devices all: the GPUs to measure on (empty: the current context's, or
+  // $TCC_DEVICE's). Devices of one model (name and compute capability) share the argument
+  // sets, each measuring its part concurrently, into one report; each model is tuned on
+  // its own (a report each, their entries in one table).
+  std::vector<int> devices;
+  bool allDevices = false;
 };
 
 // The usage text of `tcc-tune` (`tcc tune` adds its compile options to it).
@@ -148,6 +154,12 @@ std::string rooflineSvg(const Report& r);
 // The tuning table (docs/autotuning.md) choosing each argument set's best; where two sets
 // share a key, the first's choice is kept and a line in *warnings says so.
 std::string tuningTable(const Report& r, std::vector<std::string>* warnings);
+// One table with the entries of several reports (one per device model).
+std::string tuningTable(const std::vector<Report>& reports, std::vector<std::string>* warnings);
+// The devices of --devices (or the current one), grouped by model in the order first met:
+// each group's ordinals. False with the reason for an ordinal the driver does not have.
+bool deviceGroups(const Options& options, std::vector<std::vector<int>>* groups,
+                  std::string* error);
 // report.txt, report.csv, report.json, sweep.svg and roofline.svg in `dir` (created).
 bool writeReport(const Report& r, const std::string& dir, std::string* error);
 

@@ -13,6 +13,7 @@
 
 #include "fake_elf.h"
 
+#include <dlfcn.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -101,6 +102,17 @@ TEST(TuneCommandLine, OptionsShapesAndSpecs) {
   EXPECT_NE(error({"x=bogus:3"}).find("unknown kind 'bogus'"), std::string::npos);
   EXPECT_NE(error({"x=rand:M,"}).find("bad shape"), std::string::npos);
   EXPECT_NE(error({"--budget-ms", "0"}).find("not a number of at least 1"), std::string::npos);
+  EXPECT_EQ(error({"--devices", "0,x"}),
+            "--devices '0,x': expected device ordinals (0,1,...) or 'all'");
+  EXPECT_EQ(error({"--devices", "1,1"}), "--devices '1,1': device 1 is listed twice");
+  EXPECT_EQ(error({"--devices", "all", "--devices", "0"}),
+            "--devices all and a list of devices exclude each other");
+  Options dv;
+  ASSERT_TRUE(parseCommandLine({"a", "--devices=1,0"}, &dv, &pos, &help, &err)) << err;
+  EXPECT_EQ(dv.devices, (std::vector<int>{1, 0}));
+  Options all;
+  ASSERT_TRUE(parseCommandLine({"a", "--devices", "all"}, &all, &pos, &help, &err)) << err;
+  EXPECT_TRUE(all.allDevices);
   Options h;
   ASSERT_TRUE(parseCommandLine({"--help"}, &h, &pos, &help, &err));
   EXPECT_TRUE(help);
@@ -462,7 +474,7 @@ TEST(TuneRun, TableAndReportThatTheRuntimeThenUses) {
   EXPECT_EQ(best.find("bytes")->asDouble(), 8192); // 8 x 1024 x cdiv(1000, 1024)
   EXPECT_NEAR(best.find("gbps")->asDouble(), 8192 / 0.25e6, 1e-9);
   EXPECT_EQ(rep.find("shapes")->items()[1].find("key")->asString(), "n=4096");
-  EXPECT_NE(err.find("n=3000: 3 configurations measured, the fastest [1] BLOCK=1024"),
+  EXPECT_NE(err.find("n=3000: 3 configurations measured on device 0, the fastest [1] BLOCK=1024"),
             std::string::npos)
       << err;
   for (const char* f : {"report.txt", "report.csv", "report.json", "sweep.svg", "roofline.svg"})
@@ -482,6 +494,64 @@ TEST(TuneRun, TableAndReportThatTheRuntimeThenUses) {
   ASSERT_TRUE(k.lastTuning());
   EXPECT_EQ(k.lastTuning()->source, tcc::TuningReport::Source::TuningTable);
   ::unsetenv("TCC_CACHE_DIR");
+}
+
+// --devices (issue 17): the fake's two devices under two names are two models, each tuned
+// separately (a report each, one table with both devices' entries); the argument sets of
+// one model are dealt to its devices. An ordinal the driver lacks is an error.
+TEST(TuneRun, DevicesOfTwoModelsAreTunedSeparately) {
+  void* h = ::dlopen(std::getenv("TCC_LIBCUDA"), RTLD_NOW | RTLD_LOCAL);
+  ASSERT_NE(h, nullptr);
+  auto setCc = reinterpret_cast<bool (*)(int, int)>(::dlsym(h, "tcc_fake_set_cc"));
+  ASSERT_TRUE(setCc(1, 90)); // device 1 runs the sm_90 cubins
+  TempDir d;
+  std::string art = d.path() + "/art";
+  fs::create_directories(art);
+  writeConfig(art, 0, 256, 1.0);
+  writeConfig(art, 1, 1024, 0.25);
+  writeConfig(art, 2, 2048, 2.0);
+  Options o;
+  o.artifact = art;
+  o.shapes = {"n=1000,3000"};
+  o.args = {"out=arange:n"};
+  o.table = d.path() + "/table.json";
+  o.reportDir = d.path() + "/report";
+  o.budgetMs = 2;
+  o.noCeilings = true;
+  o.format = Options::Format::Json;
+  o.devices = {0, 1};
+  testing::internal::CaptureStdout();
+  testing::internal::CaptureStderr();
+  int rc = run(o);
+  std::string out = testing::internal::GetCapturedStdout();
+  std::string err = testing::internal::GetCapturedStderr();
+  ASSERT_EQ(rc, 0) << err;
+  EXPECT_NE(err.find("n=1000: 3 configurations measured on device 0"), std::string::npos) << err;
+  EXPECT_NE(err.find("n=1000: 3 configurations measured on device 1"), std::string::npos) << err;
+  EXPECT_NE(out.find("\"tcc fake GPU 0\""), std::string::npos) << out;
+  EXPECT_NE(out.find("\"tcc fake GPU 1\""), std::string::npos) << out;
+  tcc::json::Value table = tcc::json::parse(readText(o.table));
+  const auto& entries = table.find("entries")->items();
+  ASSERT_EQ(entries.size(), 4u); // two keys on each device
+  EXPECT_EQ(entries[0].find("device")->asString(), "tcc fake GPU 0");
+  EXPECT_EQ(entries[2].find("device")->asString(), "tcc fake GPU 1");
+  EXPECT_EQ(entries[3].find("index")->asInt(), 1);
+  EXPECT_TRUE(fs::exists(o.reportDir + "/tcc_fake_GPU_0/report.json"));
+  EXPECT_TRUE(fs::exists(o.reportDir + "/tcc_fake_GPU_1/report.json"));
+
+  o.devices = {4};
+  o.table.clear();
+  o.reportDir.clear();
+  testing::internal::CaptureStdout();
+  testing::internal::CaptureStderr();
+  rc = run(o);
+  testing::internal::GetCapturedStdout();
+  err = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(rc, 1);
+  EXPECT_NE(err.find("--devices: device 4 does not exist (the driver sees 2 devices)"),
+            std::string::npos)
+      << err;
+  EXPECT_TRUE(setCc(1, 80));
 }
 
 TEST(TuneRun, TheTensorCeilingFromItsKernelsCount) {
