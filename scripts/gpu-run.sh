@@ -5,12 +5,14 @@
 #   bash scripts/gpu-run.sh [ARTIFACTS]      (default .carry/artifacts)
 #
 # Made here, carried there (scripts/prepare-gpu-run.sh): ARTIFACTS from
-# scripts/build-artifacts.sh (with compile_times.json: tcc's compile times, measured where
-# the artifacts were built), and .carry/googletest (the GPU machine has no libgtest).
+# scripts/build-artifacts.sh, the table test/gpu/artifacts.cmake built (with
+# compile_times.json: tcc's compile times, measured where the artifacts were built), and
+# .carry/googletest (the GPU machine has no libgtest).
 #
 # Steps, each with a share of a wall-time budget ($TCC_GPU_RUN_BUDGET, default 540 s: the
 # device tool allows 600 s a command) so that the summary is always printed:
-#   1. configure and build the runtime-only configuration (no LLVM/MLIR);
+#   1. configure and build the runtime-only configuration (no LLVM/MLIR); configuring fails,
+#      naming the files, when ARTIFACTS lacks one that the table promises;
 #   2. unit tests (ctest) and the GPU tests, in several processes (a kernel that faults ends
 #      its CUDA context, and with it only its own group): tcc's kernels by family, then the
 #      nvcc stand-ins;

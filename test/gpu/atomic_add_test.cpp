@@ -19,8 +19,7 @@ class AtomicAdd : public ::testing::TestWithParam<int32_t> {};
 
 TEST_P(AtomicAdd, HistogramCountsAndOldValues) {
   TCC_REQUIRE_GPU();
-  if (!gputest::exists(histogramDir() + "/histogram.json"))
-    GTEST_SKIP() << "no histogram artifact under " << histogramDir();
+  TCC_REQUIRE_ARTIFACT_FILE(histogramDir() + "/histogram.json");
   const int32_t n = GetParam();
   std::vector<int32_t> x(n);
   std::mt19937 rng(n);

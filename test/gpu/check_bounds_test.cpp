@@ -24,8 +24,7 @@ std::string dirOf(const std::string& kernel) {
 #define REQUIRE_ARTIFACT(kernel)                                                             \
   do {                                                                                       \
     TCC_REQUIRE_GPU();                                                                       \
-    if (!gputest::exists(dirOf(kernel) + "/" kernel ".json"))                                \
-      GTEST_SKIP() << "no --check-bounds artifact under " << dirOf(kernel);                  \
+    TCC_REQUIRE_ARTIFACT_FILE(dirOf(kernel) + "/" kernel ".json");                           \
   } while (0)
 
 // "FILE.tile:LINE:COLUMN" of the load of A in the source the artifact was built from: the
@@ -256,8 +255,8 @@ TEST(CheckBounds, MatmulReadingPastAIsReported) {
     EXPECT_EQ(gputest::halfToFloat(c[size_t(m - 1) * n + j]), 0.0f) << "column " << j;
 }
 
-// matmul with f32 operands (tf32 mma.sync; DIR/src/matmul_f32.tile, derived by
-// build-artifacts.sh with one line above matmul.tile's): its operand loads become cp.async
+// matmul with f32 operands (tf32 mma.sync; DIR/src/matmul_f32.tile, derived from matmul.tile
+// by the artifacts table, test/gpu/artifacts.cmake): its operand loads become cp.async
 // copies in every variant of the checked build, so this checks that the copies keep the
 // checked masks. Small integers are exact in tf32.
 TEST(CheckBounds, AsynchronousCopiesAreCheckedToo) {

@@ -1,4 +1,4 @@
-// The kernel configurations under the artifacts folder (scripts/build-artifacts.sh):
+// The kernel configurations under the artifacts folder (test/gpu/artifacts.cmake):
 // <artifacts>/<source>/<kernel>/<config>/ for source "fixture" (nvcc stand-ins) and "tcc".
 // Found when the test cases are made (before main), from the metadata alone: no GPU needed.
 #pragma once

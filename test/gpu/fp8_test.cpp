@@ -18,8 +18,7 @@ class Fp8 : public ::testing::TestWithParam<const char *> {};
 TEST_P(Fp8, ConversionsAreBitExact) {
   TCC_REQUIRE_GPU();
   std::string dir = gputest::artifactsDir() + "/tcc/fp8_convert/" + GetParam();
-  if (!gputest::exists(dir + "/fp8_convert.json"))
-    GTEST_SKIP() << "no fp8_convert artifact under " << dir;
+  TCC_REQUIRE_ARTIFACT_FILE(dir + "/fp8_convert.json");
   const size_t n = 1 << 16;
   std::vector<float> x = fp8ref::inputs(n);
   std::vector<uint8_t> pattern(256);

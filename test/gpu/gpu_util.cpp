@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 namespace gputest {
 
@@ -14,6 +15,42 @@ std::string artifactsDir() {
 }
 
 bool gpuAvailable(std::string* why) { return tcc::driverAvailable(why); }
+
+const std::vector<std::string>& promisedArtifacts() {
+  static const std::vector<std::string> files = [] {
+    std::vector<std::string> r;
+    std::ifstream in(TCC_EXPECTED_ARTIFACTS);
+    for (std::string line; std::getline(in, line);)
+      if (!line.empty())
+        r.push_back(line);
+    return r;
+  }();
+  return files;
+}
+
+bool artifactPresent(const std::string& path, std::string* message, bool* fail) {
+  const std::string art = artifactsDir();
+  std::string rel = path;
+  if (rel.compare(0, art.size() + 1, art + "/") == 0)
+    rel = rel.substr(art.size() + 1);
+  if (exists(art + "/" + rel))
+    return true;
+  const std::vector<std::string>& promised = promisedArtifacts();
+  std::string why;
+  if (!gpuAvailable(&why)) {
+    *fail = false;
+    *message = "no GPU (" + why + "), and no " + rel + " in " + art;
+  } else if (std::find(promised.begin(), promised.end(), rel) != promised.end()) {
+    *fail = true;
+    *message = rel + " is missing from " + art + ", and test/gpu/artifacts.cmake promises it "
+               "(rebuild the folder: scripts/build-artifacts.sh)";
+  } else {
+    *fail = false;
+    *message = "no " + rel + " in " + art + ": not in this folder's part of the artifacts table "
+               "(TCC_ARTIFACT_EXAMPLES)";
+  }
+  return false;
+}
 
 std::vector<std::string> subdirs(const std::string& dir) {
   std::vector<std::string> r;

@@ -19,6 +19,15 @@ std::string artifactsDir();
 // True when a CUDA driver and a device are usable (the reason otherwise).
 bool gpuAvailable(std::string* why);
 
+// The files the artifacts table (test/gpu/artifacts.cmake) promises, relative to the
+// artifacts folder, as the build configured them (for the examples the folder was built with).
+const std::vector<std::string>& promisedArtifacts();
+// Whether the file `path` (under artifactsDir(), absolute or relative to it) exists; if not,
+// *message says so and *fail is true where that is a failure: on a GPU, for a file the
+// table promises. Without a GPU, or for a file outside this folder's subset of the table
+// (TCC_ARTIFACT_EXAMPLES), the test skips.
+bool artifactPresent(const std::string& path, std::string* message, bool* fail);
+
 // Sub-folders of `dir` (sorted), empty if `dir` does not exist.
 std::vector<std::string> subdirs(const std::string& dir);
 bool exists(const std::string& path);
@@ -44,6 +53,18 @@ inline uint32_t bitsOf(float f) {
     std::string tcc_why_;                                                                       \
     if (!::gputest::gpuAvailable(&tcc_why_))                                                    \
       GTEST_SKIP() << "no GPU: " << tcc_why_;                                                   \
+  } while (0)
+
+// Fails (or skips: see artifactPresent) unless the artifact file `path` exists.
+#define TCC_REQUIRE_ARTIFACT_FILE(path)                                                         \
+  do {                                                                                          \
+    std::string tcc_msg_;                                                                       \
+    bool tcc_fail_ = false;                                                                     \
+    if (!::gputest::artifactPresent((path), &tcc_msg_, &tcc_fail_)) {                           \
+      if (tcc_fail_)                                                                            \
+        FAIL() << tcc_msg_;                                                                     \
+      GTEST_SKIP() << tcc_msg_;                                                                 \
+    }                                                                                           \
   } while (0)
 
 // Expects `statement` to throw tcc::Error whose message contains every one of the strings.

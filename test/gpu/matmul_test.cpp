@@ -1,5 +1,5 @@
 // matmul and matmul_bias (lang-examples) on the GPU, and matmul with bf16 and f32 operands
-// (matmul_bf16 / matmul_f32, derived from matmul.tile by scripts/build-artifacts.sh), for
+// (matmul_bf16 / matmul_f32, derived from matmul.tile by the artifacts table), for
 // every configuration found, over awkward shapes (1x1x1, 1xN, Mx1, one off the block sizes,
 // K not a multiple of BK, 2049x4097), strided, transposed (column-major A and B, or C) and
 // misaligned operands, against a CPU reference accumulated in double from the exact
@@ -235,7 +235,7 @@ INSTANTIATE_TEST_SUITE_P(Artifacts, Matmul, testing::ValuesIn(cases()), caseName
 TEST(Plans, Matmul) {
   std::vector<Case> all = cases();
   if (all.empty())
-    GTEST_SKIP() << "no matmul artifacts in " << gputest::artifactsDir();
+    TCC_REQUIRE_ARTIFACT_FILE("fixture/matmul/BM32_BN32_BK32_W4/matmul.json");
   gputest::VariantCoverage coverage;
   for (const Case& c : all) {
     SCOPED_TRACE(c.name);

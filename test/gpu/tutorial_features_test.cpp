@@ -45,8 +45,7 @@ class TutorialMath : public ::testing::TestWithParam<int32_t> {};
 
 TEST_P(TutorialMath, MatchesDoublePrecision) {
   TCC_REQUIRE_GPU();
-  if (!gputest::exists(mathDir() + "/tutorial_math.json"))
-    GTEST_SKIP() << "no tutorial_math artifact under " << mathDir();
+  TCC_REQUIRE_ARTIFACT_FILE(mathDir() + "/tutorial_math.json");
   const int32_t n = GetParam();
   std::vector<float> x = inputs(size_t(n));
   const size_t rows = 9;
@@ -106,8 +105,7 @@ class CollatzWhile : public ::testing::TestWithParam<int32_t> {};
 
 TEST_P(CollatzWhile, StepsMatch) {
   TCC_REQUIRE_GPU();
-  if (!gputest::exists(whileDir() + "/collatz_while.json"))
-    GTEST_SKIP() << "no collatz_while artifact under " << whileDir();
+  TCC_REQUIRE_ARTIFACT_FILE(whileDir() + "/collatz_while.json");
   const int32_t n = GetParam();
   // Starting values below 50 000 stay below 2^31 on the way to 1.
   std::vector<int32_t> start(static_cast<size_t>(n)), want(static_cast<size_t>(n));
@@ -144,8 +142,7 @@ class ComplexMul : public ::testing::TestWithParam<int32_t> {};
 
 TEST_P(ComplexMul, JoinAndSplitPairs) {
   TCC_REQUIRE_GPU();
-  if (!gputest::exists(complexDir() + "/complex_mul.json"))
-    GTEST_SKIP() << "no complex_mul artifact under " << complexDir();
+  TCC_REQUIRE_ARTIFACT_FILE(complexDir() + "/complex_mul.json");
   const int32_t n = GetParam();
   const size_t count = 2 * size_t(n), guard = 512;
   std::vector<float> a(count), b(count);
@@ -190,8 +187,7 @@ uint16_t halfOf(int v) {
 
 TEST(TransDot, QKTransposedExact) {
   TCC_REQUIRE_GPU();
-  if (!gputest::exists(transDir() + "/trans_dot.json"))
-    GTEST_SKIP() << "no trans_dot artifact under " << transDir();
+  TCC_REQUIRE_ARTIFACT_FILE(transDir() + "/trans_dot.json");
   const int M = 64, D = 64;
   // Small integers: every product and sum is exact in f16 inputs and f32 accumulation.
   std::vector<int> q(M * D), k(M * D);
@@ -234,8 +230,7 @@ TEST(TransDot, QKTransposedExact) {
 TEST(FloatAtomics, MaxAndMinOfEveryBin) {
   TCC_REQUIRE_GPU();
   const std::string dir = gputest::artifactsDir() + "/tcc/float_atomics/BLOCK256_W4";
-  if (!gputest::exists(dir + "/float_atomics.json"))
-    GTEST_SKIP() << "no float_atomics artifact under " << dir;
+  TCC_REQUIRE_ARTIFACT_FILE(dir + "/float_atomics.json");
   const int32_t n = 1 << 20, bins = 37;
   std::vector<float> x(static_cast<size_t>(n));
   uint32_t s = 99;

@@ -19,10 +19,7 @@ std::string portDir(const std::string &name, const std::string &config) {
 }
 
 #define TCC_REQUIRE_ARTIFACT(dir, kernel)                                                      \
-  do {                                                                                          \
-    if (!gputest::exists(std::string(dir) + "/" kernel ".json"))                                \
-      GTEST_SKIP() << "no " kernel " artifact under " << (dir);                                \
-  } while (0)
+  TCC_REQUIRE_ARTIFACT_FILE(std::string(dir) + "/" kernel ".json")
 
 std::vector<float> uniform(size_t n, uint32_t seed, float lo = -1, float hi = 1) {
   std::mt19937 gen(seed);
@@ -667,8 +664,7 @@ TEST_P(PersistentMatmul09, MatchesDoublePrecision) {
   const PersistentCase c = GetParam();
   const char *kernel = c.descriptor ? "matmul_kernel_descriptor_persistent" : "matmul_kernel_persistent";
   const std::string dir = portDir("triton_09_persistent_matmul", c.config);
-  if (!gputest::exists(dir + "/" + kernel + ".json"))
-    GTEST_SKIP() << "no " << kernel << " artifact under " << dir;
+  TCC_REQUIRE_ARTIFACT_FILE(dir + "/" + kernel + ".json");
   const size_t am = size_t(c.m) * size_t(c.k), bm = size_t(c.k) * size_t(c.n),
                cm = size_t(c.m) * size_t(c.n);
   std::vector<uint16_t> ah, bh;

@@ -1,0 +1,315 @@
+# The table of what the GPU tests (test/gpu) and the benchmarks (bench/) load: one line per
+# artifact. Built by test/gpu/artifacts/CMakeLists.txt, where tcc runs (scripts/build-
+# artifacts.sh DIR configures and builds it); read again by the runtime-only build on the GPU
+# machine (test/gpu/CMakeLists.txt), which fails at configure time, naming the file, when a
+# carried folder lacks anything a line here promises. The functions are in
+# test/gpu/artifacts/rules.cmake; every command that fails fails the build.
+#
+# The folder's layout (docs/runtime.md):
+#   tcc/<example>/<config>/        course examples compiled by tcc with --variants=auto
+#                                  (<example>.cubin/json: the general variant; .d16_... the
+#                                  aligned one; ..._e1_... unit inner strides where the
+#                                  kernel has strides) and ptxas -v of every variant in
+#                                  ptxas.txt; <config> is BM64_BN64_W4, BM128_BN128_BK32_RELU0_W8
+#   tcc/<test kernel>/<config>/    kernels of single GPU tests, the Triton tutorial ports,
+#                                  the tensor-core ceiling of tcc-tune --peak
+#   fixture/<kernel>/<config>/     nvcc-built stand-ins wrapped by tcc-pack (signatures of
+#                                  the 2-D ones from the metadata tcc writes for the example)
+#   fixture/{tiny,errors,headers}  the launch-overhead kernel, wrong-architecture cubins and
+#                                  the launch headers of vector_add/copy and tiny
+#   headers/{fixture_kernels,tcc_kernels}/   launch headers (tcc-pack --header, tcc --emit=header)
+#   kinds/                         artifact kinds the runtime loads, and every course example
+#                                  built with no flags at all (kinds/default/<example>)
+#   check_bounds/                  tcc --check-bounds builds
+#   src/                           derived sources (matmul with bf16 and f32 operands)
+#   compile_times.json, MANIFEST.txt, FILES.txt
+#
+# TCC_ARTIFACT_EXAMPLES="matmul matmul_bias" keeps only those examples' tcc_example lines (and
+# tcc_header lines), for a focused GPU run; everything else is built either way.
+
+# --- derived sources ----------------------------------------------------------------------
+tcc_derived_source(matmul_bf16 FROM lang-examples/matmul.tile TYPE bf16)
+tcc_derived_source(matmul_f32 FROM lang-examples/matmul.tile TYPE f32)
+
+# --- the course examples: tcc_example(example "-D assignments" num_warps [num_stages]) ------
+# An example's first line is its default configuration (timed into compile_times.json).
+# Softmax and layer norm need BLOCK >= N: one configuration per power of two, with 4, 8 and
+# 16 warps at BLOCK 4096..16384 (Triton's best at 4096x16384 is 4 warps); layernorm at BLOCK
+# 16384 with 4 warps spills (255 registers, ~580 B: d, w and b are all live at once; see
+# bench/RESULTS.md).
+foreach(cfg 1024:4 128:4 256:4 512:4 4096:4 1024:8 2048:4 2048:8 4096:8)
+  string(REPLACE ":" ";" cfg "${cfg}")
+  list(GET cfg 0 block)
+  list(GET cfg 1 warps)
+  tcc_example(vector_add "BLOCK=${block}" ${warps})
+endforeach()
+foreach(cfg 1024:4 128:4 256:4 4096:4 1024:8 2048:4 2048:8 4096:8)
+  string(REPLACE ":" ";" cfg "${cfg}")
+  list(GET cfg 0 block)
+  list(GET cfg 1 warps)
+  tcc_example(vector_copy "BLOCK=${block}" ${warps})
+endforeach()
+tcc_example(copy2d "BM=32 BN=32" 4)
+tcc_example(copy2d "BM=64 BN=64" 4)
+tcc_example(transpose "BM=32 BN=32" 4)
+tcc_example(transpose "BM=64 BN=64" 4)
+tcc_example(transpose "BM=64 BN=64" 8)
+tcc_example(bias_add "BM=64 BN=64" 4)
+tcc_example(bias_add "BM=32 BN=128" 4)
+tcc_example(bias_add "BM=128 BN=128" 8)
+foreach(cfg 1024:4 1:4 8:4 1024:8 4096:8 4096:16 8192:16 16384:16 16384:32 4096:4 8192:4
+            8192:8 16384:4 16384:8 1024:1 1024:2)
+  string(REPLACE ":" ";" cfg "${cfg}")
+  list(GET cfg 0 block)
+  list(GET cfg 1 warps)
+  tcc_example(softmax "BLOCK=${block}" ${warps})
+endforeach()
+foreach(cfg 1024:8 1:4 1024:4 4096:8 4096:16 16384:8 16384:16)
+  string(REPLACE ":" ";" cfg "${cfg}")
+  list(GET cfg 0 block)
+  list(GET cfg 1 warps)
+  tcc_example(softmax_persistent "BLOCK=${block}" ${warps})
+endforeach()
+foreach(cfg 1024:4 1:4 8:4 1024:8 4096:8 4096:16 8192:16 16384:16 16384:32 4096:4 8192:4
+            8192:8 16384:8 16384:4 1024:1 1024:2)
+  string(REPLACE ":" ";" cfg "${cfg}")
+  list(GET cfg 0 block)
+  list(GET cfg 1 warps)
+  tcc_example(layernorm "BLOCK=${block}" ${warps})
+endforeach()
+tcc_example(matmul "BM=64 BN=64 BK=32" 4)
+tcc_example(matmul "BM=128 BN=128 BK=32" 8)
+tcc_example(matmul "BM=32 BN=32 BK=32" 4)
+tcc_example(matmul "BM=128 BN=256 BK=64" 8 4)
+tcc_example(matmul "BM=128 BN=128 BK=64" 8 4)
+tcc_example(matmul "BM=64 BN=128 BK=64" 8 4)
+tcc_example(matmul "BM=64 BN=128 BK=64" 4 4)
+tcc_example(matmul "BM=128 BN=256 BK=32" 8 4)
+tcc_example(matmul "BM=128 BN=256 BK=64" 8 3)
+tcc_example(matmul "BM=128 BN=64 BK=64" 4 4)
+tcc_example(matmul "BM=64 BN=64 BK=64" 4 4)
+tcc_example(matmul "BM=64 BN=64 BK=64" 4 3)
+tcc_example(matmul "BM=128 BN=64 BK=64" 4 3)
+tcc_example(matmul "BM=64 BN=128 BK=64" 4 3)
+tcc_example(matmul "BM=64 BN=128 BK=64" 4 5)
+tcc_example(matmul "BM=128 BN=64 BK=64" 8 4)
+tcc_example(matmul_bias "BM=64 BN=64 BK=32 RELU=True" 4)
+tcc_example(matmul_bias "BM=64 BN=64 BK=32 RELU=False" 4)
+tcc_example(matmul_bias "BM=128 BN=128 BK=32 RELU=True" 8)
+tcc_example(matmul_bias "BM=128 BN=128 BK=32 RELU=False" 8)
+tcc_example(matmul_bias "BM=32 BN=32 BK=32 RELU=True" 4)
+tcc_example(matmul_bias "BM=128 BN=256 BK=64 RELU=False" 8 4)
+tcc_example(matmul_bias "BM=128 BN=256 BK=64 RELU=True" 8 4)
+tcc_example(matmul_bias "BM=128 BN=256 BK=64 RELU=False" 8 3)
+tcc_example(matmul_bf16 "BM=64 BN=64 BK=32" 4)
+tcc_example(matmul_bf16 "BM=128 BN=128 BK=32" 8)
+tcc_example(matmul_bf16 "BM=32 BN=32 BK=32" 4)
+tcc_example(matmul_bf16 "BM=128 BN=256 BK=64" 8 4)
+tcc_example(matmul_bf16 "BM=128 BN=256 BK=64" 8 3)
+tcc_example(matmul_f32 "BM=64 BN=64 BK=32" 4)
+tcc_example(matmul_f32 "BM=32 BN=32 BK=32" 4)
+
+# --- nvcc stand-ins ------------------------------------------------------------------------
+# The elementwise ones (BLOCK, warps), general and 16-byte specialised.
+foreach(cfg 128:4 256:4 1024:4 4096:4 1024:8 2048:4 2048:8 4096:8)
+  string(REPLACE ":" ";" cfg "${cfg}")
+  list(GET cfg 0 block)
+  list(GET cfg 1 warps)
+  tcc_elementwise_fixture(${block} ${warps})
+endforeach()
+# The 2-D ones: tcc_fixture(file.cu "kernels" "-D assignments" num_warps).
+tcc_fixture(matrix.cu "copy2d transpose bias_add" "BM=32 BN=32" 4)
+tcc_fixture(matrix.cu "copy2d transpose bias_add" "BM=64 BN=64" 4)
+foreach(cfg 1:4 8:4 1024:4 4096:8 8192:16 16384:16)
+  string(REPLACE ":" ";" cfg "${cfg}")
+  list(GET cfg 0 block)
+  list(GET cfg 1 warps)
+  tcc_fixture(rows.cu "softmax layernorm" "BLOCK=${block}" ${warps})
+endforeach()
+tcc_fixture(matmul.cu "matmul matmul_bias" "BM=128 BN=128 BK=32 RELU=True" 8)
+tcc_fixture(matmul.cu "matmul_bias" "BM=128 BN=128 BK=32 RELU=False" 8)
+tcc_fixture(matmul.cu "matmul matmul_bias" "BM=32 BN=32 BK=32 RELU=True" 4)
+tcc_fixture(matmul.cu "matmul_bf16" "BM=32 BN=32 BK=32" 4)
+tcc_fixture(matmul.cu "matmul_f32" "BM=32 BN=32 BK=32" 4)
+# The launch-overhead kernel: 128 threads, one block for n <= 128.
+tcc_nvcc_fixture(fixture/tiny/tiny.cubin CU elementwise.cu NVCC -DBLOCK=128 -DNUM_WARPS=4
+  PACK --name tiny --arch ${TCC_ARTIFACT_ARCH} --num-warps 4 --grid "cdiv(n, 128)"
+       --param "out:*f32" --param "n:i32")
+# Wrong architectures (test/gpu/launch_errors_test.cpp): cubins for sm_80 and sm_100 (at least
+# one of them cannot run on any given device), and metadata claiming sm_90 for an sm_80 cubin.
+set(_va_signature --num-warps 4 --constexpr BLOCK=1024 --grid "cdiv(n, 1024)"
+    --param "x:*f32" --param "y:*f32" --param "out:*f32" --param "n:i32")
+foreach(arch sm_80 sm_100)
+  tcc_nvcc_fixture(fixture/errors/${arch}/vector_add.cubin CU elementwise.cu ARCH ${arch}
+    NVCC -DBLOCK=1024 -DNUM_WARPS=4 PACK --name vector_add --arch ${arch} ${_va_signature})
+endforeach()
+tcc_nvcc_fixture(fixture/errors/mismatch/vector_add.cubin CU elementwise.cu ARCH sm_80
+  NVCC -DBLOCK=1024 -DNUM_WARPS=4
+  PACK --name vector_add --arch ${TCC_ARTIFACT_ARCH} ${_va_signature})
+
+# --- headers -------------------------------------------------------------------------------
+# The stand-ins' (tcc-pack, namespace fixture): the elementwise ones and tiny, and the 2-D
+# ones of the examples' default configurations where a stand-in of it exists.
+tcc_pack_header(fixture/headers/vector_add.h NAMESPACE fixture METADATA
+  fixture/vector_add/BLOCK1024_W4/vector_add.json
+  fixture/vector_add/BLOCK1024_W4/vector_add.d16_d16_d16_d16.json)
+tcc_pack_header(fixture/headers/vector_copy.h NAMESPACE fixture METADATA
+  fixture/vector_copy/BLOCK1024_W4/vector_copy.json
+  fixture/vector_copy/BLOCK1024_W4/vector_copy.d16_d16_d16.json)
+tcc_pack_header(fixture/headers/tiny.h NAMESPACE fixture METADATA fixture/tiny/tiny.json)
+foreach(k copy2d:BM32_BN32_W4 transpose:BM32_BN32_W4 bias_add:BM64_BN64_W4
+          softmax:BLOCK1024_W4 layernorm:BLOCK1024_W4)
+  string(REPLACE ":" ";" k "${k}")
+  list(GET k 0 ex)
+  list(GET k 1 cfg)
+  tcc_pack_header(headers/fixture_kernels/${ex}.h NAMESPACE fixture
+                  METADATA fixture/${ex}/${cfg}/${ex}.json)
+endforeach()
+# tcc's own (--emit=header, every variant; test/gpu/header_2d_test.cpp), default configurations.
+tcc_header(transpose "BM=32 BN=32" 4)
+tcc_header(softmax "BLOCK=1024" 4)
+tcc_header(copy2d "BM=32 BN=32" 4)
+# The autotuned axpy (test/gpu/autotune_header_test.cpp): the whole space of
+# lang-examples/autotune.tile with a table choosing configuration 3 (BLOCK=2048, 8 warps)
+# for n = 2^20 and n = 1000 (bucket 1024) on an H200 and, by its compute capability, any
+# sm_90 GPU, in namespace tuned_axpy.
+tcc_tuned_header(headers/tcc_kernels/axpy_tuned.h SOURCE lang-examples/autotune.tile
+                 NAMESPACE tuned_axpy TABLE test/gpu/artifacts/axpy.tuning.json.in)
+
+# --- kernels of single GPU tests -------------------------------------------------------------
+# atomic_add (test/gpu/atomic_add_test.cpp).
+tcc_artifact(tcc/histogram/BLOCK64_W2/histogram.cubin SOURCE test/gpu/kernels/histogram.tile)
+# The tutorials' language features (test/gpu/tutorial_features_test.cpp): math, bitcast,
+# assume, while, join and split, trans, Philox random numbers, float atomics; block pointers
+# and tensor descriptors (test/gpu/tutorial_ports_test.cpp, BlockPointers).
+foreach(k tutorial_math:BLOCK256_W4 collatz_while:BLOCK128_W4 complex_mul:BLOCK256_W4
+          trans_dot:M64_D64_W4 tutorial_random:BLOCK256_W4 block_pointers:BM32_BN32_W4
+          float_atomics:BLOCK256_W4)
+  string(REPLACE ":" ";" k "${k}")
+  list(GET k 0 name)
+  list(GET k 1 cfg)
+  tcc_artifact(tcc/${name}/${cfg}/${name}.cubin SOURCE test/gpu/kernels/${name}.tile)
+endforeach()
+# fp8 conversions (test/gpu/fp8_test.cpp): PTX's cvt instructions (sm_90) and tcc's integer
+# arithmetic (sm_80, which the H200 runs from the PTX).
+foreach(a sm90:sm_90 sm80:sm_80)
+  string(REPLACE ":" ";" a "${a}")
+  list(GET a 0 tag)
+  list(GET a 1 arch)
+  tcc_artifact(tcc/fp8_convert/${tag}_BLOCK256_W4/fp8_convert.cubin
+               SOURCE test/gpu/kernels/fp8_convert.tile FLAGS --arch ${arch})
+endforeach()
+# The tensor-core ceiling of the offline tuner's report (runtime/tools/tensor_peak.tile:
+# tcc-tune --peak; test/gpu/offline_tune_test.cpp and gpu-run.sh's tuning step).
+tcc_artifact(tcc/tensor_peak/tensor_peak.cubin SOURCE runtime/tools/tensor_peak.tile)
+
+# --- the ports of Triton's tutorials (lang-examples/triton/, tutorial_ports_test.cpp) -------
+# tcc_artifact(tcc/<port>/<folder>/<kernel>.cubin ...): an autotuned port is built in chosen
+# configurations (--config N), each a folder of its own.
+set(_t lang-examples/triton)
+tcc_artifact(tcc/triton_01_vector_add/BLOCK_SIZE1024_W4/add_kernel.cubin
+             SOURCE ${_t}/01_vector_add.tile)
+foreach(b 1024 4096 16384) # 16384: bench/'s triton_02_* workloads (12672 = 128 x 99 columns)
+  tcc_artifact(tcc/triton_02_fused_softmax/BLOCK_SIZE${b}_W8/softmax_kernel.cubin
+               SOURCE ${_t}/02_fused_softmax.tile FLAGS -D BLOCK_SIZE=${b})
+endforeach()
+# tcc's wgmma path (sm_90a); configuration 0 (128x256x64, 8 warps) spills 336 B there, so it
+# is built with --max-spill-bytes -1 (correctness only; bench/ times the others).
+set(_mm tcc/triton_03_matrix_multiplication)
+set(_leaky -D "ACTIVATION=\"leaky_relu\"")
+tcc_artifact(${_mm}/c3_W4_S4/matmul_kernel.cubin SOURCE ${_t}/03_matrix_multiplication.tile
+             FLAGS --arch sm_90a --config 3)
+tcc_artifact(${_mm}/c3_leaky_W4_S4/matmul_kernel.cubin SOURCE ${_t}/03_matrix_multiplication.tile
+             FLAGS --arch sm_90a --config 3 ${_leaky})
+tcc_artifact(${_mm}/c15_leaky_W4_S4/matmul_kernel.cubin SOURCE ${_t}/03_matrix_multiplication.tile
+             FLAGS --arch sm_90a --config 15 ${_leaky})
+tcc_artifact(${_mm}/c0_leaky_W8_S3/matmul_kernel.cubin SOURCE ${_t}/03_matrix_multiplication.tile
+             FLAGS --arch sm_90a --config 0 --max-spill-bytes -1 ${_leaky})
+tcc_artifact(tcc/triton_04_low_memory_dropout/seeded_BLOCK_SIZE1024_W4/_seeded_dropout.cubin
+             SOURCE ${_t}/04_low_memory_dropout.tile FLAGS --kernel _seeded_dropout)
+tcc_artifact(tcc/triton_04_low_memory_dropout/plain_BLOCK_SIZE1024_W4/_dropout.cubin
+             SOURCE ${_t}/04_low_memory_dropout.tile FLAGS --kernel _dropout)
+# The tutorial's launches: N = 8192 (BLOCK 8192, 8 warps, 96 locks) and N <= 1024 (BLOCK
+# 1024, 4 warps, 256 locks); its dw/db reduction in one configuration; for bench/ (tcc-bench's
+# triton_05_* workloads, M = 4096) N = 4096 and 15872 (the tutorial's widest), with the
+# launcher's num_warps = min(max(BLOCK_SIZE // 256, 1), 8).
+set(_ln tcc/triton_05_layer_norm)
+set(_lns ${_t}/05_layer_norm.tile)
+set(_fwd --kernel _layer_norm_fwd_fused)
+set(_bwd --kernel _layer_norm_bwd_dx_fused)
+tcc_artifact(${_ln}/fwd_BLOCK8192_W8/_layer_norm_fwd_fused.cubin SOURCE ${_lns}
+             FLAGS ${_fwd} -D BLOCK_SIZE=8192)
+tcc_artifact(${_ln}/bwd_BLOCK8192_W8/_layer_norm_bwd_dx_fused.cubin SOURCE ${_lns}
+             FLAGS ${_bwd} -D BLOCK_SIZE_N=8192 -D GROUP_SIZE_M=96)
+tcc_artifact(${_ln}/fwd_BLOCK1024_W4/_layer_norm_fwd_fused.cubin SOURCE ${_lns}
+             FLAGS ${_fwd} -D BLOCK_SIZE=1024 --num-warps 4)
+tcc_artifact(${_ln}/fwd_BLOCK4096_W8/_layer_norm_fwd_fused.cubin SOURCE ${_lns}
+             FLAGS ${_fwd} -D BLOCK_SIZE=4096)
+tcc_artifact(${_ln}/fwd_BLOCK16384_W8/_layer_norm_fwd_fused.cubin SOURCE ${_lns}
+             FLAGS ${_fwd} -D BLOCK_SIZE=16384)
+tcc_artifact(${_ln}/bwd_BLOCK1024_W4/_layer_norm_bwd_dx_fused.cubin SOURCE ${_lns}
+             FLAGS ${_bwd} -D BLOCK_SIZE_N=1024 -D GROUP_SIZE_M=256 --num-warps 4)
+tcc_artifact(${_ln}/dwdb_BLOCK_SIZE_M32_BLOCK_SIZE_N128_W4/_layer_norm_bwd_dwdb.cubin
+             SOURCE ${_lns} FLAGS --kernel _layer_norm_bwd_dwdb)
+# Tensor descriptors made in the kernel; configuration 4 (BLOCK_M 64, BLOCK_N 64, 3 stages,
+# 4 warps), head dimensions 64 and 128, non-causal (STAGE 1) and causal (STAGE 3).
+foreach(v hd64:64:1 hd64_causal:64:3 hd128:128:1 hd128_causal:128:3)
+  string(REPLACE ":" ";" v "${v}")
+  list(GET v 0 tag)
+  list(GET v 1 hd)
+  list(GET v 2 stage)
+  tcc_artifact(tcc/triton_06_fused_attention/${tag}_c4_W4_S3/_attn_fwd.cubin
+               SOURCE ${_t}/06_fused_attention.tile
+               FLAGS --arch sm_90a --config 4 -D HEAD_DIM=${hd} -D STAGE=${stage})
+endforeach()
+# NUM_SMS 132 (the constexpr's default: an H100 or H200); the pointer kernel's configuration
+# 0 (128x128x64, 3 stages, 4 warps), the descriptor kernel's 7 (128x128x64, 3 stages, 8
+# warps, no epilogue subtiling).
+tcc_artifact(tcc/triton_09_persistent_matmul/persistent_c0_W4_S3/matmul_kernel_persistent.cubin
+             SOURCE ${_t}/09_persistent_matmul.tile
+             FLAGS --kernel matmul_kernel_persistent --arch sm_90a --config 0)
+tcc_artifact(tcc/triton_09_persistent_matmul/descriptor_c7_W8_S3/matmul_kernel_descriptor_persistent.cubin
+             SOURCE ${_t}/09_persistent_matmul.tile
+             FLAGS --kernel matmul_kernel_descriptor_persistent --arch sm_90a --config 7)
+# libdevice.10.bc (TCC_LIBDEVICE, by default the CUDA toolkit's), linked at compile time.
+tcc_artifact(tcc/triton_07_extern_functions/BLOCK_SIZE1024_W4/asin_kernel.cubin
+             SOURCE ${_t}/07_extern_functions.tile)
+# Configurations 2 and 3 (64x64x32 tiles over 84 and 128 programs); the 128x128 ones spill
+# with 4 warps (the matrices' addresses come from memory: no alignment is known, so the
+# loads are not vectorised).
+foreach(c 2 3)
+  tcc_artifact(tcc/triton_08_grouped_gemm/c${c}_W4/grouped_matmul_kernel.cubin
+               SOURCE ${_t}/08_grouped_gemm.tile FLAGS --arch sm_90a --config ${c})
+endforeach()
+
+# --- artifact kinds the runtime must load (test/gpu/artifact_kinds_test.cpp) -----------------
+# An sm_80 cubin with its PTX (on an H200 it runs from the PTX, JIT-compiled), PTX only,
+# several architectures in one folder, two kernels in one cubin (two.<kernel>.json each).
+tcc_artifact(kinds/sm80/vector_add.cubin SOURCE lang-examples/vector_add.tile FLAGS --arch sm_80)
+tcc_artifact(kinds/ptx_only/vector_add.ptx SOURCE lang-examples/vector_add.tile)
+tcc_artifact(kinds/multi_arch/vector_add.cubin SOURCE lang-examples/vector_add.tile
+             FLAGS --arch sm_80,sm_90,sm_90a)
+tcc_artifact(kinds/two_kernels/two.cubin SOURCE test/Target/Inputs/two_kernels.tile
+             NO_METADATA ALSO two.scale.json two.fill.json)
+# Every course example as a new user builds it, `tcc K.tile --emit=cubin` and nothing else:
+# the default variant set (artifact_kinds_test.cpp checks the choice).
+file(GLOB _examples RELATIVE "${CMAKE_CURRENT_LIST_DIR}/../../lang-examples"
+     "${CMAKE_CURRENT_LIST_DIR}/../../lang-examples/*.tile")
+list(SORT _examples)
+foreach(f IN LISTS _examples)
+  get_filename_component(ex "${f}" NAME_WE)
+  tcc_artifact(kinds/default/${ex}/${ex}.cubin SOURCE lang-examples/${f})
+endforeach()
+
+# --- bounds-checked builds (test/gpu/check_bounds_test.cpp) ----------------------------------
+# The GPU test kernel oob_copy (reads `shift` elements ahead), the course's vector add and
+# matmul, and the f32 matmul (whose operand loads become cp.async copies), each in its first
+# configuration (--config 0: a bounds check need not tune) with its default variant set.
+tcc_artifact(check_bounds/oob_copy/oob_copy.cubin SOURCE test/gpu/kernels/oob_copy.tile
+             FLAGS --check-bounds)
+tcc_artifact(check_bounds/vector_add/vector_add.cubin SOURCE lang-examples/vector_add.tile
+             FLAGS --config 0 --check-bounds)
+tcc_artifact(check_bounds/matmul/matmul.cubin SOURCE lang-examples/matmul.tile
+             FLAGS --config 0 --check-bounds)
+tcc_artifact(check_bounds/matmul_f32/matmul_f32.cubin SOURCE art:src/matmul_f32.tile
+             FLAGS --config 0 --check-bounds)

@@ -1,0 +1,95 @@
+# ctest artifacts-build (test/gpu/CMakeLists.txt): the artifacts table builds, a small part
+# of it in CI time, and a failing tcc fails the build.
+#
+#   cmake -DSOURCE_DIR=checkout -DWORK=dir -DTCC=tcc -DTCC_PACK=tcc-pack
+#         [-DCUDA_HOME=...] -P build_test.cmake
+#
+# 1. The real table (test/gpu/artifacts.cmake) configured with TCC_ARTIFACT_EXAMPLES=vector_add;
+#    then built: one course example's configuration (every variant, ptxas.txt), a 2-D nvcc
+#    stand-in (its signature from tcc's metadata), a derived source and a tcc-pack header;
+#    each checked, then built again: nothing to do.
+# 2. A table with one kernel tcc rejects: the build fails, showing tcc's located error.
+cmake_minimum_required(VERSION 3.20)
+function(run what)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  set(rc "${rc}" PARENT_SCOPE)
+  set(out "${out}" PARENT_SCOPE)
+  message(STATUS "${what}: exit status ${rc}")
+endfunction()
+function(expect)
+  if(NOT (${ARGN}))
+    list(JOIN ARGN " " shown)
+    message(FATAL_ERROR "artifacts-build: expected ${shown}; output:\n${out}")
+  endif()
+endfunction()
+
+file(REMOVE_RECURSE "${WORK}")
+set(cuda)
+if(CUDA_HOME)
+  set(cuda "-DCUDA_HOME=${CUDA_HOME}")
+endif()
+set(art "${WORK}/art")
+run("configure the table" "${CMAKE_COMMAND}" -S "${SOURCE_DIR}/test/gpu/artifacts"
+    -B "${WORK}/build" -G Ninja "-DTCC_EXECUTABLE=${TCC}" "-DTCC_PACK_EXECUTABLE=${TCC_PACK}"
+    "-DTCC_ARTIFACTS=${art}" -DTCC_ARTIFACT_EXAMPLES=vector_add -DTCC_TIMING_RUNS=1 ${cuda})
+expect(rc EQUAL 0)
+file(STRINGS "${WORK}/build/expected-artifacts.txt" promised)
+expect("tcc/vector_add/BLOCK1024_W4/ptxas.txt" IN_LIST promised)
+expect(NOT "tcc/softmax/BLOCK1024_W4/softmax.cubin" IN_LIST promised) # not in the subset
+expect("fixture/softmax/BLOCK1024_W4/softmax.cubin" IN_LIST promised) # fixtures: always
+
+set(outputs tcc/vector_add/BLOCK1024_W4/vector_add.cubin fixture/copy2d/BM32_BN32_W4/copy2d.cubin
+            src/matmul_bf16.tile fixture/headers/tiny.h)
+set(targets ${outputs})
+list(TRANSFORM targets PREPEND "${art}/")
+run("build a part" "${CMAKE_COMMAND}" --build "${WORK}/build" --target ${targets})
+expect(rc EQUAL 0)
+
+# The example: the general variant, its metadata, the aligned variant beside it, ptxas -v.
+set(d "${art}/tcc/vector_add/BLOCK1024_W4")
+foreach(f vector_add.cubin vector_add.json vector_add.ptx ptxas.txt)
+  expect(EXISTS "${d}/${f}")
+endforeach()
+file(GLOB variants "${d}/vector_add.d16*.cubin")
+expect(variants)
+file(READ "${d}/ptxas.txt" ptxas)
+expect(ptxas MATCHES "registers")
+file(READ "${d}/vector_add.json" meta)
+string(JSON warps GET "${meta}" num_warps)
+string(JSON block GET "${meta}" constexprs BLOCK)
+expect(warps EQUAL 4 AND block EQUAL 1024)
+
+# The stand-in: tcc's name, parameters and grid for copy2d at BM=32 BN=32, nvcc's code.
+file(READ "${art}/fixture/copy2d/BM32_BN32_W4/copy2d.json" fx)
+file(READ "${WORK}/build/signatures/fixture/copy2d/BM32_BN32_W4/copy2d.json" sig)
+foreach(key name grid params num_warps constexprs)
+  string(JSON a GET "${fx}" ${key})
+  string(JSON b GET "${sig}" ${key})
+  expect(a STREQUAL b)
+endforeach()
+string(JSON compiler GET "${fx}" compiler)
+expect(compiler MATCHES "tcc-pack")
+string(JSON grid0 GET "${fx}" grid 0)
+expect(grid0 STREQUAL "cdiv(M, 32)")
+
+# The derived source and the header.
+file(READ "${art}/src/matmul_bf16.tile" derived)
+expect(derived MATCHES "def matmul_bf16\\(" AND derived MATCHES "\\*bf16" AND NOT derived MATCHES "[^b]f16")
+file(READ "${art}/fixture/headers/tiny.h" header)
+expect(header MATCHES "namespace fixture")
+
+# Built again: nothing to do (every output is up to date with its inputs).
+run("build the part again" "${CMAKE_COMMAND}" --build "${WORK}/build" --target ${targets})
+expect(rc EQUAL 0 AND out MATCHES "no work to do")
+
+# A table whose kernel tcc rejects: the build fails with tcc's message.
+run("configure a bad table" "${CMAKE_COMMAND}" -S "${SOURCE_DIR}/test/gpu/artifacts"
+    -B "${WORK}/bad" -G Ninja "-DTCC_EXECUTABLE=${TCC}" "-DTCC_PACK_EXECUTABLE=${TCC_PACK}"
+    "-DTCC_ARTIFACTS=${WORK}/bad-art" -DTCC_TIMING_RUNS=1 ${cuda}
+    "-DTCC_ARTIFACT_TABLE=${SOURCE_DIR}/test/gpu/artifacts/tests/bad_table.cmake")
+expect(rc EQUAL 0)
+run("build the bad table" "${CMAKE_COMMAND}" --build "${WORK}/bad")
+expect(NOT rc EQUAL 0)
+expect(out MATCHES "bad.tile:5:21: error: undefined name 'undefined_name'")
+expect(NOT EXISTS "${WORK}/bad-art/MANIFEST.txt")
+message(STATUS "artifacts-build: passed")
