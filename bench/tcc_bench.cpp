@@ -1,6 +1,6 @@
 // tcc-bench: times every elementwise (copy/add) kernel configuration found under an
 // artifacts folder at one size, then the 2-D workloads and the ports of Triton's tutorials
-// (bench/workloads.h: transpose, softmax, bias add, layer norm, fp16 matmul; tutorials 01-05, 09),
+// (bench/workloads.h: transpose, softmax, bias add, layer norm, fp16 matmul; tutorials 01-05, 08, 09),
 // each after checking its output, against the device's ceilings measured in the same run
 // (tcc-tune's: the copy bandwidth, and the tensor-core rate of tcc/tensor_peak). Prints
 // tables, then the per-workload summary (bench/summary.h: median, p20-p80, rate, fractions

@@ -183,6 +183,8 @@ if triton is not None:
 # seed=123)); the same in bench/workloads.cpp.
 DROPOUT_P = 0.5
 DROPOUT_SEED = 123
+# Tutorial 08's benchmark groups (bench/workloads.cpp's kGroup).
+GROUPED_GEMMS = 4
 
 # Bytes each tutorial workload must move (read + written), as bench/workloads.cpp counts them.
 TUTORIAL_BYTES = {
@@ -251,7 +253,8 @@ class Workload:
     def __init__(self, name, kernel, M, N, K=0):
         self.name, self.kernel, self.M, self.N, self.K = name, kernel, M, N, K
         if K:
-            self.metric, self.amount = "TFLOP/s", 2.0 * M * N * K
+            group = GROUPED_GEMMS if kernel == "triton_08_grouped_gemm" else 1
+            self.metric, self.amount = "TFLOP/s", 2.0 * M * N * K * group
         elif kernel in TUTORIAL_BYTES:  # Triton's tutorials (M = n for the 1-D ones)
             self.metric, self.amount = "GB/s", float(TUTORIAL_BYTES[kernel](M, N))
         else:
@@ -282,6 +285,11 @@ class Workload:
             # Three of the tutorial's fp16 autotune configurations (its first, the 128x128
             # one, and the one tcc's port is built in: index 3).
             return [dict(tut.MATMUL_CONFIGS[i]) for i in (0, 2, 3)]
+        if k == "triton_08_grouped_gemm":
+            # The two tcc's port is built in (64x64x32 over 84 and 128 programs) and the
+            # 128x128x64 one over every multiprocessor.
+            sms = torch.cuda.get_device_properties("cuda").multi_processor_count
+            return [tut.grouped_gemm_configs(sms)[i] for i in (2, 3, 4)]
         if k == "triton_09_persistent_matmul":
             # Three of matmul_get_configs(): 128x128x64 with 3 stages and 4 or 8 warps (tcc's
             # port is built in the first), and 128x256x64, 3 stages, 8 warps.
@@ -335,6 +343,20 @@ class Workload:
             self.out = torch.empty_like(self.x)
             self.ref = torch.nn.functional.layer_norm(self.x, (N,), self.w, self.b, 1e-5)
             return
+        if self.kernel == "triton_08_grouped_gemm":
+            # 08's benchmark: a group of GROUPED_GEMMS square GEMMs, one after the other in
+            # a, b and out (so that the export compares one output).
+            per = M * K
+            self.a = rand((GROUPED_GEMMS * per,), torch.float16, 0.1, 1.0, g)
+            self.b = rand((GROUPED_GEMMS * per,), torch.float16, 0.1, 1.0, g)
+            self.out = torch.empty((GROUPED_GEMMS * per,), device="cuda", dtype=torch.float16)
+            mat = lambda t, i: t[i * per:(i + 1) * per].view(M, K)
+            self.group = [(mat(self.a, i), mat(self.b, i), mat(self.out, i))
+                          for i in range(GROUPED_GEMMS)]
+            (self.a_ptrs, self.b_ptrs, self.c_ptrs, self.sizes, self.lds) = \
+                tut.grouped_gemm_tables(*zip(*self.group), "cuda")
+            self.ref = torch.cat([torch.matmul(A, B).flatten() for A, B, _ in self.group])
+            return
         if self.kernel in ("triton_03_matrix_multiplication", "triton_09_persistent_matmul"):
             self.a = rand((M, K), torch.float16, 0.1, 1.0, g)
             self.b = rand((K, N), torch.float16, 0.1, 1.0, g)
@@ -369,7 +391,7 @@ class Workload:
 
     def teardown(self):
         for attr in ("a", "b", "bias", "out", "ref", "x", "y", "v0", "v1", "keep", "w",
-                     "mean", "rstd"):
+                     "mean", "rstd", "group", "a_ptrs", "b_ptrs", "c_ptrs", "sizes", "lds"):
             if hasattr(self, attr):
                 delattr(self, attr)
         torch.cuda.empty_cache()
@@ -378,7 +400,8 @@ class Workload:
         """The tensors a kernel's pointers may point to, by the names tcc-bench gives its
         buffers of the same workload (bench/workloads.cpp)."""
         return {r: getattr(self, r) for r in ("x", "y", "out", "v0", "v1", "a", "b", "bias",
-                                              "keep", "w", "mean", "rstd")
+                                              "keep", "w", "mean", "rstd", "a_ptrs", "b_ptrs",
+                                              "c_ptrs", "sizes", "lds")
                 if hasattr(self, r)}
 
     def triton_launcher(self, cfg):
@@ -426,6 +449,10 @@ class Workload:
         if k == "triton_03_matrix_multiplication":
             call, grid, args, kw = tut.launch_matmul(self.a, self.b, self.out, c)
             return call, call, grid, args, kw
+        if k == "triton_08_grouped_gemm":
+            call, grid, args, kw = tut.launch_grouped_gemm(
+                self.a_ptrs, self.b_ptrs, self.c_ptrs, self.sizes, self.lds, GROUPED_GEMMS, c)
+            return call, call, grid, args, kw
         if k == "triton_09_persistent_matmul":
             sms = torch.cuda.get_device_properties("cuda").multi_processor_count
             call, grid, args, kw = tut.launch_matmul_persistent(self.a, self.b, self.out, c, sms)
@@ -452,6 +479,8 @@ class Workload:
             return lambda: torch.nn.functional.layer_norm(self.x, (self.N,), self.w, self.b, 1e-5)
         if k in ("triton_03_matrix_multiplication", "triton_09_persistent_matmul"):
             return lambda: torch.matmul(self.a, self.b, out=self.out)
+        if k == "triton_08_grouped_gemm":  # the tutorial's cuBLAS line: one matmul each
+            return lambda: [torch.matmul(A, B, out=C) for A, B, C in self.group]
         if k == "triton_02_fused_softmax":
             return lambda: torch.softmax(self.x, dim=1)
         if k == "transpose":
@@ -507,6 +536,9 @@ def workloads():
         w.append(Workload(f"triton_02_fused_softmax_4096x{n}", "triton_02_fused_softmax", 4096, n))
     w.append(Workload("triton_03_matmul_fp16_4096^3", "triton_03_matrix_multiplication",
                       4096, 4096, 4096))
+    # 08's benchmark: groups of 4 square fp16 GEMMs, N = 2^7..2^10; the largest.
+    w.append(Workload(f"triton_08_grouped_gemm_fp16_{GROUPED_GEMMS}x1024^3",
+                      "triton_08_grouped_gemm", 1024, 1024, 1024))
     # 09's benchmark: fp16, M = N = 8192 and its default K = 512.
     w.append(Workload("triton_09_persistent_matmul_fp16_8192x8192x512",
                       "triton_09_persistent_matmul", 8192, 8192, 512))

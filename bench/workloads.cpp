@@ -20,8 +20,8 @@ struct Workload {
   std::string name;   // "softmax_16384x4096"
   // What its arguments and check are: transpose, softmax, softmax_persistent, bias_add,
   // layernorm, matmul, matmul_bias, matmul_bf16, and for the tutorials' own t01_add,
-  // t04_dropout, t04_seeded_dropout, t05_layernorm (02 runs as softmax_persistent, 03 as
-  // matmul: the same signatures).
+  // t04_dropout, t04_seeded_dropout, t05_layernorm, t08_grouped (02 runs as
+  // softmax_persistent, 03 and 09 as matmul: the same signatures).
   std::string kernel;
   std::string folder; // artifacts/<source>/<folder>: the kernel's, or a tutorial port's
   std::string entry;  // the kernel's name in its library
@@ -34,6 +34,8 @@ struct Workload {
   double bytes = 0;  // that must move (read + written)
   double flops = 0;  // that must be computed (0: pure data movement)
 };
+
+constexpr int kGroup = 4; // tutorial 08's benchmark: groups of 4 GEMMs of one size
 
 std::string shape(int64_t m, int64_t n) {
   return std::to_string(m) + "x" + std::to_string(n);
@@ -136,6 +138,15 @@ std::vector<Workload> workloads() {
     w->entry = "matmul_kernel_persistent";
     w->sources = {"tcc"};
     w->prefix = "persistent_";
+  }
+  {
+    // 08's benchmark: groups of 4 square fp16 GEMMs, N = 2^7..2^10; the largest.
+    Workload* w = mm("t08_grouped", "triton_08_grouped_gemm_fp16_4x1024^3", 1024);
+    w->bytes *= kGroup;
+    w->flops *= kGroup;
+    w->folder = "triton_08_grouped_gemm";
+    w->entry = "grouped_matmul_kernel";
+    w->sources = {"tcc"};
   }
   const int64_t nd = int64_t(1) << 27; // 04 has no benchmark: 01's largest size
   port("triton_04_dropout_" + std::to_string(nd), "t04_dropout", "triton_04_low_memory_dropout",
@@ -247,6 +258,43 @@ struct MatmulBuffers {
   std::vector<uint16_t> ha, hb, hbias, hc;
 };
 
+// Compares a downloaded M x N product `hc` with A (M x K) x B (K x N) (+ the bias row):
+// every element written (not the poison), 1024 sampled ones within 1 % of the sum of the
+// magnitudes of their products. "" when correct.
+std::string compareProduct(const uint16_t* ha, const uint16_t* hb, const uint16_t* hbias,
+                           const uint16_t* hc, int64_t M, int64_t N, int64_t K,
+                           const std::function<double(uint16_t)>& from16) {
+  int64_t unwritten = 0;
+  for (int64_t i = 0; i < M * N; ++i)
+    unwritten += hc[i] == kPoison16;
+  if (unwritten)
+    return std::to_string(unwritten) + " elements of C never written";
+  int64_t bad = 0;
+  std::string first;
+  uint64_t s = 12345;
+  for (int t = 0; t < 1024; ++t) {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    const int64_t i = static_cast<int64_t>((s >> 33) % static_cast<uint64_t>(M));
+    const int64_t j = static_cast<int64_t>((s >> 13) % static_cast<uint64_t>(N));
+    double ref = 0, scale = 0;
+    for (int64_t kk = 0; kk < K; ++kk) {
+      const double p = from16(ha[i * K + kk]) * from16(hb[kk * N + j]);
+      ref += p;
+      scale += std::fabs(p);
+    }
+    if (hbias) {
+      ref += from16(hbias[j]);
+      scale += std::fabs(from16(hbias[j]));
+    }
+    const double got = from16(hc[i * N + j]);
+    if (!(std::fabs(got - ref) <= 1e-2 * scale) && bad++ == 0)
+      first = "(" + std::to_string(i) + ", " + std::to_string(j) + "): got " +
+              std::to_string(got) + ", want " + std::to_string(ref);
+  }
+  return bad ? std::to_string(bad) + " of 1024 sampled elements wrong; the first at " + first
+             : "";
+}
+
 // The tutorials' own buffers (one workload at a time): 04's keep mask and the reference
 // mask of its seeded version, 05's fp16 data and f32 statistics. The 1-D tutorials read
 // the shared x (and y) and write the shared out.
@@ -255,7 +303,12 @@ struct TutorialBuffers {
   std::vector<int32_t> hkeep;    // 04: the keep mask given to _dropout
   std::vector<uint8_t> seedKeep; // 04: Philox's mask for the seed (computed once)
   std::vector<uint16_t> hx16, hw16, hb16;
+  // 08: the group's matrices, one after the other in A, B and C, and the kernel's tables
+  // (their addresses, sizes and leading dimensions).
+  tcc::bench::DeviceBuffer ga, gb, gc, aPtrs, bPtrs, cPtrs, sizes, lds;
+  std::vector<uint16_t> hga, hgb, hgc;
 };
+
 
 constexpr float kDropoutP = 0.5f; // as bench/triton_bench.py (DROPOUT_P, DROPOUT_SEED)
 constexpr int32_t kDropoutSeed = 123;
@@ -370,6 +423,65 @@ void tutorialSetup(const Workload& w, const SharedInputs& in, TutorialBuffers& t
     };
     return;
   }
+  if (w.kernel == "t08_grouped") {
+    const int64_t K = w.K, per = M * K; // square problems: M = N = K
+    if (kGroup * per > in.n)
+      throw tcc::Error("benchmarking " + w.name, "the shared inputs are too small");
+    if (!t.ga.get()) {
+      const size_t all = static_cast<size_t>(kGroup * per);
+      t.hga.resize(all);
+      t.hgb.resize(all);
+      t.hgc.resize(all);
+      for (size_t i = 0; i < all; ++i) { // +-[0.1, 1], as the matmul workloads
+        t.hga[i] = toHalf(in.hx[i] / 4);
+        t.hgb[i] = toHalf(in.hy[i] / 4);
+      }
+      t.ga = tcc::bench::DeviceBuffer(all * 2);
+      t.gb = tcc::bench::DeviceBuffer(all * 2);
+      t.gc = tcc::bench::DeviceBuffer(all * 2);
+      tcc::check(d.cuMemcpyHtoD(t.ga.get(), t.hga.data(), all * 2), "uploading A");
+      tcc::check(d.cuMemcpyHtoD(t.gb.get(), t.hgb.data(), all * 2), "uploading B");
+      std::vector<int64_t> pa, pb, pc;
+      std::vector<int32_t> sz, ld;
+      for (int g = 0; g < kGroup; ++g) {
+        const CUdeviceptr off = static_cast<CUdeviceptr>(g * per * 2);
+        pa.push_back(static_cast<int64_t>(t.ga.get() + off));
+        pb.push_back(static_cast<int64_t>(t.gb.get() + off));
+        pc.push_back(static_cast<int64_t>(t.gc.get() + off));
+        sz.insert(sz.end(), {int32_t(M), int32_t(N), int32_t(K)});
+        ld.insert(ld.end(), {int32_t(K), int32_t(N), int32_t(N)});
+      }
+      auto table = [&](tcc::bench::DeviceBuffer& b, const void* data, size_t bytes) {
+        b = tcc::bench::DeviceBuffer(bytes);
+        tcc::check(d.cuMemcpyHtoD(b.get(), data, bytes), "uploading a table of tutorial 08");
+      };
+      table(t.aPtrs, pa.data(), pa.size() * 8);
+      table(t.bPtrs, pb.data(), pb.size() * 8);
+      table(t.cPtrs, pc.data(), pc.size() * 8);
+      table(t.sizes, sz.data(), sz.size() * 4);
+      table(t.lds, ld.data(), ld.size() * 4);
+    }
+    *args = {t.aPtrs.get(), t.bPtrs.get(), t.cPtrs.get(), t.sizes.get(), t.lds.get(),
+             int32_t(kGroup)};
+    *check = [&w, &t, M, N, K, per](const LaunchFn& launch) -> std::string {
+      const tcc::Driver& d = tcc::driver();
+      const size_t all = static_cast<size_t>(kGroup * per);
+      tcc::check(d.cuMemsetD32(t.gc.get(), (uint32_t(kPoison16) << 16) | kPoison16, all / 2),
+                 "poisoning");
+      launch(nullptr);
+      tcc::check(d.cuCtxSynchronize(), "running " + w.entry, w.entry);
+      tcc::check(d.cuMemcpyDtoH(t.hgc.data(), t.gc.get(), all * 2), "downloading C");
+      for (int g = 0; g < kGroup; ++g) {
+        const size_t off = static_cast<size_t>(g * per);
+        const std::string e = compareProduct(t.hga.data() + off, t.hgb.data() + off, nullptr,
+                                             t.hgc.data() + off, M, N, K, fromHalf);
+        if (!e.empty())
+          return "GEMM " + std::to_string(g) + " of the group: " + e;
+      }
+      return "";
+    };
+    return;
+  }
   if (M > in.n)
     throw tcc::Error("benchmarking " + w.name, "the shared buffers are too small");
   const int32_t n = static_cast<int32_t>(M);
@@ -428,26 +540,22 @@ void tutorialSetup(const Workload& w, const SharedInputs& in, TutorialBuffers& t
 // bench/triton_bench.py's Workload.roles()); 0 when none.
 CUdeviceptr tutorialBuffer(const Workload& w, const SharedInputs& in, const TutorialBuffers& t,
                            const std::string& role) {
-  if (w.kernel == "t05_layernorm") {
-    if (role == "x")
-      return t.x16.get();
-    if (role == "out")
-      return t.y16.get();
-    if (role == "w")
-      return t.w16.get();
-    if (role == "b")
-      return t.b16.get();
-    if (role == "mean")
-      return t.mean.get();
-    return role == "rstd" ? t.rstd.get() : 0;
-  }
-  if (role == "x")
-    return in.x;
-  if (role == "y" && w.kernel == "t01_add")
-    return in.y;
-  if (role == "keep" && w.kernel == "t04_dropout")
-    return t.keep.get();
-  return role == "out" ? in.out : 0;
+  std::vector<std::pair<std::string, CUdeviceptr>> roles;
+  if (w.kernel == "t05_layernorm")
+    roles = {{"x", t.x16.get()},   {"out", t.y16.get()},   {"w", t.w16.get()},
+             {"b", t.b16.get()},   {"mean", t.mean.get()}, {"rstd", t.rstd.get()}};
+  else if (w.kernel == "t08_grouped")
+    roles = {{"a_ptrs", t.aPtrs.get()}, {"b_ptrs", t.bPtrs.get()}, {"c_ptrs", t.cPtrs.get()},
+             {"sizes", t.sizes.get()},  {"lds", t.lds.get()}};
+  else // 01 and 04: the shared x (and y) and out, 04's keep mask
+    roles = {{"x", in.x},
+             {"out", in.out},
+             {"y", w.kernel == "t01_add" ? in.y : 0},
+             {"keep", w.kernel == "t04_dropout" ? t.keep.get() : 0}};
+  for (const auto& [name, ptr] : roles)
+    if (name == role)
+      return ptr;
+  return 0;
 }
 
 } // namespace
@@ -648,36 +756,9 @@ std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInpu
               tcc::check(d.cuCtxSynchronize(), "running " + w.kernel, w.kernel);
               tcc::check(d.cuMemcpyDtoH(mmb->hc.data(), c, static_cast<size_t>(M * N) * 2),
                          "downloading C");
-              int64_t unwritten = 0;
-              for (int64_t i = 0; i < M * N; ++i)
-                unwritten += mmb->hc[i] == kPoison16;
-              if (unwritten)
-                return std::to_string(unwritten) + " elements of C never written";
-              int64_t bad = 0;
-              std::string first;
-              uint64_t s = 12345;
-              for (int t = 0; t < 1024; ++t) {
-                s = s * 6364136223846793005ull + 1442695040888963407ull;
-                const int64_t i = static_cast<int64_t>((s >> 33) % static_cast<uint64_t>(M));
-                const int64_t j = static_cast<int64_t>((s >> 13) % static_cast<uint64_t>(N));
-                double ref = 0, scale = 0;
-                for (int64_t kk = 0; kk < K; ++kk) {
-                  const double p = from16(mmb->ha[i * K + kk]) * from16(mmb->hb[kk * N + j]);
-                  ref += p;
-                  scale += std::fabs(p);
-                }
-                if (bias) {
-                  ref += from16(mmb->hbias[j]);
-                  scale += std::fabs(from16(mmb->hbias[j]));
-                }
-                const double got = from16(mmb->hc[i * N + j]);
-                if (!(std::fabs(got - ref) <= 1e-2 * scale) && bad++ == 0)
-                  first = "(" + std::to_string(i) + ", " + std::to_string(j) + "): got " +
-                          std::to_string(got) + ", want " + std::to_string(ref);
-              }
-              return bad ? std::to_string(bad) + " of 1024 sampled elements wrong; the first at " +
-                               first
-                         : "";
+              return compareProduct(mmb->ha.data(), mmb->hb.data(),
+                                    bias ? mmb->hbias.data() : nullptr, mmb->hc.data(), M, N, K,
+                                    from16);
             };
           }
           const tcc::KernelMetadata* chosen = k.planArgs(args.data(), args.size()).variant;
