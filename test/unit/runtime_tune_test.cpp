@@ -500,6 +500,8 @@ TEST(TuneRun, TableAndReportThatTheRuntimeThenUses) {
 // separately (a report each, one table with both devices' entries); the argument sets of
 // one model are dealt to its devices. An ordinal the driver lacks is an error.
 TEST(TuneRun, DevicesOfTwoModelsAreTunedSeparately) {
+  std::string why;
+  ASSERT_TRUE(tcc::driverAvailable(&why)) << why; // the fake initialised (cuInit)
   void* h = ::dlopen(std::getenv("TCC_LIBCUDA"), RTLD_NOW | RTLD_LOCAL);
   ASSERT_NE(h, nullptr);
   auto setCc = reinterpret_cast<bool (*)(int, int)>(::dlsym(h, "tcc_fake_set_cc"));
