@@ -191,6 +191,10 @@ private:
       return reduceScratchBytes(op);
     if (isa<ScanOp>(op))
       return tcc::scanScratchBytes(op);
+    if (isa<PermuteXorOp>(op))
+      return tcc::permuteXorScratchBytes(op);
+    if (isa<ReshapeOp>(op))
+      return tcc::reshapeScratchBytes(op);
     if (int64_t atomic = tcc::atomicScratchBytes(op))
       return atomic;
     if (auto dot = dyn_cast<DotOp>(op))

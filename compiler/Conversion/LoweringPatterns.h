@@ -57,6 +57,8 @@ unsigned kernelNumThreads(mlir::Operation *op);
 int64_t convertLayoutScratchBytes(mlir::Operation *op);
 int64_t reduceScratchBytes(mlir::Operation *op);
 int64_t scanScratchBytes(mlir::Operation *op);
+int64_t permuteXorScratchBytes(mlir::Operation *op);
+int64_t reshapeScratchBytes(mlir::Operation *op);
 int64_t dotScratchBytes(mlir::Operation *op);
 /// A scalar tile.atomic_rmw / atomic_cas whose old value is used broadcasts it (AtomicLowering.cpp).
 int64_t atomicScratchBytes(mlir::Operation *op);
@@ -98,6 +100,8 @@ void populateReduceLoweringPatterns(TileTypeConverter &converter,
                                  mlir::RewritePatternSet &patterns);
 void populateScanLoweringPatterns(TileTypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
+void populatePermuteLoweringPatterns(TileTypeConverter &converter,
+                                     mlir::RewritePatternSet &patterns);
 void populateDotLoweringPatterns(TileTypeConverter &converter,
                                  mlir::RewritePatternSet &patterns);
 

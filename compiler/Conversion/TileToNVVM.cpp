@@ -203,6 +203,7 @@ struct ConvertTileToNVVM : impl::ConvertTileToNVVMBase<ConvertTileToNVVM> {
       populateConvertLayoutLoweringPatterns(converter, patterns);
       populateReduceLoweringPatterns(converter, patterns);
       populateScanLoweringPatterns(converter, patterns);
+      populatePermuteLoweringPatterns(converter, patterns);
       populateDotLoweringPatterns(converter, patterns);
       populateTensorCoreLoweringPatterns(converter, patterns);
       scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns, target);

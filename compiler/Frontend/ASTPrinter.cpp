@@ -426,6 +426,17 @@ private:
       expr(t->operand, depth + 1, "");
       return;
     }
+    case Expr::Kind::Reshape:
+      head(e, depth, label, "reshape");
+      expr(cast<ReshapeExpr>(e)->operand, depth + 1, "");
+      return;
+    case Expr::Kind::PermuteXor: {
+      auto *p = cast<PermuteXorExpr>(e);
+      head(e, depth, label,
+           "permute_xor axis " + std::to_string(p->axis) + " mask " + std::to_string(p->mask));
+      expr(p->operand, depth + 1, "");
+      return;
+    }
     case Expr::Kind::Bitcast:
       head(e, depth, label, "bitcast");
       expr(cast<BitcastExpr>(e)->operand, depth + 1, "");

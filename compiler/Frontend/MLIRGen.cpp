@@ -463,6 +463,14 @@ private:
     }
     case typed::Expr::Kind::Bitcast:
       return mlir::arith::BitcastOp::create(b, l, ty, expr(cast<typed::BitcastExpr>(e)->operand));
+    case typed::Expr::Kind::Reshape:
+      return mlir::tile::ReshapeOp::create(b, l, ty, expr(cast<typed::ReshapeExpr>(e)->operand));
+    case typed::Expr::Kind::PermuteXor: {
+      auto *p = cast<typed::PermuteXorExpr>(e);
+      return mlir::tile::PermuteXorOp::create(b, l, ty, expr(p->operand),
+                                              b.getI32IntegerAttr(int32_t(p->axis)),
+                                              b.getI64IntegerAttr(p->mask));
+    }
     }
     return Value();
   }

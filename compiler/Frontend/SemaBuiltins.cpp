@@ -1108,6 +1108,8 @@ Value Sema::builtinCall(Builtin b, llvm::StringRef name, const ast::CallExpr *ca
   case Builtin::Trans:
   case Builtin::Permute:
   case Builtin::Reshape:
+  case Builtin::View:
+  case Builtin::Ravel:
     return shapeCall(b, name, call);
   case Builtin::Rand:
   case Builtin::Randn:
@@ -1158,6 +1160,9 @@ Value Sema::builtinCall(Builtin b, llvm::StringRef name, const ast::CallExpr *ca
   case Builtin::Cumprod:
   case Builtin::AssociativeScan:
     return scanCall(b, name, call);
+  case Builtin::Flip:
+  case Builtin::Sort:
+    return sortCall(b, name, call);
   case Builtin::Dot:
     return dotCall(call);
   case Builtin::MultipleOf:

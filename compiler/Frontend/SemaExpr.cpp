@@ -72,16 +72,16 @@ static const char *const kBuiltinNames[] = {
     "device_print", "assume", "range", "static_range", "float", "int", "cast", "inf", "nan",
     "pointer_type", "device_assert",
     "make_block_ptr", "advance", "make_tensor_descriptor", "tensor_descriptor", "isinstance",
-    "cumsum", "cumprod", "associative_scan",
+    "cumsum", "cumprod", "associative_scan", "flip", "sort", "view", "ravel",
 };
 
 /// Triton names tcc knows but does not implement, for a better message than
 /// "undefined name".
 static bool isUnsupportedTritonName(llvm::StringRef name) {
   return llvm::StringSwitch<bool>(name)
-      .Cases({"view", "cat", "ravel"},
+      .Cases({"cat"},
              true)
-      .Cases({"reduce", "sort", "histogram", "xor_sum"},
+      .Cases({"reduce", "histogram", "xor_sum"},
              true)
       .Cases({"inline_asm_elementwise", "fdiv", "softmax",
               "swizzle2d"},
@@ -137,6 +137,8 @@ Value Sema::lookupBuiltin(llvm::StringRef name) const {
       .Case("cumsum", Builtin::Cumsum)
       .Case("cumprod", Builtin::Cumprod)
       .Case("associative_scan", Builtin::AssociativeScan)
+      .Case("flip", Builtin::Flip)
+      .Case("sort", Builtin::Sort)
       .Case("max", Builtin::Max)
       .Case("min", Builtin::Min)
       .Case("argmax", Builtin::ArgMax)
@@ -151,6 +153,8 @@ Value Sema::lookupBuiltin(llvm::StringRef name) const {
       .Case("trans", Builtin::Trans)
       .Case("permute", Builtin::Permute)
       .Case("reshape", Builtin::Reshape)
+      .Case("view", Builtin::View)
+      .Case("ravel", Builtin::Ravel)
       .Case("rand", Builtin::Rand)
       .Case("randn", Builtin::Randn)
       .Case("randint", Builtin::Randint)

@@ -35,7 +35,7 @@ enum class Builtin {
   StaticAssert, StaticPrint, Print, Assume, Range, StaticRange, Float, Int, Cast,
   MakeBlockPtr, Advance, MakeTensorDescriptor, TensorDescriptorType, IsInstance,
   PointerType, DeviceAssert,
-  Cumsum, Cumprod, AssociativeScan,
+  Cumsum, Cumprod, AssociativeScan, Flip, Sort, View, Ravel,
 };
 
 struct BlockPointer;
@@ -335,6 +335,8 @@ public:
   Value reduce(Builtin b, llvm::StringRef name, const ast::CallExpr *call);
   /// cumsum, cumprod and associative_scan (SemaScan.cpp).
   Value scanCall(Builtin b, llvm::StringRef name, const ast::CallExpr *call);
+  /// flip and sort (SemaSort.cpp).
+  Value sortCall(Builtin b, llvm::StringRef name, const ast::CallExpr *call);
   Value mathFn(Builtin b, llvm::StringRef name, const ast::CallExpr *call);
   Value fmaCall(llvm::StringRef name, const ast::CallExpr *call);
   /// broadcast_to, expand_dims, join and split, made of broadcasts, selects and

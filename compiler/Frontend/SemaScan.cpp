@@ -84,6 +84,8 @@ const typed::Expr *impureExpr(const typed::Expr *e) {
   case K::Reduce:
   case K::Dot:
   case K::Trans:
+  case K::PermuteXor:
+  case K::Reshape:
     return e; // tiles (caught above unless the result is a scalar)
   }
   return e;

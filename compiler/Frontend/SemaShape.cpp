@@ -56,6 +56,82 @@ Value Sema::shapeCall(Builtin b, llvm::StringRef name, const ast::CallExpr *call
     SMRange shapeRange(call->args[1]->range.Start, call->args.back()->range.End);
     return !x.isError() && shapeArgument(Value::tuple(dims), shapeRange, target);
   };
+  // reshape's work once the input and the shape are read (reshape, view, ravel).
+  auto reshapeTo = [&](Value x, llvm::SmallVector<int64_t, 4> target,
+                       SMRange argRange) -> Value {
+    if (!x.isRuntime() || !x.type().isTile() || x.type().element().isPointer) {
+      diags.error(argRange, name + "() reshapes a tile of numbers, not " +
+                                            x.describe());
+      noteDefinition(x);
+      return Value::error();
+    }
+    llvm::ArrayRef<int64_t> from = x.type().shape();
+    if (x.type().numElements() != Type(x.type().element(), target).numElements()) {
+      diags.error(call->range, name + "() cannot make " + x.type().str() + " (" +
+                                   llvm::Twine(x.type().numElements()) + " elements) the shape " +
+                                   shapeStr(target));
+      return Value::error();
+    }
+    auto withoutOnes = [](llvm::ArrayRef<int64_t> s) {
+      llvm::SmallVector<int64_t, 4> r;
+      for (int64_t d : s)
+        if (d != 1)
+          r.push_back(d);
+      return r;
+    };
+    if (withoutOnes(from) != withoutOnes(target)) {
+      // Elements move between threads: tile.reshape (row-major order kept). fp8 moves
+      // as its bits (it is never computed on).
+      ElementType elem = x.type().element();
+      typed::Expr *e = x.expr;
+      if (elem.isFp8())
+        e = make<typed::BitcastExpr>(e->type.withElement(ElementType::number(ScalarKind::I8)),
+                                     argRange, e);
+      e = make<typed::ReshapeExpr>(e->type.withShape(target), call->range, e);
+      if (elem.isFp8())
+        e = make<typed::BitcastExpr>(e->type.withElement(elem), call->range, e);
+      return Value::runtime(e);
+    }
+    ElementType elem = x.type().element();
+    typed::Expr *e = x.expr;
+    if (elem.isBool())
+      e = convertElement(e, ElementType::number(ScalarKind::I32), argRange);
+    if (elem.isFp8()) // moved as its bits: fp8 is never computed on
+      e = make<typed::BitcastExpr>(e->type.withElement(ElementType::number(ScalarKind::I8)),
+                                   argRange, e);
+    // Remove every dimension of size 1 (a reduction over one element returns it), last
+    // first, then insert the target's.
+    for (size_t d = from.size(); d-- > 0;) {
+      if (from[d] != 1 || e->type.rank() == 1)
+        continue;
+      llvm::SmallVector<int64_t, 4> shape(e->type.shape().begin(), e->type.shape().end());
+      shape.erase(shape.begin() + d);
+      e = make<typed::ReduceExpr>(e->type.withShape(shape), call->range, typed::ReduceKind::Max,
+                                  e, unsigned(d));
+    }
+    // A tile of one element keeps rank 1 above; make its rank the target's.
+    while (e->type.rank() > target.size()) {
+      llvm::SmallVector<int64_t, 4> shape(e->type.shape().begin() + 1, e->type.shape().end());
+      e = make<typed::ReduceExpr>(e->type.withShape(shape), call->range, typed::ReduceKind::Max,
+                                  e, 0u);
+    }
+    for (size_t d = 0; d < target.size(); ++d) {
+      if (e->type.rank() == 0) {
+        e = broadcastTo(e, llvm::SmallVector<int64_t, 4>(target.size(), 1), call->range);
+        break;
+      }
+      if (d < e->type.rank() && e->type.shape()[d] == target[d])
+        continue;
+      llvm::SmallVector<int64_t, 4> shape(e->type.shape().begin(), e->type.shape().end());
+      shape.insert(shape.begin() + d, 1);
+      e = make<typed::ExpandDimsExpr>(e->type.withShape(shape), call->range, e, unsigned(d));
+    }
+    if (elem.isBool())
+      e = convertElement(e, elem, call->range);
+    if (elem.isFp8())
+      e = make<typed::BitcastExpr>(e->type.withElement(elem), call->range, e);
+    return Value::runtime(e);
+  };
   switch (b) {
   case Builtin::BroadcastTo: {
     // broadcast_to(input, *shape): the shape as a tuple or as the remaining arguments.
@@ -219,9 +295,27 @@ Value Sema::shapeCall(Builtin b, llvm::StringRef name, const ast::CallExpr *call
     }
     return Value::tuple(std::move(halves));
   }
+  case Builtin::Ravel: {
+    // ravel(x, can_reorder=False): the elements in row-major order as a 1-D tile.
+    std::vector<Value> a;
+    std::vector<SMRange> r;
+    if (!bindArguments(call, name, {"x", "can_reorder"}, 1, a, r))
+      return Value::error();
+    if (a[1].kind != Value::Kind::None && a[1].kind != Value::Kind::Bool) {
+      diags.error(r[1], "can_reorder must be True or False, not " + a[1].describe());
+      return Value::error();
+    }
+    if (!a[0].isRuntime() || !a[0].type().isTile()) {
+      diags.error(r[0], name + "() flattens a tile, not " + a[0].describe());
+      noteDefinition(a[0]);
+      return Value::error();
+    }
+    return reshapeTo(a[0], {a[0].type().numElements()}, r[0]);
+  }
+  case Builtin::View:
   case Builtin::Reshape: {
-    // reshape(input, *shape, can_reorder=False): the shape as a tuple or as the
-    // remaining arguments.
+    // reshape(input, *shape, can_reorder=False), view(input, *shape): the shape as a
+    // tuple or as the remaining arguments.
     if (call->args.size() < 2) {
       diags.error(call->range, name + "() takes the input and the new shape: reshape(x, (M, N))");
       return Value::error();
@@ -240,72 +334,7 @@ Value Sema::shapeCall(Builtin b, llvm::StringRef name, const ast::CallExpr *call
     llvm::SmallVector<int64_t, 4> target;
     if (!inputAndShape(x, target))
       return Value::error();
-    if (!x.isRuntime() || !x.type().isTile() || x.type().element().isPointer) {
-      diags.error(call->args[0]->range, name + "() reshapes a tile of numbers, not " +
-                                            x.describe());
-      noteDefinition(x);
-      return Value::error();
-    }
-    llvm::ArrayRef<int64_t> from = x.type().shape();
-    if (x.type().numElements() != Type(x.type().element(), target).numElements()) {
-      diags.error(call->range, name + "() cannot make " + x.type().str() + " (" +
-                                   llvm::Twine(x.type().numElements()) + " elements) the shape " +
-                                   shapeStr(target));
-      return Value::error();
-    }
-    auto withoutOnes = [](llvm::ArrayRef<int64_t> s) {
-      llvm::SmallVector<int64_t, 4> r;
-      for (int64_t d : s)
-        if (d != 1)
-          r.push_back(d);
-      return r;
-    };
-    if (withoutOnes(from) != withoutOnes(target)) {
-      diags.error(call->range, name + "() of " + x.type().str() + " to " + shapeStr(target) +
-                                   " moves elements between threads, which tcc does not "
-                                   "support yet; only reshapes that add or remove dimensions "
-                                   "of size 1 are (use expand_dims, or index with None)");
-      return Value::error();
-    }
-    ElementType elem = x.type().element();
-    typed::Expr *e = x.expr;
-    if (elem.isBool())
-      e = convertElement(e, ElementType::number(ScalarKind::I32), call->args[0]->range);
-    if (elem.isFp8()) // moved as its bits: fp8 is never computed on
-      e = make<typed::BitcastExpr>(e->type.withElement(ElementType::number(ScalarKind::I8)),
-                                   call->args[0]->range, e);
-    // Remove every dimension of size 1 (a reduction over one element returns it), last
-    // first, then insert the target's.
-    for (size_t d = from.size(); d-- > 0;) {
-      if (from[d] != 1 || e->type.rank() == 1)
-        continue;
-      llvm::SmallVector<int64_t, 4> shape(e->type.shape().begin(), e->type.shape().end());
-      shape.erase(shape.begin() + d);
-      e = make<typed::ReduceExpr>(e->type.withShape(shape), call->range, typed::ReduceKind::Max,
-                                  e, unsigned(d));
-    }
-    // A tile of one element keeps rank 1 above; make its rank the target's.
-    while (e->type.rank() > target.size()) {
-      llvm::SmallVector<int64_t, 4> shape(e->type.shape().begin() + 1, e->type.shape().end());
-      e = make<typed::ReduceExpr>(e->type.withShape(shape), call->range, typed::ReduceKind::Max,
-                                  e, 0u);
-    }
-    for (size_t d = 0; d < target.size(); ++d) {
-      if (e->type.rank() == 0) {
-        e = broadcastTo(e, llvm::SmallVector<int64_t, 4>(target.size(), 1), call->range);
-        break;
-      }
-      if (d < e->type.rank() && e->type.shape()[d] == target[d])
-        continue;
-      llvm::SmallVector<int64_t, 4> shape(e->type.shape().begin(), e->type.shape().end());
-      shape.insert(shape.begin() + d, 1);
-      e = make<typed::ExpandDimsExpr>(e->type.withShape(shape), call->range, e, unsigned(d));
-    }
-    if (elem.isBool())
-      e = convertElement(e, elem, call->range);
-    if (elem.isFp8())
-      e = make<typed::BitcastExpr>(e->type.withElement(elem), call->range, e);
-    return Value::runtime(e);
+    return reshapeTo(x, target, call->args[0]->range);
   }
   case Builtin::Trans:
   case Builtin::Permute: {

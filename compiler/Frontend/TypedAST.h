@@ -52,7 +52,7 @@ public:
   enum class Kind {
     Constant, VarRef, Unary, Binary, Compare, AddPtr, Cast, Splat, Broadcast, ExpandDims,
     Select, ProgramId, NumPrograms, Arange, Load, AtomicAdd, Reduce, Dot, Hint, Math, Bitcast,
-    Trans, Atomic, Extern,
+    Trans, Atomic, Extern, PermuteXor, Reshape,
   };
   Kind getKind() const { return kind; }
   Type type;
@@ -162,6 +162,28 @@ public:
   Expr *operand;
   std::vector<int32_t> order;
   static bool classof(const Expr *e) { return e->getKind() == Kind::Trans; }
+};
+
+/// `flip` and the exchanges of `sort`: element c along `axis` is the operand's element
+/// c ^ mask (0 < mask < the axis' size), the other coordinates unchanged.
+class PermuteXorExpr : public Expr {
+public:
+  PermuteXorExpr(Type t, llvm::SMRange r, Expr *operand, unsigned axis, int64_t mask)
+      : Expr(Kind::PermuteXor, std::move(t), r), operand(operand), axis(axis), mask(mask) {}
+  Expr *operand;
+  unsigned axis;
+  int64_t mask;
+  static bool classof(const Expr *e) { return e->getKind() == Kind::PermuteXor; }
+};
+
+/// `reshape` / `view` / `ravel` that moves elements between threads: the operand's
+/// elements in row-major order, in the result's shape (tile.reshape).
+class ReshapeExpr : public Expr {
+public:
+  ReshapeExpr(Type t, llvm::SMRange r, Expr *operand)
+      : Expr(Kind::Reshape, std::move(t), r), operand(operand) {}
+  Expr *operand;
+  static bool classof(const Expr *e) { return e->getKind() == Kind::Reshape; }
 };
 
 /// A scalar repeated into a tile.

@@ -336,9 +336,28 @@ Emitted emitTile(Compiler &c, Operation *op, InstList &out) {
     return Emitted::Done;
   }
   // Same elements in the same row-major order: the result shares the operand's storage.
-  if (isa<tile::ExpandDimsOp, tile::ConvertLayoutOp, tile::HintOp>(op)) {
+  if (isa<tile::ExpandDimsOp, tile::ConvertLayoutOp, tile::HintOp, tile::ReshapeOp>(op)) {
     if (!c.alias(op->getResult(0), op->getOperand(0)))
       return c.fail(op, "result and operand differ in size");
+    return Emitted::Done;
+  }
+  if (auto px = dyn_cast<tile::PermuteXorOp>(op)) {
+    // Element c along the axis takes the source's element c ^ mask.
+    const Slot &d = c.slot(px.getResult());
+    const Slot &src = c.slot(px.getSrc());
+    unsigned axis = px.getAxis();
+    int64_t len = d.shape[axis], inner = 1, mask = px.getMask();
+    for (size_t k = axis + 1; k < d.shape.size(); ++k)
+      inner *= d.shape[k];
+    size_t size = dtypeSize(d.dtype);
+    out.push_back([=, pd = d.as<unsigned char>(), ps = src.as<unsigned char>(),
+                   numel = d.numel](ExecState &) {
+      for (int64_t lin = 0; lin < numel; ++lin) {
+        int64_t k = (lin / inner) % len;
+        int64_t from = lin + ((k ^ mask) - k) * inner;
+        std::memcpy(pd + lin * size, ps + from * size, size);
+      }
+    });
     return Emitted::Done;
   }
   if (auto trans = dyn_cast<tile::TransOp>(op)) {

@@ -16,6 +16,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include <algorithm>
+
 namespace tcc {
 #define GEN_PASS_DEF_TILEASSIGNLAYOUTS
 #include "compiler/Transforms/Passes.h.inc"
@@ -150,15 +152,22 @@ private:
     if (!hasTiles)
       return;
     if (auto scan = dyn_cast<tile::ScanOp>(op)) {
-      // Results as the first source, if it is blocked (the scan lowering handles warps
-      // that are consecutive along the axis, which blocked layouts are); the other
-      // sources follow. Its region holds scalars only.
+      // A blocked layout whose threads hold runs along the axis (as many elements as a
+      // thread holds, at most the axis): the lowering scans a run in registers, so that
+      // fewer blocks cross lanes (a shuffle each) and warps (shared memory). The sources
+      // are converted to it. Its region holds scalars only.
       if (llvm::any_of(op->getResultTypes(), [](Type t) { return getLayout(t) != nullptr; }))
         return;
-      Value first = scan.getSrcs().front();
-      Attribute layout = getLayout(first.getType());
-      if (!isa_and_nonnull<tile::BlockedEncodingAttr>(layout))
-        layout = defaultFor(first.getType());
+      auto type = cast<RankedTensorType>(scan.getSrcs().front().getType());
+      int64_t threads = int64_t(numWarps) * 32;
+      int64_t run = std::clamp<int64_t>(type.getNumElements() / threads, 1,
+                                        type.getDimSize(scan.getAxis()));
+      SmallVector<unsigned> spt(type.getRank(), 1), order(type.getRank());
+      spt[scan.getAxis()] = unsigned(run);
+      for (unsigned d = 0; d < order.size(); ++d)
+        order[d] = unsigned(order.size() - 1 - d);
+      Attribute layout =
+          tcc::makeBlockedLayout(func.getContext(), type.getShape(), spt, order, numWarps);
       for (unsigned i = 0; i < op->getNumOperands(); ++i)
         convertOperand(op, i, layout);
       return setResultLayouts(op, layout);
@@ -178,6 +187,16 @@ private:
         setResultLayouts(op, tile::SliceEncodingAttr::get(op->getContext(),
                                                           reduce.getAxis(), src));
       return;
+    }
+    if (auto reshape = dyn_cast<tile::ReshapeOp>(op)) {
+      // The source keeps its layout (the lowering moves elements from any); the result
+      // gets one made for its own shape, not the default of its rank: reshaped tiles
+      // often have small dimensions (tutorial 09's (BM, 2, BN // 2)) that a layout made
+      // for another shape would cover with lanes holding copies.
+      if (!getLayout(reshape.getSrc().getType()))
+        convertOperand(op, 0, defaultFor(reshape.getSrc().getType()));
+      return setResultLayouts(op, tcc::getDefaultLayout(func.getContext(),
+                                                        reshape.getType().getShape(), numWarps));
     }
     if (auto expand = dyn_cast<tile::ExpandDimsOp>(op)) {
       auto slice = dyn_cast_or_null<tile::SliceEncodingAttr>(

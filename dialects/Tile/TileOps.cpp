@@ -208,9 +208,22 @@ struct ConvertOfScalarSource : OpRewritePattern<ConvertLayoutOp> {
 };
 } // namespace
 
+/// A conversion of a reshape is the reshape made in the conversion's layout: the reshape
+/// moves elements from any layout to any other, so the two exchanges become one.
+struct ConvertOfReshape : OpRewritePattern<ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConvertLayoutOp op, PatternRewriter &rewriter) const override {
+    auto reshape = op.getSrc().getDefiningOp<ReshapeOp>();
+    if (!reshape || !reshape->hasOneUse())
+      return failure();
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getType(), reshape.getSrc());
+    return success();
+  }
+};
+
 void ConvertLayoutOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
                                                   MLIRContext *context) {
-  patterns.add<ConvertOfScalarSource>(context);
+  patterns.add<ConvertOfScalarSource, ConvertOfReshape>(context);
 }
 
 //===----------------------------------------------------------------------===//
@@ -438,6 +451,32 @@ LogicalResult ReduceOp::verify() {
       return emitOpError() << "result layout must be the source layout sliced along axis "
                            << axis;
   }
+  return success();
+}
+
+LogicalResult ReshapeOp::verify() {
+  auto src = cast<RankedTensorType>(getSrc().getType());
+  auto res = cast<RankedTensorType>(getType());
+  if (src.getElementType() != res.getElementType())
+    return emitOpError() << "changes the element type from " << src.getElementType() << " to "
+                         << res.getElementType();
+  if (src.getNumElements() != res.getNumElements())
+    return emitOpError() << "makes " << src.getNumElements() << " elements "
+                         << shapeString(res.getShape()) << " (" << res.getNumElements()
+                         << " elements)";
+  return success();
+}
+
+LogicalResult PermuteXorOp::verify() {
+  auto type = cast<RankedTensorType>(getSrc().getType());
+  int64_t axis = getAxis();
+  if (axis < 0 || axis >= type.getRank())
+    return emitOpError() << "axis " << axis << " is out of range for a rank-" << type.getRank()
+                         << " tile (0.." << type.getRank() - 1 << ")";
+  int64_t mask = getMask(), size = type.getDimSize(axis);
+  if (mask <= 0 || mask >= size)
+    return emitOpError() << "mask " << mask << " must be in 1.." << size - 1
+                         << " for an axis of " << size;
   return success();
 }
 

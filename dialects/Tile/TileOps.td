@@ -118,6 +118,41 @@ def Tile_TransOp : Tile_Op<"trans", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tile_ReshapeOp : Tile_Op<"reshape", [Pure]> {
+  let summary = "the same elements in row-major order, in another shape";
+  let description = [{
+    ```mlir
+    %y = tile.reshape %x : tensor<64x32xf32> -> tensor<64x2x16xf32>
+    ```
+    Element `i` of the result in row-major order is element `i` of the source in row-major
+    order; the element type and the number of elements stay. The result's layout is its
+    own: on the GPU the elements go through shared memory (a barrier), unless both layouts
+    put every element in the same register of the same thread.
+  }];
+  let arguments = (ins Tile_AnyTile:$src);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_PermuteXorOp : Tile_Op<"permute_xor", [Pure, AllTypesMatch<["src", "result"]>]> {
+  let summary = "moves elements along one axis to the position XORed with a constant";
+  let description = [{
+    ```mlir
+    %y = tile.permute_xor %x, axis 1, mask 7 : tensor<4x8xf32>
+    ```
+    Element `c` of the result along `axis` is element `c ^ mask` of the source (the other
+    coordinates unchanged): `mask = size - 1` reverses the axis (`flip`), `mask = 1 << j`
+    exchanges the partners of a bitonic sort's step. `0 < mask < size`. The layout stays;
+    on the GPU the elements move between registers, lanes (shuffles) or warps (shared
+    memory) as the layout's bits of `mask` say.
+  }];
+  let arguments = (ins Tile_AnyTile:$src, I32Attr:$axis, I64Attr:$mask);
+  let results = (outs Tile_AnyTile:$result);
+  let assemblyFormat = "$src `,` `axis` $axis `,` `mask` $mask attr-dict `:` type($src)";
+  let hasVerifier = 1;
+}
+
 def Tile_ConvertLayoutOp : Tile_Op<"convert_layout", [Pure]> {
   let summary = "moves a tile from one distribution layout to another";
   let description = [{
