@@ -190,6 +190,11 @@ foreach(k tutorial_math:BLOCK256_W4 collatz_while:BLOCK128_W4 complex_mul:BLOCK2
   list(GET k 1 cfg)
   tcc_artifact(tcc/${name}/${cfg}/${name}.cubin SOURCE test/gpu/kernels/${name}.tile)
 endforeach()
+# Scans, sort and flip, reshapes that move elements between threads (test/gpu/scan_test.cpp,
+# sort_test.cpp, reshape_test.cpp).
+foreach(name scans sort_flip reshape)
+  tcc_artifact(tcc/${name}/W4/${name}.cubin SOURCE test/gpu/kernels/${name}.tile)
+endforeach()
 # fp8 conversions (test/gpu/fp8_test.cpp): PTX's cvt instructions (sm_90) and tcc's integer
 # arithmetic (sm_80, which the H200 runs from the PTX).
 foreach(a sm90:sm_90 sm80:sm_80)
