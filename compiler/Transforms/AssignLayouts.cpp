@@ -193,10 +193,19 @@ private:
       // gets one made for its own shape, not the default of its rank: reshaped tiles
       // often have small dimensions (tutorial 09's (BM, 2, BN // 2)) that a layout made
       // for another shape would cover with lanes holding copies.
+      // Dimensions of 2 (the pairs of tutorial 09's EPILOGUE_SUBTILE, which split takes
+      // apart) go in registers, so that a split after a permute stays in the thread.
       if (!getLayout(reshape.getSrc().getType()))
         convertOperand(op, 0, defaultFor(reshape.getSrc().getType()));
-      return setResultLayouts(op, tcc::getDefaultLayout(func.getContext(),
-                                                        reshape.getType().getShape(), numWarps));
+      ArrayRef<int64_t> shape = reshape.getType().getShape();
+      SmallVector<unsigned> spt(shape.size(), 1), order(shape.size());
+      for (unsigned d = 0; d < shape.size(); ++d) {
+        order[d] = unsigned(shape.size() - 1 - d);
+        if (shape[d] == 2 && d + 1 != shape.size())
+          spt[d] = 2;
+      }
+      return setResultLayouts(op, tcc::makeBlockedLayout(func.getContext(), shape, spt, order,
+                                                         numWarps));
     }
     if (auto expand = dyn_cast<tile::ExpandDimsOp>(op)) {
       auto slice = dyn_cast_or_null<tile::SliceEncodingAttr>(

@@ -3,12 +3,13 @@
 
 // A scan gets a blocked layout whose threads hold runs along its axis (16 of the 2048
 // elements of 128 threads); a reshape's result gets a layout made for its own shape, the
-// source keeping its own. A conversion of a reshape becomes the reshape.
+// source keeping its own, with dimensions of 2 (pairs a split takes apart) in registers.
+// A conversion of a reshape becomes the reshape.
 
 // CHECK-DAG: #[[ONE:.*]] = #tile.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 // CHECK-DAG: #[[ROWS:.*]] = #tile.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0]}>
 // CHECK-DAG: #[[RUNS:.*]] = #tile.blocked<{sizePerThread = [1, 16], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
-// CHECK-DAG: #[[THREE:.*]] = #tile.blocked<{sizePerThread = [1, 1, 1], threadsPerWarp = [1, 1, 32], warpsPerCTA = [1, 1, 4], order = [2, 1, 0]}>
+// CHECK-DAG: #[[THREE:.*]] = #tile.blocked<{sizePerThread = [1, 2, 1], threadsPerWarp = [1, 1, 32], warpsPerCTA = [1, 1, 4], order = [2, 1, 0]}>
 // CHECK: %[[R:.*]] = tile.reshape %{{.*}} : tensor<2048xf32, #[[ONE]]> -> tensor<8x256xf32, #[[ROWS]]>
 // CHECK: %[[C:.*]] = tile.convert_layout %[[R]] : tensor<8x256xf32, #[[ROWS]]> -> tensor<8x256xf32, #[[RUNS]]>
 // CHECK: %[[S:.*]] = tile.scan %[[C]] axis 1 : tensor<8x256xf32, #[[RUNS]]> -> tensor<8x256xf32, #[[RUNS]]>
