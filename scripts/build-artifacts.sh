@@ -2,8 +2,9 @@
 # Builds what the GPU tests and benchmarks load into DIR (default build/artifacts): the table
 # test/gpu/artifacts.cmake (what is built, the folder's layout), built by its own CMake
 # project, test/gpu/artifacts/CMakeLists.txt, with
-#   tcc       $TCC, default build/bin/tcc (built beforehand: bash scripts/build.sh tcc)
-#   tcc-pack  of the runtime-only build $TCC_RT_BUILD_DIR (default build-rt/), built here
+#   tcc       of the tcc build $TCC_BUILD_DIR (default build/), brought up to date here
+#             (scripts/build.sh tcc); or $TCC, a tcc built elsewhere, used as it is
+#   tcc-pack  of the same build (scripts/build.sh tcc-pack: the runtime and tcc-pack only)
 #   nvcc      $CUDA_HOME/bin/nvcc (default /usr/local/cuda), for the stand-ins
 # in the build folder $TCC_ARTIFACT_BUILD_DIR (default build-art/<DIR's path>). Every output
 # depends on its sources and on the programs that make it: a second run after a change to
@@ -20,22 +21,21 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 art=$(realpath -m "${1:-$root/build/artifacts}")
-tcc=${TCC:-$root/build/bin/tcc}
-rtbuild=${TCC_RT_BUILD_DIR:-$root/build-rt}
+build=${TCC_BUILD_DIR:-$root/build}
 rel=${art#"$root"/}
 abuild=${TCC_ARTIFACT_BUILD_DIR:-$root/build-art/$(printf '%s' "$rel" | tr -c 'A-Za-z0-9_-' '_')}
-[ -x "$tcc" ] || { echo "build-artifacts: no tcc at $tcc (bash scripts/build.sh tcc, or set TCC)" >&2; exit 1; }
+mkdir -p "$build"
+targets=(tcc-pack)
+[ -z "${TCC:-}" ] && targets+=(tcc)
+if ! TCC_BUILD_DIR=$build bash "$root/scripts/build.sh" "${targets[@]}" >"$build/artifacts-tools.log" 2>&1; then
+  tail -30 "$build/artifacts-tools.log" >&2
+  echo "build-artifacts: building ${targets[*]} in $build FAILED (log: $build/artifacts-tools.log)" >&2
+  exit 1
+fi
+tcc=${TCC:-$build/bin/tcc}
+[ -x "$tcc" ] || { echo "build-artifacts: no tcc at $tcc" >&2; exit 1; }
 
-(
-  exec 9>/tmp/tcc-build.lock
-  flock 9
-  if [ ! -f "$rtbuild/build.ninja" ]; then
-    cmake -S "$root" -B "$rtbuild" -G Ninja -DTCC_ENABLE_COMPILER=OFF >/dev/null
-  fi
-  ninja -C "$rtbuild" tcc-pack >/dev/null
-)
-
-args=(-DTCC_EXECUTABLE="$(realpath "$tcc")" -DTCC_PACK_EXECUTABLE="$rtbuild/bin/tcc-pack"
+args=(-DTCC_EXECUTABLE="$(realpath "$tcc")" -DTCC_PACK_EXECUTABLE="$build/bin/tcc-pack"
       -DTCC_ARTIFACTS="$art" -DTCC_ARTIFACT_EXAMPLES="${TCC_ARTIFACT_EXAMPLES:-}"
       -DTCC_TIMING_RUNS="${TCC_TIMING_RUNS:-3}")
 [ -n "${CUDA_HOME:-}" ] && args+=(-DCUDA_HOME="$CUDA_HOME")
