@@ -630,15 +630,19 @@ void runPersistent(Example &ex, bool descriptor, int64_t m, int64_t n, int64_t k
 
 TEST(Tutorials, PersistentMatmul09) {
   // Configuration 1 of each list (128x128x64; for the descriptor kernel the first without
-  // epilogue subtiling: the even ones are pruned); shapes with 2x3 tiles, partial tiles in M,
-  // N and K, and one element.
+  // epilogue subtiling), and the descriptor kernel's configuration 0, which subtiles it
+  // (reshape to (128, 2, 64), permute, split); shapes with 2x3 tiles, partial tiles in M, N
+  // and K, and one element.
   Example pointers("triton/09_persistent_matmul.tile", {"NUM_SMS=3"}, 1, "matmul_kernel_persistent");
   ASSERT_TRUE(pointers.ok()) << pointers.error();
   Example descriptors("triton/09_persistent_matmul.tile", {"NUM_SMS=3"}, 1,
                       "matmul_kernel_descriptor_persistent");
   ASSERT_TRUE(descriptors.ok()) << descriptors.error();
-  for (Example *ex : {&pointers, &descriptors}) {
-    bool descriptor = ex == &descriptors;
+  Example subtiled("triton/09_persistent_matmul.tile", {"NUM_SMS=3"}, 0,
+                   "matmul_kernel_descriptor_persistent");
+  ASSERT_TRUE(subtiled.ok()) << subtiled.error();
+  for (Example *ex : {&pointers, &descriptors, &subtiled}) {
+    bool descriptor = ex != &pointers;
     runPersistent(*ex, descriptor, 256, 384, 128);
     runPersistent(*ex, descriptor, 200, 300, 70);
     runPersistent(*ex, descriptor, 1, 1, 1);
