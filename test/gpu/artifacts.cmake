@@ -195,6 +195,11 @@ endforeach()
 foreach(name scans sort_flip reshape)
   tcc_artifact(tcc/${name}/W4/${name}.cubin SOURCE test/gpu/kernels/${name}.tile)
 endforeach()
+# device_assert (test/gpu/device_assert_test.cpp): as written, and compiled out.
+tcc_artifact(tcc/checked_scale/BLOCK256_W4/checked_scale.cubin
+             SOURCE test/gpu/kernels/checked_scale.tile)
+tcc_artifact(tcc/checked_scale/off_BLOCK256_W4/checked_scale.cubin
+             SOURCE test/gpu/kernels/checked_scale.tile FLAGS --no-device-assert)
 # fp8 conversions (test/gpu/fp8_test.cpp): PTX's cvt instructions (sm_90) and tcc's integer
 # arithmetic (sm_80, which the H200 runs from the PTX).
 foreach(a sm90:sm_90 sm80:sm_80)
