@@ -17,8 +17,7 @@ class Reshapes : public ::testing::TestWithParam<int> {};
 
 TEST_P(Reshapes, KeepRowMajorOrder) {
   TCC_REQUIRE_GPU();
-  if (!gputest::exists(reshapeDir() + "/reshapes.json"))
-    GTEST_SKIP() << "no reshape artifact under " << reshapeDir();
+  TCC_REQUIRE_ARTIFACT_FILE(reshapeDir() + "/reshape.json");
   const int n = GetParam();
   std::vector<float> x(kN);
   gputest::fillRandom(x.data(), x.size(), 17 + uint64_t(n));

@@ -27,8 +27,7 @@ class Scans : public ::testing::TestWithParam<Sizes> {};
 
 TEST_P(Scans, MatchCpuReferences) {
   TCC_REQUIRE_GPU();
-  if (!gputest::exists(scanDir() + "/scans.json"))
-    GTEST_SKIP() << "no scans artifact under " << scanDir();
+  TCC_REQUIRE_ARTIFACT_FILE(scanDir() + "/scans.json");
   const Sizes sz = GetParam();
   const size_t nx = size_t(std::max(sz.M * sz.N, sz.P * sz.Q));
   std::vector<float> x(std::max<size_t>(nx, 1));

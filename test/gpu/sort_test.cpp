@@ -28,8 +28,7 @@ class SortFlip : public ::testing::TestWithParam<SortSizes> {};
 
 TEST_P(SortFlip, MatchesStdSort) {
   TCC_REQUIRE_GPU();
-  if (!gputest::exists(sortDir() + "/sort_flip.json"))
-    GTEST_SKIP() << "no sort_flip artifact under " << sortDir();
+  TCC_REQUIRE_ARTIFACT_FILE(sortDir() + "/sort_flip.json");
   const SortSizes sz = GetParam();
   const size_t n = size_t(sz.n), m2 = size_t(sz.M) * size_t(sz.N);
   std::vector<float> x(std::max<size_t>(std::max<size_t>(n, m2), 1));
