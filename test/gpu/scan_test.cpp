@@ -99,7 +99,7 @@ TEST_P(Scans, MatchCpuReferences) {
       ASSERT_TRUE(close(rows[plane + at], rsum, rmag))
           << "reverse cumsum row " << i << " col " << j << ": " << rows[plane + at] << " vs "
           << rsum;
-      ASSERT_NEAR(rows[2 * plane + at], prod, 1e-5 * prod * (sz.N - j))
+      ASSERT_NEAR(rows[2 * plane + at], prod, 1e-5 * std::fabs(prod) * (sz.N - j))
           << "reverse cumprod row " << i << " col " << j;
     }
   }
