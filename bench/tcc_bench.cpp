@@ -404,6 +404,7 @@ int main(int argc, char** argv) {
       wo.bench = opt;
       wo.triton = tritonDir;
       wo.rounds = rounds;
+      wo.progress = writeOutputs;
       benchutil::SharedInputs in;
       in.x = x.get();
       in.y = y.get();

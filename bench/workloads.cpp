@@ -568,6 +568,8 @@ std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInpu
   std::printf("\n%-36s %-8s %-28s %-14s %9s %9s %9s %10s %8s\n", "workload", "source", "config",
               "variant", "median_ms", "p20_ms", "p80_ms", "rate", "of_copy");
   for (const Workload& w : workloads()) {
+    if (o.progress)
+      o.progress(rows);
     TutorialBuffers tut;
     // tcc's fastest correct configuration of this workload, kept for the same-harness runs.
     struct {

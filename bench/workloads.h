@@ -14,6 +14,7 @@
 #include "tcc/tcc.h"
 #include "triton_kernels.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,9 @@ struct WorkloadOptions {
   tcc::bench::Options bench;
   std::string triton; // tcc-bench --triton: triton_bench.py --export's folder ("" : none)
   int rounds = 5;     // A/B rounds of the same-harness comparison
+  // Called before each workload with the rows so far (tcc-bench writes its JSON and CSV
+  // there, so that a run its time limit cuts short keeps every workload finished by then).
+  std::function<void(const std::vector<WorkloadRow>&)> progress;
 };
 
 // The f32 buffers tcc-bench already holds for the elementwise kernels (n elements each;
