@@ -54,7 +54,9 @@ expect(rc EQUAL 0 AND out MATCHES "every file the table promises is there")
 set(gone tcc/matmul/BM64_BN64_BK32_W4/matmul.json)
 file(RENAME "${art}/${gone}" "${WORK}/aside")
 run("configure without ${gone}" ${configure})
-expect(NOT rc EQUAL 0 AND out MATCHES "lacks 1 of the files" AND out MATCHES "${gone}")
+# CMake wraps a FATAL_ERROR's text at word boundaries (where depends on the folder's path).
+expect(NOT rc EQUAL 0 AND out MATCHES "lacks[ \t\r\n]+1[ \t\r\n]+of[ \t\r\n]+the[ \t\r\n]+files"
+       AND out MATCHES "${gone}")
 file(RENAME "${WORK}/aside" "${art}/${gone}")
 
 file(RENAME "${art}/${variant}" "${WORK}/aside")
