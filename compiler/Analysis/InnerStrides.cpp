@@ -2,7 +2,8 @@
 //
 // See InnerStrides.h. AxisInfo gives each address's contiguity; an integer argument is an
 // inner stride when, after splats, broadcasts and casts, it multiplies a tile contiguous
-// along its last dimension into an address that is contiguous along no dimension.
+// along its last dimension into an address that is contiguous along no dimension (the
+// address of a load or store, directly or as the initial value of a loop-carried pointer).
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,7 @@
 #include "dialects/Tile/TileDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/DenseSet.h"
 
 using namespace mlir;
@@ -54,6 +56,11 @@ bool feedsNonContiguousAccess(Value offset, const AxisInfoAnalysis &axis) {
               arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp, arith::IndexCastOp>(user))
         for (Value r : user->getResults())
           work.push_back(r);
+      // A loop-carried pointer (Triton's `a_ptrs = a + ...` before the loop, then
+      // `a_ptrs += BLOCK_K * stride_ak` in it): the accesses are the iteration argument's.
+      if (auto loop = dyn_cast<scf::ForOp>(user))
+        if (BlockArgument iterArg = loop.getTiedLoopRegionIterArg(&use))
+          work.push_back(iterArg);
     }
   }
   return false;

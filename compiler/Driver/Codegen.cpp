@@ -122,7 +122,13 @@ std::vector<Assumptions> deriveVariants(func::FuncOp kernel, DiagnosticEngine &d
     return {};
   if (!aligned.empty())
     sets.push_back(aligned);
-  SmallVector<unsigned> strides = innerStrideArguments(kernel);
+  // The inner strides as the aligned variant sees them: its divisibilities keep addresses
+  // contiguous that the general kernel cannot show to be (Triton's `(... + arange) % N`
+  // is contiguous in runs of N's divisor).
+  func::FuncOp probe = kernel.clone();
+  applyArgumentAssumptions(probe, aligned);
+  SmallVector<unsigned> strides = innerStrideArguments(probe);
+  probe.erase();
   if (!strides.empty()) {
     SmallVector<std::string> names = kernelArgumentNames(kernel);
     Assumptions unit = aligned;
