@@ -436,16 +436,14 @@ void writeConfig(const std::string& dir, int index, int block, double ms) {
       << faketest::cudaElf(8, 0x6000004u | (90u << 8), "FAKE_INC FAKE_MS=" + std::to_string(ms));
 }
 
-TEST(TuneRun, TableAndReportThatTheRuntimeThenUses) {
-  std::string why;
-  ASSERT_TRUE(tcc::driverAvailable(&why)) << why;
-  TempDir d;
+// Three configurations of `inc` (1, 0.25 and 2 ms a launch) in d/art, and the options of a
+// run over them: n = 1000 and 3000, the table and report in d, JSON, no ceilings.
+Options threeConfigRun(const TempDir& d) {
   std::string art = d.path() + "/art";
   fs::create_directories(art);
   writeConfig(art, 0, 256, 1.0);
   writeConfig(art, 1, 1024, 0.25);
   writeConfig(art, 2, 2048, 2.0);
-
   Options o;
   o.artifact = art;
   o.shapes = {"n=1000,3000"};
@@ -455,6 +453,15 @@ TEST(TuneRun, TableAndReportThatTheRuntimeThenUses) {
   o.budgetMs = 2;
   o.noCeilings = true;
   o.format = Options::Format::Json;
+  return o;
+}
+
+TEST(TuneRun, TableAndReportThatTheRuntimeThenUses) {
+  std::string why;
+  ASSERT_TRUE(tcc::driverAvailable(&why)) << why;
+  TempDir d;
+  Options o = threeConfigRun(d);
+  const std::string art = o.artifact;
   testing::internal::CaptureStdout();
   testing::internal::CaptureStderr();
   int rc = run(o);
@@ -507,20 +514,7 @@ TEST(TuneRun, DevicesOfTwoModelsAreTunedSeparately) {
   auto setCc = reinterpret_cast<bool (*)(int, int)>(::dlsym(h, "tcc_fake_set_cc"));
   ASSERT_TRUE(setCc(1, 90)); // device 1 runs the sm_90 cubins
   TempDir d;
-  std::string art = d.path() + "/art";
-  fs::create_directories(art);
-  writeConfig(art, 0, 256, 1.0);
-  writeConfig(art, 1, 1024, 0.25);
-  writeConfig(art, 2, 2048, 2.0);
-  Options o;
-  o.artifact = art;
-  o.shapes = {"n=1000,3000"};
-  o.args = {"out=arange:n"};
-  o.table = d.path() + "/table.json";
-  o.reportDir = d.path() + "/report";
-  o.budgetMs = 2;
-  o.noCeilings = true;
-  o.format = Options::Format::Json;
+  Options o = threeConfigRun(d);
   o.devices = {0, 1};
   testing::internal::CaptureStdout();
   testing::internal::CaptureStderr();

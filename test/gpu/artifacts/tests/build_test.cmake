@@ -10,18 +10,8 @@
 #    each checked, then built again: nothing to do.
 # 2. A table with one kernel tcc rejects: the build fails, showing tcc's located error.
 cmake_minimum_required(VERSION 3.20)
-function(run what)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
-  set(rc "${rc}" PARENT_SCOPE)
-  set(out "${out}" PARENT_SCOPE)
-  message(STATUS "${what}: exit status ${rc}")
-endfunction()
-function(expect)
-  if(NOT (${ARGN}))
-    list(JOIN ARGN " " shown)
-    message(FATAL_ERROR "artifacts-build: expected ${shown}; output:\n${out}")
-  endif()
-endfunction()
+set(TEST_NAME artifacts-build)
+include("${CMAKE_CURRENT_LIST_DIR}/common.cmake")
 
 file(REMOVE_RECURSE "${WORK}")
 set(cuda)

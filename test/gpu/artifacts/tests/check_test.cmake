@@ -10,18 +10,8 @@
 # not; built for a subset (MANIFEST.txt's `examples: matmul`), another example's files are
 # not required.
 cmake_minimum_required(VERSION 3.20)
-function(run what)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
-  set(rc "${rc}" PARENT_SCOPE)
-  set(out "${out}" PARENT_SCOPE)
-  message(STATUS "${what}: exit status ${rc}")
-endfunction()
-function(expect)
-  if(NOT (${ARGN}))
-    list(JOIN ARGN " " shown)
-    message(FATAL_ERROR "artifacts-check: expected ${shown}; output:\n${out}")
-  endif()
-endfunction()
+set(TEST_NAME artifacts-check)
+include("${CMAKE_CURRENT_LIST_DIR}/common.cmake")
 
 file(REMOVE_RECURSE "${WORK}")
 set(art "${WORK}/art")
