@@ -1,6 +1,7 @@
 #include "tcc/embedded.h"
 
 #include "internal.h"
+#include "per_context.h"
 #include "tuner.h"
 #include "tcc/cubin.h"
 #include "tcc/grid_expr.h"
@@ -14,13 +15,15 @@ namespace tcc {
 // What the kernel knows about one CUDA context: how it runs on that context's device (its
 // loadRank, asked when the context is first seen) and, once launched there, its module.
 // Devices of different models in one process each get their own answer.
-struct EmbeddedKernel::PerContext {
+struct EmbeddedKernel::ContextState {
   CUcontext context = nullptr;
   int rank = 0;
   std::shared_ptr<Module> module; // set under loadIn's lock
   CUfunction function = nullptr;
-  PerContext* next = nullptr;
 };
+
+// Remembered (PerContext::remember) only once its function is set.
+struct EmbeddedKernel::Contexts : detail::PerContext<ContextState> {};
 
 struct EmbeddedKernel::BoundsCheck {
   std::vector<ParamInfo> params;
@@ -64,25 +67,22 @@ EmbeddedKernel::EmbeddedKernel(const char* name, const char* entry, const void* 
                                const char* ptx, size_t ptxSize)
     : name_(name), entry_(entry), image_(size ? image : nullptr), size_(image ? size : 0),
       arch_(arch), numWarps_(numWarps), sharedBytes_(sharedBytes),
-      ptx_(ptxSize ? ptx : nullptr), ptxSize_(ptx ? ptxSize : 0) {}
+      ptx_(ptxSize ? ptx : nullptr), ptxSize_(ptx ? ptxSize : 0),
+      contexts_(std::make_unique<Contexts>()) {}
 
 EmbeddedKernel::~EmbeddedKernel() {
   // Generated headers hold these in function-local statics, destroyed at exit, when the
   // driver may already be shutting down: the modules stay loaded (the process ends anyway).
-  PerContext* p = all_.load();
-  while (p) {
-    PerContext* next = p->next;
-    if (p->module) {
+  contexts_->forEach([](CUcontext, ContextState& state) {
+    if (state.module) {
       // Kept rather than unloaded during teardown, reachable from a list that is never
       // freed (so that leak checkers see it as kept, which it is).
       static auto* kept = new std::vector<std::shared_ptr<Module>>();
       static std::mutex keptMutex;
       std::lock_guard<std::mutex> lock(keptMutex);
-      kept->push_back(std::move(p->module));
+      kept->push_back(std::move(state.module));
     }
-    delete p;
-    p = next;
-  }
+  });
 }
 
 // "sm_90a" -> (90, true).
@@ -97,27 +97,18 @@ static void parseArch(const char* arch, int* number, bool* specific) {
   }
 }
 
-EmbeddedKernel::PerContext* EmbeddedKernel::entryFor(CUcontext ctx) {
-  for (PerContext* p = all_.load(std::memory_order_acquire); p; p = p->next)
-    if (p->context == ctx)
-      return p;
-  static std::mutex m;
-  std::lock_guard<std::mutex> lock(m);
-  for (PerContext* p = all_.load(std::memory_order_acquire); p; p = p->next)
-    if (p->context == ctx)
-      return p;
-  int archNumber = 0;
-  bool specific = false;
-  parseArch(arch_, &archNumber, &specific);
-  auto pc = std::make_unique<PerContext>();
-  pc->context = ctx;
-  // The context is current (ensureContext), so the device asked is the context's.
-  pc->rank = static_cast<int>(detail::rankOnDevice(archNumber, specific, image_ != nullptr,
-                                                   ptx_ != nullptr, deviceComputeCapability()));
-  pc->next = all_.load(std::memory_order_acquire);
-  PerContext* raw = pc.release();
-  all_.store(raw, std::memory_order_release);
-  return raw;
+EmbeddedKernel::ContextState* EmbeddedKernel::entryFor(CUcontext ctx) {
+  return &contexts_->get(ctx, [&] {
+    int archNumber = 0;
+    bool specific = false;
+    parseArch(arch_, &archNumber, &specific);
+    ContextState state;
+    state.context = ctx;
+    // The context is current (ensureContext), so the device asked is the context's.
+    state.rank = static_cast<int>(detail::rankOnDevice(
+        archNumber, specific, image_ != nullptr, ptx_ != nullptr, deviceComputeCapability()));
+    return state;
+  });
 }
 
 int EmbeddedKernel::rankOnCurrentDevice() { return entryFor(ensureContext())->rank; }
@@ -130,8 +121,8 @@ bool EmbeddedKernel::usesPtxOnCurrentDevice() {
   return rankOnCurrentDevice() == static_cast<int>(LoadRank::PtxJit);
 }
 
-EmbeddedKernel::PerContext* EmbeddedKernel::loadIn(CUcontext ctx) {
-  PerContext* pc = entryFor(ctx);
+EmbeddedKernel::ContextState* EmbeddedKernel::loadIn(CUcontext ctx) {
+  ContextState* pc = entryFor(ctx);
   static std::mutex m;
   std::lock_guard<std::mutex> lock(m);
   if (pc->function)
@@ -157,16 +148,16 @@ EmbeddedKernel::PerContext* EmbeddedKernel::loadIn(CUcontext ctx) {
   return pc;
 }
 
-EmbeddedKernel::PerContext* EmbeddedKernel::current() {
+EmbeddedKernel::ContextState* EmbeddedKernel::current() {
   CUcontext ctx = nullptr;
   check(driver().cuCtxGetCurrent(&ctx), "querying the current CUDA context", name_);
-  PerContext* last = last_.load(std::memory_order_acquire);
-  if (last && last->context == ctx && ctx) // last_ is set only once its function is
-    return last;
+  if (ctx)
+    if (ContextState* last = contexts_->last(ctx)) // remembered only once its function is set
+      return last;
   if (!ctx)
     ctx = ensureContext();
-  PerContext* p = loadIn(ctx);
-  last_.store(p, std::memory_order_release);
+  ContextState* p = loadIn(ctx);
+  contexts_->remember(*p);
   return p;
 }
 
@@ -176,8 +167,8 @@ void EmbeddedKernel::launch(CUstream stream, int64_t gx, int64_t gy, int64_t gz,
   Dim3 g{gx, gy, gz};
   if (!detail::checkGrid(g, name_))
     return;
-  // This thread's context's entry (last_ may meanwhile be another thread's).
-  PerContext* p = current();
+  // This thread's context's entry (the one remembered may meanwhile be another thread's).
+  ContextState* p = current();
   if (bounds_) {
     detail::launchBoundsChecked(p->function, g, static_cast<unsigned>(32 * numWarps_),
                                 static_cast<unsigned>(sharedBytes_), stream, args,

@@ -8,7 +8,6 @@
 
 #include "tcc/cuda_api.h"
 
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -66,7 +65,8 @@ public:
   bool usesPtxOnCurrentDevice();
 
 private:
-  struct PerContext;
+  struct ContextState;
+  struct Contexts;
   struct BoundsCheck;
   std::unique_ptr<BoundsCheck> bounds_; // set by setBoundsCheck
   const char* name_;
@@ -78,16 +78,16 @@ private:
   int64_t sharedBytes_;
   const char* ptx_;
   size_t ptxSize_;
-  // The most recent context's function: the fast path is one load and one compare.
-  std::atomic<PerContext*> last_{nullptr};
-  std::atomic<PerContext*> all_{nullptr}; // every context's, a lock-free list
+  // Every context's state, found without a lock, and the most recently loaded one (the
+  // fast path: one compare). Opaque here (embedded.cpp).
+  std::unique_ptr<Contexts> contexts_;
   int rankOnCurrentDevice();
   // The context's entry (its device's loadRank), added on first sight.
-  PerContext* entryFor(CUcontext ctx);
+  ContextState* entryFor(CUcontext ctx);
   // The entry with the module loaded in the context (which is current).
-  PerContext* loadIn(CUcontext ctx);
+  ContextState* loadIn(CUcontext ctx);
   // The current context's entry, loaded (made current first if no context is).
-  PerContext* current();
+  ContextState* current();
 };
 
 struct TuningReport; // tcc/runtime.h
