@@ -372,47 +372,28 @@ size_t Tuner::known(const int64_t* keyValues) const {
 int Tuner::currentModel() const {
   if (!driverAvailable())
     return -1;
-  CUcontext context = nullptr;
   try {
-    context = ensureContext();
+    // A context whose device does not answer is asked again next time (nothing is added).
+    return contextModels_.get(ensureContext(), [this] {
+      DeviceModel m;
+      CUdevice dev = currentDevice();
+      char buf[256] = {0};
+      check(driver().cuDeviceGetName(buf, sizeof buf - 1, dev), "querying the device name",
+            kernel_);
+      m.name = buf;
+      m.computeCapability = deviceComputeCapability();
+      m.driverVersion = driverVersion();
+      m.known = true;
+      std::lock_guard<std::mutex> lock(modelMutex_);
+      for (size_t i = 0; i < models_.size(); ++i)
+        if (models_[i]->name == m.name && models_[i]->computeCapability == m.computeCapability)
+          return static_cast<int>(i);
+      models_.push_back(std::make_unique<DeviceModel>(std::move(m)));
+      return static_cast<int>(models_.size() - 1);
+    });
   } catch (const Error&) {
     return -1;
   }
-  for (ContextModel* c = lastContext_.load(std::memory_order_acquire); c; c = c->next)
-    if (c->context == context)
-      return c->model;
-  std::lock_guard<std::mutex> lock(modelMutex_);
-  for (ContextModel* c = lastContext_.load(std::memory_order_acquire); c; c = c->next)
-    if (c->context == context)
-      return c->model;
-  DeviceModel m;
-  try {
-    CUdevice dev = currentDevice();
-    char buf[256] = {0};
-    check(driver().cuDeviceGetName(buf, sizeof buf - 1, dev), "querying the device name",
-          kernel_);
-    m.name = buf;
-    m.computeCapability = deviceComputeCapability();
-    m.driverVersion = driverVersion();
-    m.known = true;
-  } catch (const Error&) {
-    return -1;
-  }
-  int model = -1;
-  for (size_t i = 0; i < models_.size(); ++i)
-    if (models_[i]->name == m.name && models_[i]->computeCapability == m.computeCapability)
-      model = static_cast<int>(i);
-  if (model < 0) {
-    models_.push_back(std::make_unique<DeviceModel>(std::move(m)));
-    model = static_cast<int>(models_.size() - 1);
-  }
-  auto entry = std::make_unique<ContextModel>();
-  entry->context = context;
-  entry->model = model;
-  entry->next = lastContext_.load(std::memory_order_acquire);
-  lastContext_.store(entry.get(), std::memory_order_release);
-  contextModels_.push_back(std::move(entry));
-  return model;
 }
 
 void Tuner::selectDevice(const TuneKey& key) {
@@ -780,7 +761,8 @@ std::vector<TuningReport> Tuner::tunings() const {
 
 // ---- tcc::Kernel over a Library's configurations ----------------------------------------
 
-Kernel::Kernel(std::string name, std::vector<Kernel*> configs) : name_(std::move(name)) {
+Kernel::Kernel(std::string name, std::vector<Kernel*> configs)
+    : name_(std::move(name)), contextOrders_(std::make_unique<ContextOrders>()) {
   tuning_ = std::make_unique<Tuning>();
   tuning_->configs = std::move(configs);
   metas_ = tuning_->configs.front()->metas_;

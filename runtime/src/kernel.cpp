@@ -28,7 +28,7 @@ std::string Arg::describe() const {
 
 Kernel::Kernel(std::string name, std::vector<KernelMetadata> metas, std::vector<std::string> images,
                std::vector<std::string> ptxs)
-    : name_(std::move(name)) {
+    : name_(std::move(name)), contextOrders_(std::make_unique<ContextOrders>()) {
   // Architecture-specific variants (sm_90a) first, for the devices they run on; then by
   // architecture, newest first; then the most specialised first; among equals, the order
   // the files were found in.
@@ -275,29 +275,15 @@ const std::vector<size_t>& Kernel::order() const {
     return anyOrder_;
   }
   const CUcontext context = ensureContext();
-  for (ContextOrder* c = lastOrder_.load(std::memory_order_acquire); c; c = c->next)
-    if (c->context == context)
-      return *c->order;
-  std::lock_guard<std::mutex> lock(orderMutex_);
-  for (ContextOrder* c = lastOrder_.load(std::memory_order_acquire); c; c = c->next)
-    if (c->context == context)
-      return *c->order;
-  const int arch = deviceComputeCapability(); // of the context just made current
-  const std::vector<size_t>* found = nullptr;
-  for (const auto& [a, o] : ordersByArch_)
-    if (a == arch)
-      found = o.get();
-  if (!found) {
+  return *contextOrders_->get(context, [this]() -> const std::vector<size_t>* {
+    const int arch = deviceComputeCapability(); // of the context just made current
+    std::lock_guard<std::mutex> lock(orderMutex_);
+    for (const auto& [a, o] : ordersByArch_)
+      if (a == arch)
+        return o.get();
     ordersByArch_.emplace_back(arch, std::make_unique<std::vector<size_t>>(orderFor(arch)));
-    found = ordersByArch_.back().second.get();
-  }
-  auto entry = std::make_unique<ContextOrder>();
-  entry->context = context;
-  entry->order = found;
-  entry->next = lastOrder_.load(std::memory_order_acquire);
-  lastOrder_.store(entry.get(), std::memory_order_release);
-  contextOrders_.push_back(std::move(entry));
-  return *found;
+    return ordersByArch_.back().second.get();
+  });
 }
 
 std::vector<size_t> Kernel::launchOrder() const {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "internal.h"
+#include "per_context.h"
 #include "tuner.h"
 
 #include "tcc/runtime.h"
@@ -44,12 +45,8 @@ struct Kernel::Variant {
   std::atomic<VariantLoad*> slots[kSlots] = {};
 };
 
-// Which launch order (Kernel::order) a context's device has: a lock-free list.
-struct Kernel::ContextOrder {
-  CUcontext context = nullptr;
-  const std::vector<size_t>* order = nullptr; // owned by Kernel::ordersByArch_
-  ContextOrder* next = nullptr;
-};
+// Which launch order (Kernel::order) a context's device has (owned by Kernel::ordersByArch_).
+struct Kernel::ContextOrders : detail::PerContext<const std::vector<size_t>*> {};
 
 // Arguments converted to the parameters' types: storage the driver reads, and the integer
 // values the grid expressions and specialisation conditions see.

@@ -7,11 +7,11 @@
 #pragma once
 
 #include "internal.h"
+#include "per_context.h"
 
 #include "tcc/runtime.h"
 
 #include <cstdint>
-#include <atomic>
 #include <mutex>
 #include <set>
 #include <shared_mutex>
@@ -159,15 +159,9 @@ private:
     int computeCapability = 0;
     int driverVersion = 0;
   };
-  struct ContextModel {
-    CUcontext context = nullptr;
-    int model = -1;
-    ContextModel* next = nullptr;
-  };
   mutable std::mutex modelMutex_;
   mutable std::vector<std::unique_ptr<DeviceModel>> models_;
-  mutable std::vector<std::unique_ptr<ContextModel>> contextModels_;
-  mutable std::atomic<ContextModel*> lastContext_{nullptr}; // a lock-free list, newest first
+  mutable PerContext<int> contextModels_; // a position in models_, found without a lock
   // Under tuneMutex_: the model of the choice being made (selectDevice).
   const DeviceModel* dev_ = nullptr;
   std::set<std::string> warned_; // warnings already printed (each once)

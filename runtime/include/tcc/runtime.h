@@ -12,7 +12,6 @@
 #include "tcc/error.h"
 #include "tcc/metadata.h"
 
-#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -317,12 +316,12 @@ private:
   // Whether the choice depends on the device: the variants differ in architecture or in
   // having a cubin or PTX.
   bool deviceDependent_ = false;
-  // order()'s answers: one per compute capability seen, and which context has which.
-  struct ContextOrder;
+  // order()'s answers: one per compute capability seen, and which context has which (found
+  // without a lock; opaque here, kernel_internal.h).
+  struct ContextOrders;
   mutable std::mutex orderMutex_;
   mutable std::vector<std::pair<int, std::unique_ptr<std::vector<size_t>>>> ordersByArch_;
-  mutable std::vector<std::unique_ptr<ContextOrder>> contextOrders_;
-  mutable std::atomic<ContextOrder*> lastOrder_{nullptr}; // a lock-free list, newest first
+  std::unique_ptr<ContextOrders> contextOrders_;
   mutable std::once_flag anyOrderOnce_;
   mutable std::vector<size_t> anyOrder_; // orderFor(-1)
   // Set for an autotuned kernel (whose metas_ are its first configuration's and whose
