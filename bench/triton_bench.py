@@ -778,10 +778,21 @@ def export_kernel(res, workload, label, spec, roles, shape, out):
         base = re.sub(r"[^A-Za-z0-9]+", "_", label).strip("_")
         with open(os.path.join(folder, base + ".cubin"), "wb") as f:
             f.write(cubin)
+        # Triton's PTX beside its cubin, to read against tcc's (gpu-run.sh brings both back
+        # with their SASS in asm.tgz).
+        if compiled.asm.get("ptx"):
+            with open(os.path.join(folder, base + ".ptx"), "w") as f:
+                f.write(compiled.asm["ptx"])
+        regs = spills = None
+        try:
+            compiled._init_handles()
+            regs, spills = int(compiled.n_regs), int(compiled.n_spills)
+        except Exception:  # noqa: BLE001 -- older Triton: the figures are left out
+            pass
         meta = {"workload": workload, "config": label, "name": md.name, "cubin": base + ".cubin",
                 "triton_version": triton.__version__, "num_warps": md.num_warps,
                 "num_ctas": num_ctas, "shared": md.shared, "launch_cooperative_grid": coop,
-                "launch_pdl": pdl, "grid": grid3, "shape": shape, "params": params,
+                "launch_pdl": pdl, "registers": regs, "spills": spills, "grid": grid3, "shape": shape, "params": params,
                 "checked": "cuFuncGetParamInfo sizes " + ("match" if sizes is not None
                                                           else "unavailable")
                            + "; ctypes launch reproduced Triton's output bit for bit"}

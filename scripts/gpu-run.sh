@@ -24,7 +24,7 @@
 #      harness, A/B against tcc's best), tcc-launch-bench, then Triton and PyTorch on the
 #      same shapes (bench/triton_bench.py, which skips what would not fit);
 #   4. the summary table (bench/report.py), printed last.
-# Logs under $OUT (or out/gpu-run), 10 files: build.log tests.log integration.log bench.log
+# Logs under $OUT (or out/gpu-run), 11 files (asm.tgz: the kernels' PTX/SASS): build.log tests.log integration.log bench.log
 # tcc-bench.json tcc-bench.csv tcc-bench-roofline.svg tcc-launch.json triton.json summary.txt.
 # Exit status: non-zero if the build, a test or a correctness check failed.
 set -uo pipefail
@@ -209,6 +209,18 @@ step "benchmarks" | tee "$out/bench.log"
     --deadline $((t - 10)) || rc=1
   step "sass_compare.py (tcc's and Triton's SASS for the same configurations)"
   timeout 60 python3 "$root/bench/sass_compare.py" "$art" --out "$build/sass-compare.txt" || true
+  step "asm.tgz (Triton's exported kernels: PTX, SASS, registers; tcc's tutorial ports: SASS)"
+  asm="$build/asm"
+  rm -rf "$asm" && mkdir -p "$asm/triton" "$asm/tcc"
+  [ -d "$tri_export" ] && cp -r "$tri_export"/. "$asm/triton/"
+  [ -d "$art/tcc" ] && for d in "$art"/tcc/triton_*; do
+    [ -d "$d" ] && cp -r "$d" "$asm/tcc/"
+  done
+  find "$asm" -name '*.cubin' | while read -r c; do
+    timeout 20 cuobjdump --dump-sass "$c" >"${c%.cubin}.sass" 2>&1 || true
+    rm -f "$c"
+  done
+  tar czf "$out/asm.tgz" -C "$asm" . && ls -l "$out/asm.tgz"
 } >>"$out/bench.log" 2>&1
 grep -E "WRONG|FAILED|skipped" "$out/bench.log" | head -12
 tail -3 "$out/bench.log"

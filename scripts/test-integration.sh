@@ -50,6 +50,15 @@ start=$SECONDS
 # --- the installed package -----------------------------------------------------------------
 if [ -z "$prefix" ]; then
   prefix=$work/prefix
+  # What the install copies is built first: a build folder made for other targets (the
+  # artifacts' tcc and tcc-pack alone, on a fresh machine) lacks the runtime's libraries.
+  installed=(tccrt tccrt_shared)
+  targets=$(cmake --build "$build" --target help 2>/dev/null | sed -E 's/^[. ]*//; s/:.*//')
+  for t in tcc tile-opt tcc-tune; do
+    grep -qx "$t" <<<"$targets" && installed+=("$t")
+  done
+  cmake --build "$build" --target "${installed[@]}" >"$work/build.log" 2>&1 ||
+    { tail -30 "$work/build.log"; die "building ${installed[*]} in $build"; }
   cmake --install "$build" --prefix "$prefix" >"$work/install.log" 2>&1 ||
     { cat "$work/install.log"; die "cmake --install $build"; }
   want=(lib/libtccrt.a lib/libtccrt.so include/tcc/tcc.h include/tcc/embedded.h
