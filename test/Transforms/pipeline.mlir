@@ -260,9 +260,11 @@ func.func @softmax_rows(%out: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %in
 // -----
 
 // A row sum over a loop (layer norm's first pass): the accumulator is carried in the
-// loads' layout, the reduction after the loop takes it; no conversion. tile-prefetch
-// issues each iteration's load one iteration ahead: the first before the loop, the next
-// at the top of the body, masked off past the end, carried beside the accumulator.
+// loads' layout, the reduction after the loop takes it; no conversion. The loop asks for
+// stages itself (range(..., num_stages=3): a loop with a constant step is prefetched only
+// then), so tile-prefetch issues each iteration's load one iteration ahead: the first
+// before the loop, the next at the top of the body, masked off past the end, carried
+// beside the accumulator.
 // CHECK: #[[V:.*]] = #tile.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 // CHECK-LABEL: func.func @row_sum
 // CHECK-NOT: tile.convert_layout
@@ -296,7 +298,7 @@ func.func @row_sum(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %out: !til
     %v = tile.load %p, mask %mask, other %zero : tensor<512x!tile.ptr<f32>>
     %s = arith.addf %a, %v : tensor<512xf32>
     scf.yield %s : tensor<512xf32>
-  }
+  } {tile.num_stages = 3 : i32}
   %sum = tile.reduce sum %acc, axis 0 : tensor<512xf32> -> f32
   %o = tile.addptr %out, %row : !tile.ptr<f32>, i32
   tile.store %o, %sum : !tile.ptr<f32>

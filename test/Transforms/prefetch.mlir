@@ -47,13 +47,12 @@ func.func @rows(%out: !tile.ptr<f32>, %inp: !tile.ptr<f32>, %stride: i32, %n: i3
 // CHECK-NOT:   iter_args
 // CHECK:         tile.load
 // CHECK:         tile.store
-func.func @in_place(%buf: !tile.ptr<f32>, %n: i32) attributes {tile.kernel, tile.num_warps = 4 : i32} {
+func.func @in_place(%buf: !tile.ptr<f32>, %n: i32, %s: i32) attributes {tile.kernel, tile.num_warps = 4 : i32} {
   %cols = tile.make_range 0 to 128 : tensor<128xi32>
   %nb = tile.splat %n : i32 -> tensor<128xi32>
   %mask = arith.cmpi slt, %cols, %nb : tensor<128xi32>
   %c0 = arith.constant 0 : i32
-  %c1 = arith.constant 1 : i32
-  scf.for %i = %c0 to %n step %c1 : i32 {
+  scf.for %i = %c0 to %n step %s : i32 {
     %p = tile.addptr %buf, %i : !tile.ptr<f32>, i32
     %ps = tile.splat %p : !tile.ptr<f32> -> tensor<128x!tile.ptr<f32>>
     %pp = tile.addptr %ps, %cols : tensor<128x!tile.ptr<f32>>, tensor<128xi32>
@@ -70,14 +69,13 @@ func.func @in_place(%buf: !tile.ptr<f32>, %n: i32) attributes {tile.kernel, tile
 // the loop: left alone.
 // CHECK-LABEL: func.func @unmasked_or_one_stage
 // CHECK-NOT:   iter_args
-func.func @unmasked_or_one_stage(%out: !tile.ptr<f32>, %inp: !tile.ptr<f32>, %n: i32)
+func.func @unmasked_or_one_stage(%out: !tile.ptr<f32>, %inp: !tile.ptr<f32>, %n: i32, %s: i32)
     attributes {tile.kernel, tile.num_warps = 4 : i32} {
   %cols = tile.make_range 0 to 128 : tensor<128xi32>
   %nb = tile.splat %n : i32 -> tensor<128xi32>
   %mask = arith.cmpi slt, %cols, %nb : tensor<128xi32>
   %c0 = arith.constant 0 : i32
-  %c1 = arith.constant 1 : i32
-  scf.for %i = %c0 to %n step %c1 : i32 {
+  scf.for %i = %c0 to %n step %s : i32 {
     %p = tile.addptr %inp, %i : !tile.ptr<f32>, i32
     %ps = tile.splat %p : !tile.ptr<f32> -> tensor<128x!tile.ptr<f32>>
     %pp = tile.addptr %ps, %cols : tensor<128x!tile.ptr<f32>>, tensor<128xi32>
@@ -87,7 +85,7 @@ func.func @unmasked_or_one_stage(%out: !tile.ptr<f32>, %inp: !tile.ptr<f32>, %n:
     %qp = tile.addptr %qs, %cols : tensor<128x!tile.ptr<f32>>, tensor<128xi32>
     tile.store %qp, %x, mask %mask : tensor<128x!tile.ptr<f32>>
   }
-  scf.for %i = %c0 to %n step %c1 : i32 {
+  scf.for %i = %c0 to %n step %s : i32 {
     %p = tile.addptr %inp, %i : !tile.ptr<f32>, i32
     %ps = tile.splat %p : !tile.ptr<f32> -> tensor<128x!tile.ptr<f32>>
     %pp = tile.addptr %ps, %cols : tensor<128x!tile.ptr<f32>>, tensor<128xi32>
@@ -311,5 +309,46 @@ func.func @scalar_loads(%out: !tile.ptr<f32>, %x: !tile.ptr<f32>, %n: i32)
     %w = arith.mulf %v, %two : f32
     tile.store %q, %w : !tile.ptr<f32>
   }
+  return
+}
+
+// -----
+
+// A loop with a constant step walks a row in tile-sized chunks (tutorial 05's layer norm,
+// `for off in range(0, N, BLOCK)`), often once: prefetched only where the loop asks for it
+// with its own num_stages, not with the kernel's.
+// CHECK-LABEL: func.func @chunked_row
+// CHECK:       scf.for %{{[^ ]*}} = %{{[^ ]*}} to %arg2 step %{{[^ ]*}} : i32 {
+// CHECK-NEXT:    tile.splat
+// CHECK:         tile.load
+// CHECK:       scf.for %{{.*}} iter_args
+func.func @chunked_row(%out: !tile.ptr<f32>, %inp: !tile.ptr<f32>, %n: i32)
+    attributes {tile.kernel, tile.num_warps = 4 : i32, tile.num_stages = 3 : i32} {
+  %cols = tile.make_range 0 to 128 : tensor<128xi32>
+  %c0 = arith.constant 0 : i32
+  %c128 = arith.constant 128 : i32
+  %nb = tile.splat %n : i32 -> tensor<128xi32>
+  scf.for %off = %c0 to %n step %c128 : i32 {
+    %o = tile.splat %off : i32 -> tensor<128xi32>
+    %c = arith.addi %o, %cols : tensor<128xi32>
+    %mask = arith.cmpi slt, %c, %nb : tensor<128xi32>
+    %ps = tile.splat %inp : !tile.ptr<f32> -> tensor<128x!tile.ptr<f32>>
+    %pp = tile.addptr %ps, %c : tensor<128x!tile.ptr<f32>>, tensor<128xi32>
+    %x = tile.load %pp, mask %mask : tensor<128x!tile.ptr<f32>>
+    %qs = tile.splat %out : !tile.ptr<f32> -> tensor<128x!tile.ptr<f32>>
+    %qp = tile.addptr %qs, %c : tensor<128x!tile.ptr<f32>>, tensor<128xi32>
+    tile.store %qp, %x, mask %mask : tensor<128x!tile.ptr<f32>>
+  }
+  scf.for %off = %c0 to %n step %c128 : i32 {
+    %o = tile.splat %off : i32 -> tensor<128xi32>
+    %c = arith.addi %o, %cols : tensor<128xi32>
+    %mask = arith.cmpi slt, %c, %nb : tensor<128xi32>
+    %ps = tile.splat %inp : !tile.ptr<f32> -> tensor<128x!tile.ptr<f32>>
+    %pp = tile.addptr %ps, %c : tensor<128x!tile.ptr<f32>>, tensor<128xi32>
+    %x = tile.load %pp, mask %mask : tensor<128x!tile.ptr<f32>>
+    %qs = tile.splat %out : !tile.ptr<f32> -> tensor<128x!tile.ptr<f32>>
+    %qp = tile.addptr %qs, %c : tensor<128x!tile.ptr<f32>>, tensor<128xi32>
+    tile.store %qp, %x, mask %mask : tensor<128x!tile.ptr<f32>>
+  } {tile.num_stages = 3 : i32}
   return
 }
