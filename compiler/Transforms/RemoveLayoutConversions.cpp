@@ -194,13 +194,34 @@ private:
   /// broadcast is cheaper to convert before it than after - and the cheaper of
   /// converting and re-creating is taken at every step. Values in `avoid` (about to
   /// change layout) cannot be used; nothing means impossible.
+  /// One question to rematCost: how many distinct values it may still look at, and what
+  /// it found for each (value, layout) already, so that the operands a DAG shares (each
+  /// round of Philox reads the last round's four words twice) are priced once and the
+  /// budget counts ops, not paths.
+  struct RematSearch {
+    int budget = 256;
+    DenseMap<std::pair<Value, Attribute>, std::optional<int64_t>> seen;
+  };
+
   std::optional<int64_t> rematCost(Value value, Attribute layout,
-                                   const DenseMap<Value, Attribute> *avoid, int &budget,
-                                   bool allowConvert) {
+                                   const DenseMap<Value, Attribute> *avoid,
+                                   RematSearch &search, bool allowConvert) {
     if (avoid && avoid->count(value))
       return std::nullopt;
     if (getLayout(value.getType()) == layout)
       return 0;
+    auto key = std::make_pair(value, layout);
+    if (auto it = search.seen.find(key); it != search.seen.end())
+      return it->second;
+    std::optional<int64_t> cost = rematCostOnce(value, layout, avoid, search, allowConvert);
+    search.seen[key] = cost;
+    return cost;
+  }
+
+  std::optional<int64_t> rematCostOnce(Value value, Attribute layout,
+                                       const DenseMap<Value, Attribute> *avoid,
+                                       RematSearch &search, bool allowConvert) {
+    int &budget = search.budget;
     std::optional<int64_t> convert;
     if (allowConvert)
       convert = conversionCost(value);
@@ -208,7 +229,7 @@ private:
     if (!def || --budget < 0)
       return convert;
     if (auto cvt = dyn_cast<tile::ConvertLayoutOp>(def))
-      return rematCost(cvt.getSrc(), layout, avoid, budget, allowConvert);
+      return rematCost(cvt.getSrc(), layout, avoid, search, allowConvert);
     if (isa<tile::SplatOp, tile::MakeRangeOp>(def))
       return 0;
     if (auto constant = dyn_cast<arith::ConstantOp>(def))
@@ -220,7 +241,7 @@ private:
     for (Value operand : def->getOperands()) {
       if (!isTile(operand.getType()))
         continue;
-      std::optional<int64_t> cost = rematCost(operand, need, avoid, budget, allowConvert);
+      std::optional<int64_t> cost = rematCost(operand, need, avoid, search, allowConvert);
       if (!cost)
         return convert;
       total += *cost;
@@ -234,8 +255,8 @@ private:
 
   bool canRemat(Value value, Attribute layout,
                 const DenseMap<Value, Attribute> *avoid = nullptr) {
-    int budget = 64;
-    return rematCost(value, layout, avoid, budget, false) == 0;
+    RematSearch search;
+    return rematCost(value, layout, avoid, search, false) == 0;
   }
 
   /// `value` in `layout`, re-created as rematCost found cheapest (with conversions
@@ -265,8 +286,8 @@ private:
         for (Value operand : def->getOperands()) {
           if (!isTile(operand.getType()))
             continue;
-          int budget = 64;
-          std::optional<int64_t> cost = rematCost(operand, need, nullptr, budget, true);
+          RematSearch search;
+          std::optional<int64_t> cost = rematCost(operand, need, nullptr, search, true);
           if (!cost) {
             total.reset();
             break;
@@ -299,8 +320,8 @@ private:
     // Conversions of loads, reductions and loop values stay for `propagate`.
     if (!def || isa<tile::ConvertLayoutOp>(def))
       return false;
-    int budget = 64;
-    std::optional<int64_t> cost = rematCost(src, layout, nullptr, budget, true);
+    RematSearch search;
+    std::optional<int64_t> cost = rematCost(src, layout, nullptr, search, true);
     int64_t current = cast<RankedTensorType>(src.getType()).getNumElements() * costAt(op);
     if (!cost || (*cost != 0 && *cost >= current))
       return false;

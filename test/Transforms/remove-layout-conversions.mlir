@@ -247,3 +247,55 @@ func.func @bias(%pt: tensor<64x64x!tile.ptr<f32>, #V>, %pb: tensor<64x!tile.ptr<
   tile.store %pt, %s : tensor<64x64x!tile.ptr<f32>, #V>
   return
 }
+
+// -----
+
+// A random number's rounds (tl.rand's Philox: every round reads the last one's words
+// twice) from the grid's offsets, in the layout tile-assign-layouts gave them, compared
+// and converted to the store's: re-created in the store's layout from the offsets,
+// without a conversion. The DAG has 25 ops but 2^12 paths: the search prices each
+// (value, layout) once, so its budget counts ops, not paths.
+#L = #tile.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#V = #tile.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: func.func @shared_operands
+// CHECK-NOT: tile.convert_layout
+// CHECK: tile.make_range 0 to 1024 : tensor<1024xi32, #[[V:.*]]>
+// CHECK: arith.cmpi ugt, %{{.*}}, %{{.*}} : tensor<1024xi32, #[[V]]>
+// CHECK-NOT: tile.convert_layout
+func.func @shared_operands(%out: !tile.ptr<i8>, %seed: i32) attributes {tile.kernel} {
+  %r = tile.make_range 0 to 1024 : tensor<1024xi32, #L>
+  %s = tile.splat %seed : i32 -> tensor<1024xi32, #L>
+  %x0 = arith.addi %r, %s : tensor<1024xi32, #L>
+  %m1 = arith.muli %x0, %x0 : tensor<1024xi32, #L>
+  %x1 = arith.xori %m1, %x0 : tensor<1024xi32, #L>
+  %m2 = arith.muli %x1, %x1 : tensor<1024xi32, #L>
+  %x2 = arith.xori %m2, %x1 : tensor<1024xi32, #L>
+  %m3 = arith.muli %x2, %x2 : tensor<1024xi32, #L>
+  %x3 = arith.xori %m3, %x2 : tensor<1024xi32, #L>
+  %m4 = arith.muli %x3, %x3 : tensor<1024xi32, #L>
+  %x4 = arith.xori %m4, %x3 : tensor<1024xi32, #L>
+  %m5 = arith.muli %x4, %x4 : tensor<1024xi32, #L>
+  %x5 = arith.xori %m5, %x4 : tensor<1024xi32, #L>
+  %m6 = arith.muli %x5, %x5 : tensor<1024xi32, #L>
+  %x6 = arith.xori %m6, %x5 : tensor<1024xi32, #L>
+  %m7 = arith.muli %x6, %x6 : tensor<1024xi32, #L>
+  %x7 = arith.xori %m7, %x6 : tensor<1024xi32, #L>
+  %m8 = arith.muli %x7, %x7 : tensor<1024xi32, #L>
+  %x8 = arith.xori %m8, %x7 : tensor<1024xi32, #L>
+  %m9 = arith.muli %x8, %x8 : tensor<1024xi32, #L>
+  %x9 = arith.xori %m9, %x8 : tensor<1024xi32, #L>
+  %m10 = arith.muli %x9, %x9 : tensor<1024xi32, #L>
+  %x10 = arith.xori %m10, %x9 : tensor<1024xi32, #L>
+  %m11 = arith.muli %x10, %x10 : tensor<1024xi32, #L>
+  %x11 = arith.xori %m11, %x10 : tensor<1024xi32, #L>
+  %m12 = arith.muli %x11, %x11 : tensor<1024xi32, #L>
+  %x12 = arith.xori %m12, %x11 : tensor<1024xi32, #L>
+  %c = arith.cmpi ugt, %x12, %s : tensor<1024xi32, #L>
+  %cv = tile.convert_layout %c : tensor<1024xi1, #L> -> tensor<1024xi1, #V>
+  %e = arith.extui %cv : tensor<1024xi1, #V> to tensor<1024xi8, #V>
+  %os = tile.splat %out : !tile.ptr<i8> -> tensor<1024x!tile.ptr<i8>, #V>
+  %rv = tile.make_range 0 to 1024 : tensor<1024xi32, #V>
+  %op = tile.addptr %os, %rv : tensor<1024x!tile.ptr<i8>, #V>, tensor<1024xi32, #V>
+  tile.store %op, %e : tensor<1024x!tile.ptr<i8>, #V>
+  return
+}
