@@ -436,6 +436,11 @@ void collectReads(const ast::Block &block, NameSet &out);
 void collectReads(const ast::Stmt *s, NameSet &out);
 void collectReads(const ast::Expr *e, NameSet &out);
 void collectAssigned(const ast::Block &block, std::vector<std::string> &out, NameSet &seen);
+/// The name a statement `multiple_of(x, ...)` / `max_contiguous(x, ...)` (also as
+/// `tl.multiple_of`) annotates, its result unused: Triton puts the hint on `x` itself, so
+/// the statement rebinds `x` to the hinted value (tutorial 08 writes
+/// `tl.multiple_of(a_ptrs, [16, 16])` before `tl.load(a_ptrs)`). Null for anything else.
+const ast::NameExpr *hintedName(const ast::Stmt *s);
 /// Backward liveness: turns the names live after `s` (or `block`) into the
 /// names live before it.
 void transferLiveness(const ast::Stmt *s, NameSet &live);

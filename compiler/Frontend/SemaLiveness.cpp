@@ -120,6 +120,23 @@ void sema::collectReads(const ast::Block &block, NameSet &out) {
     collectReads(s, out);
 }
 
+const ast::NameExpr *sema::hintedName(const ast::Stmt *s) {
+  auto *statement = dyn_cast<ast::ExprStmt>(s);
+  if (!statement)
+    return nullptr;
+  auto *call = dyn_cast<ast::CallExpr>(statement->expr);
+  if (!call || call->args.empty())
+    return nullptr;
+  llvm::StringRef callee;
+  if (auto *n = dyn_cast<ast::NameExpr>(call->callee))
+    callee = n->name;
+  else if (auto *a = dyn_cast<ast::AttributeExpr>(call->callee))
+    callee = a->name;
+  if (callee != "multiple_of" && callee != "max_contiguous")
+    return nullptr;
+  return dyn_cast<ast::NameExpr>(call->args[0]);
+}
+
 void sema::collectAssigned(const ast::Block &block, std::vector<std::string> &out,
                            NameSet &seen) {
   auto add = [&](const std::string &n) {
@@ -140,6 +157,10 @@ void sema::collectAssigned(const ast::Block &block, std::vector<std::string> &ou
     }
     case ast::Stmt::Kind::AugAssign:
       add(cast<ast::AugAssignStmt>(s)->target->name);
+      break;
+    case ast::Stmt::Kind::Expr:
+      if (const ast::NameExpr *n = hintedName(s))
+        add(n->name);
       break;
     case ast::Stmt::Kind::If:
       collectAssigned(cast<ast::IfStmt>(s)->thenBody, out, seen);

@@ -71,9 +71,12 @@ void Sema::statement(const ast::Stmt *s, const NameSet &liveAfter) {
   if (!chargeWork(s->range))
     return;
   switch (s->getKind()) {
-  case ast::Stmt::Kind::Expr:
-    (void)expr(cast<ast::ExprStmt>(s)->expr);
+  case ast::Stmt::Kind::Expr: {
+    Value v = expr(cast<ast::ExprStmt>(s)->expr);
+    if (const ast::NameExpr *hinted = hintedName(s); hinted && v.kind == Value::Kind::Runtime)
+      assign(hinted->name, v, s->range);
     return;
+  }
   case ast::Stmt::Kind::Assign:
     assignStmt(cast<ast::AssignStmt>(s));
     return;

@@ -114,7 +114,11 @@ private:
     unsigned index = arg.getArgNumber() - loop.getNumInductionVars();
     auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
     auto next = yield.getOperand(index).getDefiningOp<AddPtrOp>();
-    if (!next || next.getPtr() != arg)
+    // Hints are the value itself: `tl.multiple_of(p, ...)` before `p += inc` (tutorial 08).
+    Value advanced = next ? next.getPtr() : Value();
+    while (auto hint = advanced ? advanced.getDefiningOp<HintOp>() : HintOp())
+      advanced = hint.getOperand();
+    if (!next || advanced != arg)
       return false;
     // The increment must not change from one iteration to the next.
     llvm::SetVector<Operation *> incOps;
