@@ -9,8 +9,9 @@
 # compile_times.json: tcc's compile times, measured where the artifacts were built), and
 # .carry/googletest (the GPU machine has no libgtest).
 #
-# Steps, each with a share of a wall-time budget ($TCC_GPU_RUN_BUDGET, default 570 s: the
-# device tool allows 600 s a command) so that the summary is always printed. tcc-bench
+# Steps, each with a share of a wall-time budget ($TCC_GPU_RUN_BUDGET, default 540 s: the
+# device tool allows 600 s a command, unpacking and copying included: 570 ran over once)
+# so that the summary is always printed. tcc-bench
 # writes its JSON before each workload, so a limit that cuts it short keeps what it finished
 # (the tutorial ports come last: `scripts/gpu-focus.sh NONE triton_` times them alone):
 #   1. configure and build the runtime-only configuration (no LLVM/MLIR); configuring fails,
@@ -33,7 +34,7 @@ cd "$root" || exit 2
 art=$(realpath -m "${1:-.carry/artifacts}")
 out=${OUT:-$root/out/gpu-run}
 build=${TCC_GPU_BUILD_DIR:-$root/build-gpu}
-budget=${TCC_GPU_RUN_BUDGET:-570}
+budget=${TCC_GPU_RUN_BUDGET:-540}
 jobs=$(nproc)
 mkdir -p "$out"
 export PYTHONUNBUFFERED=1
@@ -208,7 +209,7 @@ step "benchmarks" | tee "$out/bench.log"
   timeout "$t" python3 "$root/bench/triton_bench.py" --json "$out/triton.json" \
     --deadline $((t - 10)) || rc=1
   step "sass_compare.py (tcc's and Triton's SASS for the same configurations)"
-  timeout 60 python3 "$root/bench/sass_compare.py" "$art" --out "$build/sass-compare.txt" || true
+  timeout "$(limit 60 25)" python3 "$root/bench/sass_compare.py" "$art" --out "$build/sass-compare.txt" || true
   step "asm.tgz (Triton's exported kernels: PTX, SASS, registers; tcc's tutorial ports: SASS)"
   asm="$build/asm"
   rm -rf "$asm" && mkdir -p "$asm/triton" "$asm/tcc"
@@ -216,8 +217,10 @@ step "benchmarks" | tee "$out/bench.log"
   [ -d "$art/tcc" ] && for d in "$art"/tcc/triton_*; do
     [ -d "$d" ] && cp -r "$d" "$asm/tcc/"
   done
+  asm_until=$((SECONDS + $(limit 20 5)))
   find "$asm" -name '*.cubin' | while read -r c; do
-    timeout 20 cuobjdump --dump-sass "$c" >"${c%.cubin}.sass" 2>&1 || true
+    [ "$SECONDS" -lt "$asm_until" ] &&
+      timeout 10 cuobjdump --dump-sass "$c" >"${c%.cubin}.sass" 2>&1
     rm -f "$c"
   done
   tar czf "$out/asm.tgz" -C "$asm" . && ls -l "$out/asm.tgz"
