@@ -719,18 +719,21 @@ SELFTEST_DONE = False
 def selftest_wrong_lists(workload, label, cubin, md, params, roles, grid3, out, want):
     """--export-selftest, on the first kernel exported: two wrong parameter lists must be
     rejected by verify_cubin (the check itself checked): the list without its last entry
-    (an older Triton's list, one scratch pointer), and, where the first two pointers point to
-    buffers of the same size, the list with those two swapped (the inputs restored after)."""
+    (an older Triton's list, one scratch pointer), and, where the first input and the output
+    are buffers of the same size, the list with those two swapped (the inputs restored
+    after). Not two inputs: a commutative kernel (vector add) gives the same output for
+    swapped inputs, and the self-test failed on it."""
     wrong = [("without its last parameter", params[:-1])]
     ptrs = [i for i, p in enumerate(params) if p["kind"] == "pointer"]
-    if len(ptrs) >= 2:
-        a, b = (roles[params[i]["buffer"]] for i in ptrs[:2])
-        if a.numel() * a.element_size() == b.numel() * b.element_size() and a is not b:
+    outs = [i for i in ptrs if roles[params[i]["buffer"]] is out]
+    ins = [i for i in ptrs if roles[params[i]["buffer"]] is not out]
+    if outs and ins:
+        i, o = ins[0], outs[0]
+        a = roles[params[i]["buffer"]]
+        if a.numel() * a.element_size() == out.numel() * out.element_size():
             swapped = [dict(p) for p in params]
-            swapped[ptrs[0]]["buffer"], swapped[ptrs[1]]["buffer"] = (
-                params[ptrs[1]]["buffer"], params[ptrs[0]]["buffer"])
-            wrong.append((f"with {params[ptrs[0]]['name']} and {params[ptrs[1]]['name']} "
-                          "swapped", swapped))
+            swapped[i]["buffer"], swapped[o]["buffer"] = params[o]["buffer"], params[i]["buffer"]
+            wrong.append((f"with {params[i]['name']} and {params[o]['name']} swapped", swapped))
     saved = {r: t.clone() for r, t in roles.items()}
     try:
         for what, wl in wrong:

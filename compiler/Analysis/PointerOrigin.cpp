@@ -3,6 +3,7 @@
 #include "compiler/Analysis/PointerOrigin.h"
 
 #include "dialects/Tile/TileDialect.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -53,4 +54,45 @@ std::optional<llvm::SmallVector<unsigned>> tcc::writtenArguments(func::FuncOp ke
     return std::nullopt;
   llvm::sort(written);
   return written;
+}
+
+llvm::SmallVector<unsigned> tcc::addressingArguments(mlir::func::FuncOp kernel) {
+  using namespace mlir;
+  // Whether some use of `v`, followed through the results of pure ops, can matter to the
+  // code's addresses or control.
+  auto reaches = [](Value start) {
+    SmallVector<Value> work{start};
+    llvm::DenseSet<Value> seen{start};
+    while (!work.empty()) {
+      Value v = work.pop_back_val();
+      for (OpOperand &use : v.getUses()) {
+        Operation *user = use.getOwner();
+        if (auto add = dyn_cast<tile::AddPtrOp>(user)) {
+          if (use.get() == add.getOffset())
+            return true;
+        } else if (auto load = dyn_cast<tile::LoadOp>(user)) {
+          if (use.get() != load.getOther())
+            return true;
+          continue;
+        } else if (auto store = dyn_cast<tile::StoreOp>(user)) {
+          if (use.get() != store.getValue())
+            return true;
+          continue;
+        } else if (isa<tile::PrintOp, func::ReturnOp>(user)) {
+          continue;
+        } else if (user->getNumRegions() != 0 || !isPure(user)) {
+          return true; // loops, branches, atomics, calls: anything may depend on it
+        }
+        for (Value result : user->getResults())
+          if (seen.insert(result).second)
+            work.push_back(result);
+      }
+    }
+    return false;
+  };
+  llvm::SmallVector<unsigned> out;
+  for (BlockArgument arg : kernel.getArguments())
+    if (isa<IntegerType>(arg.getType()) && reaches(arg))
+      out.push_back(arg.getArgNumber());
+  return out;
 }

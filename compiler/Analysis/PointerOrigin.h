@@ -27,6 +27,13 @@ mlir::Value pointerArgument(mlir::Value ptr);
 /// may then be written).
 std::optional<llvm::SmallVector<unsigned>> writtenArguments(mlir::func::FuncOp kernel);
 
+/// The integer arguments of `kernel` whose divisibility can matter to its code: those whose
+/// value reaches an address offset, a load's or store's mask, a loop's bounds or anything
+/// not understood here. One that only feeds values (a random seed through Philox's rounds
+/// into the data stored) or nothing (an argument only the grid reads) is left out, so that a
+/// specialisation on divisibility need not ask it of the caller.
+llvm::SmallVector<unsigned> addressingArguments(mlir::func::FuncOp kernel);
+
 } // namespace tcc
 
 #endif // TCC_COMPILER_ANALYSIS_POINTERORIGIN_H

@@ -120,6 +120,15 @@ std::vector<Assumptions> deriveVariants(func::FuncOp kernel, DiagnosticEngine &d
   Assumptions aligned;
   if (!resolveSpecializations(kernel, {}, /*all=*/true, &aligned, diags))
     return {};
+  // Integers whose divisibility cannot matter (a seed, an argument only the grid reads)
+  // are not asked of the caller: a seed of 123 would otherwise take the general variant.
+  {
+    SmallVector<std::string> names = kernelArgumentNames(kernel);
+    SmallVector<unsigned> addressing = addressingArguments(kernel);
+    for (auto [i, arg] : llvm::enumerate(kernel.getArguments()))
+      if (isa<IntegerType>(arg.getType()) && !llvm::is_contained(addressing, unsigned(i)))
+        aligned.erase(names[i]);
+  }
   if (!aligned.empty())
     sets.push_back(aligned);
   // The inner strides as the aligned variant sees them: its divisibilities keep addresses
