@@ -396,6 +396,7 @@ bool Codegen::compileTimed(ModuleOp tileModule,
   PtxOptions ptxOptions;
   ptxOptions.arch = result->arch;
   ptxOptions.optLevel = codegen.optLevel;
+  ptxOptions.fpFusion = codegen.fpFusion;
   std::string error;
   llvm::LLVMContext llvmContext;
   TimingScope translateScope = scope.nest("translate to LLVM IR");
@@ -578,6 +579,8 @@ std::string Codegen::configurationText() const {
     archList += (archList.empty() ? "" : ",") + a;
   add("--arch " + archList);
   add("-O" + std::to_string(codegen.optLevel));
+  if (!codegen.fpFusion)
+    add("--no-fp-fusion");
   if (codegen.numWarps)
     add("--num-warps " + std::to_string(codegen.numWarps));
   if (codegen.numStages)

@@ -19,6 +19,9 @@ struct CodegenOptions {
   std::vector<std::string> archs;
   /// -O0..-O3: LLVM's pipeline, its code generator and ptxas.
   unsigned optLevel = 3;
+  /// Whether a multiply and a dependent add may become one fma (Triton's default,
+  /// enable_fp_fusion=True); --no-fp-fusion keeps them apart (IEEE rounding of each).
+  bool fpFusion = true;
   /// --num-warps: warps per program; 0 keeps the kernel's num_warps.
   unsigned numWarps = 0;
   /// --num-stages: pipeline stages of dot loops (tile-pipeline), overriding the kernel's

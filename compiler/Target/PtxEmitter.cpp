@@ -101,6 +101,11 @@ static std::unique_ptr<llvm::TargetMachine> createTargetMachine(const PtxOptions
                                 : options.optLevel == 2 ? llvm::CodeGenOptLevel::Default
                                                         : llvm::CodeGenOptLevel::Aggressive;
   llvm::TargetOptions targetOptions;
+  // As Triton (enable_fp_fusion=True): a multiply and the add that takes it become one
+  // fma, with one rounding; without it NVPTX writes mul.rn / add.rn, which ptxas may not
+  // contract either (tutorial 05's layer norm: x_hat * w + b, 32 fma a thread).
+  targetOptions.AllowFPOpFusion =
+      options.fpFusion ? llvm::FPOpFusion::Fast : llvm::FPOpFusion::Strict;
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
       triple, options.arch, /*Features=*/"", targetOptions, std::nullopt, std::nullopt, level));
   if (!machine)

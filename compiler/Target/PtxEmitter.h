@@ -28,6 +28,7 @@ namespace tcc {
 struct PtxOptions {
   std::string arch = "sm_90"; // sm_80, sm_90, sm_90a, ...
   unsigned optLevel = 3;      // 0..3, for LLVM's pipeline and its code generator
+  bool fpFusion = true;       // a*b + c may become fma (LLVM's FPOpFusion::Fast)
 };
 
 /// The architectures tcc targets: sm_80, sm_86, sm_89, sm_90, sm_90a.

@@ -70,6 +70,9 @@ int main(int argc, char **argv) {
                  "comma-separated or repeated (--arch sm_80,sm_90,sm_90a), build an image for "
                  "each into one artifact");
   app.add_option("-O", codegen.optLevel, "optimisation level 0..3 (default 3): -O0 ... -O3");
+  app.add_flag_function("--no-fp-fusion", [&codegen](int64_t) { codegen.fpFusion = false; },
+               "keep each multiply and add apart (by default a*b + c may become one fma, "
+               "as Triton's enable_fp_fusion=True)");
   app.add_option("--num-warps", codegen.numWarps,
                  "warps per program, a power of two from 1 to 32 (default: the kernel's "
                  "num_warps)")
