@@ -260,47 +260,28 @@ void GridCalc::fail(const char* what) const {
               kernel_);
 }
 
-int64_t GridCalc::neg(int64_t a) const {
+int64_t GridCalc::checked(bool (*op)(int64_t, int64_t, int64_t*), int64_t a, int64_t b,
+                          const char* what) const {
   int64_t r;
-  if (!grid::sub(0, a, &r))
-    fail("overflows int64");
+  if (!op(a, b, &r))
+    fail(what);
   return r;
 }
-int64_t GridCalc::add(int64_t a, int64_t b) const {
-  int64_t r;
-  if (!grid::add(a, b, &r))
-    fail("overflows int64");
-  return r;
-}
-int64_t GridCalc::sub(int64_t a, int64_t b) const {
-  int64_t r;
-  if (!grid::sub(a, b, &r))
-    fail("overflows int64");
-  return r;
-}
-int64_t GridCalc::mul(int64_t a, int64_t b) const {
-  int64_t r;
-  if (!grid::mul(a, b, &r))
-    fail("overflows int64");
-  return r;
-}
+
+static const char* const kOverflows = "overflows int64";
+
+int64_t GridCalc::neg(int64_t a) const { return checked(grid::sub, 0, a, kOverflows); }
+int64_t GridCalc::add(int64_t a, int64_t b) const { return checked(grid::add, a, b, kOverflows); }
+int64_t GridCalc::sub(int64_t a, int64_t b) const { return checked(grid::sub, a, b, kOverflows); }
+int64_t GridCalc::mul(int64_t a, int64_t b) const { return checked(grid::mul, a, b, kOverflows); }
 int64_t GridCalc::div(int64_t a, int64_t b) const {
-  int64_t r;
-  if (!grid::div(a, b, &r))
-    fail(b == 0 ? "divides by zero" : "overflows int64");
-  return r;
+  return checked(grid::div, a, b, b == 0 ? "divides by zero" : kOverflows);
 }
 int64_t GridCalc::mod(int64_t a, int64_t b) const {
-  int64_t r;
-  if (!grid::mod(a, b, &r))
-    fail("takes a remainder by zero");
-  return r;
+  return checked(grid::mod, a, b, "takes a remainder by zero");
 }
 int64_t GridCalc::cdiv(int64_t a, int64_t b) const {
-  int64_t r;
-  if (!grid::cdiv(a, b, &r))
-    fail(b == 0 ? "divides by zero (cdiv)" : "overflows int64");
-  return r;
+  return checked(grid::cdiv, a, b, b == 0 ? "divides by zero (cdiv)" : kOverflows);
 }
 
 } // namespace tcc

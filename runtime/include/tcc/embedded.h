@@ -180,6 +180,9 @@ public:
 
 private:
   [[noreturn]] void fail(const char* what) const;
+  // op(a, b), or fail(what) when op reports overflow or division by zero.
+  int64_t checked(bool (*op)(int64_t, int64_t, int64_t*), int64_t a, int64_t b,
+                  const char* what) const;
   const char* kernel_;
   const char* expr_;
 };
