@@ -53,53 +53,41 @@ LogicalResult replaceByRegisterMap(
   return success();
 }
 
-struct BroadcastLowering : OpConversionPattern<BroadcastOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(BroadcastOp op, OneToNOpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    ArrayRef<int64_t> srcShape = op.getSrc().getType().getShape();
-    auto toSrc = [&](ArrayRef<int64_t> coords) {
-      SmallVector<int64_t> s(coords);
-      for (unsigned d = 0; d < s.size(); ++d)
-        if (srcShape[d] == 1)
-          s[d] = 0;
-      return s;
-    };
-    return replaceByRegisterMap(op, op.getSrc().getType(), op.getType(), adaptor.getSrc(),
-                                rewriter, toSrc, "broadcast");
-  }
-};
+/// Result coordinates to source coordinates, for each op that moves no data.
+SmallVector<int64_t> sourceCoords(BroadcastOp op, ArrayRef<int64_t> coords) {
+  ArrayRef<int64_t> srcShape = op.getSrc().getType().getShape();
+  SmallVector<int64_t> s(coords);
+  for (unsigned d = 0; d < s.size(); ++d)
+    if (srcShape[d] == 1)
+      s[d] = 0;
+  return s;
+}
 
-struct ExpandDimsLowering : OpConversionPattern<ExpandDimsOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(ExpandDimsOp op, OneToNOpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    unsigned axis = op.getAxis();
-    auto toSrc = [&](ArrayRef<int64_t> coords) {
-      SmallVector<int64_t> s(coords);
-      s.erase(s.begin() + axis);
-      return s;
-    };
-    return replaceByRegisterMap(op, op.getSrc().getType(), op.getType(), adaptor.getSrc(),
-                                rewriter, toSrc, "expand_dims");
-  }
-};
+SmallVector<int64_t> sourceCoords(ExpandDimsOp op, ArrayRef<int64_t> coords) {
+  SmallVector<int64_t> s(coords);
+  s.erase(s.begin() + op.getAxis());
+  return s;
+}
 
 /// A transpose moves no data: the result's layout is the source's permuted
 /// (tile-assign-layouts), so each thread already holds the elements of its result.
-struct TransLowering : OpConversionPattern<TransOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(TransOp op, OneToNOpAdaptor adaptor,
+SmallVector<int64_t> sourceCoords(TransOp op, ArrayRef<int64_t> coords) {
+  ArrayRef<int32_t> order = op.getOrder();
+  SmallVector<int64_t> s(coords.size());
+  for (size_t i = 0; i < coords.size(); ++i)
+    s[order[i]] = coords[i];
+  return s;
+}
+
+/// broadcast, expand_dims and trans: each result register is the source register that
+/// holds the element at sourceCoords(op, its coordinates).
+template <typename OpT> struct RegisterMapLowering : OpConversionPattern<OpT> {
+  using OpConversionPattern<OpT>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpT op, typename OpConversionPattern<OpT>::OneToNOpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    ArrayRef<int32_t> order = op.getOrder();
-    auto toSrc = [&](ArrayRef<int64_t> coords) {
-      SmallVector<int64_t> s(coords.size());
-      for (size_t i = 0; i < coords.size(); ++i)
-        s[order[i]] = coords[i];
-      return s;
-    };
+    auto toSrc = [&](ArrayRef<int64_t> coords) { return sourceCoords(op, coords); };
     return replaceByRegisterMap(op, op.getSrc().getType(), op.getType(), adaptor.getSrc(),
-                                rewriter, toSrc, "trans");
+                                rewriter, toSrc, op->getName().stripDialect());
   }
 };
 
@@ -144,8 +132,9 @@ struct HintLowering : OpConversionPattern<HintOp> {
 } // namespace
 
 void populateShapeLoweringPatterns(TileTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<SplatLowering, BroadcastLowering, ExpandDimsLowering, TransLowering,
-               MakeRangeLowering, HintLowering>(converter, patterns.getContext());
+  patterns.add<SplatLowering, RegisterMapLowering<BroadcastOp>, RegisterMapLowering<ExpandDimsOp>,
+               RegisterMapLowering<TransOp>, MakeRangeLowering, HintLowering>(
+      converter, patterns.getContext());
 }
 
 } // namespace tcc
