@@ -61,47 +61,17 @@ struct Value {
   std::shared_ptr<const BlockPointer> blockPtr; // BlockPtr (SemaBlockPtr.cpp)
 
   static Value error() { return Value(); }
-  static Value runtime(typed::Expr *e) {
-    Value v;
-    v.kind = Kind::Runtime;
-    v.expr = e;
-    return v;
-  }
-  static Value integer(int64_t i) {
-    Value v;
-    v.kind = Kind::Int;
-    v.intValue = i;
-    return v;
-  }
-  static Value floating(double f) {
-    Value v;
-    v.kind = Kind::Float;
-    v.floatValue = f;
-    return v;
-  }
-  static Value boolean(bool b) {
-    Value v;
-    v.kind = Kind::Bool;
-    v.intValue = b;
-    return v;
-  }
-  static Value string(std::string s) {
-    Value v;
-    v.kind = Kind::Str;
-    v.str = std::move(s);
-    return v;
-  }
+  static Value runtime(typed::Expr *e) { return with(Kind::Runtime, &Value::expr, e); }
+  static Value integer(int64_t i) { return with(Kind::Int, &Value::intValue, i); }
+  static Value floating(double f) { return with(Kind::Float, &Value::floatValue, f); }
+  static Value boolean(bool b) { return with(Kind::Bool, &Value::intValue, int64_t(b)); }
+  static Value string(std::string s) { return with(Kind::Str, &Value::str, std::move(s)); }
   static Value none() {
     Value v;
     v.kind = Kind::None;
     return v;
   }
-  static Value dtypeOf(ScalarKind k) {
-    Value v;
-    v.kind = Kind::DType;
-    v.dtype = k;
-    return v;
-  }
+  static Value dtypeOf(ScalarKind k) { return with(Kind::DType, &Value::dtype, k); }
   /// A scalar type, or a pointer type (`tl.pointer_type(T)`, a pointer's `.dtype`).
   static Value dtypeOf(ElementType e) {
     Value v = dtypeOf(e.scalar);
@@ -112,10 +82,7 @@ struct Value {
     return dtypeIsPointer ? ElementType::pointerTo(dtype) : ElementType::number(dtype);
   }
   static Value tuple(std::vector<Value> elems) {
-    Value v;
-    v.kind = Kind::Tuple;
-    v.elements = std::move(elems);
-    return v;
+    return with(Kind::Tuple, &Value::elements, std::move(elems));
   }
 
   bool isError() const { return kind == Kind::Error; }
@@ -126,6 +93,15 @@ struct Value {
   const Type &type() const { return expr->type; }
   /// For messages: "tile<128xf32>", "the constant 4", "a tuple", ...
   std::string describe() const;
+
+private:
+  /// A Value of kind k whose `field` is x (the constructors above).
+  template <typename F, typename X> static Value with(Kind k, F Value::*field, X &&x) {
+    Value v;
+    v.kind = k;
+    v.*field = std::forward<X>(x);
+    return v;
+  }
 };
 
 /// make_block_ptr / make_tensor_descriptor (SemaBlockPtr.cpp): a compile-time structure of
