@@ -1,6 +1,7 @@
 #include "ArtifactWriter.h"
 
 #include "tcc/atomic_file.h"
+#include "tcc/constexpr_text.h"
 #include "tcc/grid_expr.h"
 #include "tcc/identifier.h"
 
@@ -124,27 +125,6 @@ KernelConstexpr KernelConstexpr::string(std::string n, std::string value) {
   return c;
 }
 
-static std::string formatNumber(double v) {
-  if (std::isnan(v))
-    return "nan";
-  if (std::isinf(v))
-    return v > 0 ? "inf" : "-inf";
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  std::string s = buf;
-  // The shortest of %.1g..%.17g that reads back exactly, for readable metadata.
-  for (int p = 1; p < 17; ++p) {
-    std::snprintf(buf, sizeof buf, "%.*g", p, v);
-    if (std::strtod(buf, nullptr) == v) {
-      s = buf;
-      break;
-    }
-  }
-  if (s.find_first_of(".eE") == std::string::npos)
-    s += ".0"; // a JSON reader keeps it a number with a fraction
-  return s;
-}
-
 std::string KernelConstexpr::json() const {
   switch (kind) {
   case Kind::Int:
@@ -153,8 +133,8 @@ std::string KernelConstexpr::json() const {
     return intValue ? "true" : "false";
   case Kind::Float:
     // JSON has no infinities or NaNs: those are written as strings.
-    return std::isfinite(floatValue) ? formatNumber(floatValue)
-                                     : artifacts::jsonQuote(formatNumber(floatValue));
+    return std::isfinite(floatValue) ? shortestDouble(floatValue)
+                                     : artifacts::jsonQuote(shortestDouble(floatValue));
   case Kind::String:
     return artifacts::jsonQuote(text);
   }
@@ -162,17 +142,8 @@ std::string KernelConstexpr::json() const {
 }
 
 std::string KernelConstexpr::display() const {
-  switch (kind) {
-  case Kind::Int:
-    return std::to_string(intValue);
-  case Kind::Bool:
-    return intValue ? "True" : "False";
-  case Kind::Float:
-    return formatNumber(floatValue);
-  case Kind::String:
-    return artifacts::jsonQuote(text);
-  }
-  return "?";
+  // JSON's escaping, so that a string keeps a header's comment on one line.
+  return constexprText(kind, intValue, floatValue, text, artifacts::jsonQuote);
 }
 
 std::string validateArtifact(const KernelArtifact& a) {

@@ -1,6 +1,7 @@
 #include "HeaderWriter.h"
 
 #include "tcc/atomic_file.h"
+#include "tcc/constexpr_text.h"
 
 #include "tcc/grid_expr.h"
 #include "tcc/identifier.h"
@@ -710,14 +711,7 @@ std::string configurationString(const KernelArtifact& a) {
     if (c.kind == KernelConstexpr::Kind::String ||
         (c.kind == KernelConstexpr::Kind::Float && !std::isfinite(c.floatValue))) {
       // As the runtime prints a string (a non-finite number is stored as one).
-      std::string text = c.kind == KernelConstexpr::Kind::String ? c.text : c.display();
-      value = "\"";
-      for (char ch : text) {
-        if (ch == '"' || ch == '\\')
-          value += '\\';
-        value += ch;
-      }
-      value += "\"";
+      value = quoted(c.kind == KernelConstexpr::Kind::String ? c.text : c.display());
     } else {
       value = c.display();
     }

@@ -1,5 +1,6 @@
 #include "tcc/metadata.h"
 
+#include "tcc/constexpr_text.h"
 #include "tcc/error.h"
 #include "tcc/identifier.h"
 #include "tcc/json.h"
@@ -231,54 +232,8 @@ double ConstexprValue::asDouble() const {
   return 0;
 }
 
-namespace {
-
-std::string formatDouble(double v) {
-  if (std::isnan(v))
-    return "nan";
-  if (std::isinf(v))
-    return v > 0 ? "inf" : "-inf";
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  // The shortest form that reads back exactly, as the compiler writes it.
-  for (int p = 1; p < 17; ++p) {
-    char t[40];
-    std::snprintf(t, sizeof t, "%.*g", p, v);
-    if (std::strtod(t, nullptr) == v) {
-      std::snprintf(buf, sizeof buf, "%s", t);
-      break;
-    }
-  }
-  std::string s = buf;
-  if (s.find_first_of(".eE") == std::string::npos)
-    s += ".0";
-  return s;
-}
-
-std::string quoted(const std::string& text) {
-  std::string s = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\')
-      s += '\\';
-    s += c;
-  }
-  return s + "\"";
-}
-
-} // namespace
-
 std::string ConstexprValue::toString() const {
-  switch (kind_) {
-  case Kind::Int:
-    return std::to_string(int_);
-  case Kind::Bool:
-    return int_ ? "True" : "False";
-  case Kind::Float:
-    return formatDouble(float_);
-  case Kind::String:
-    return quoted(text_);
-  }
-  return "?";
+  return constexprText(kind_, int_, float_, text_, quoted);
 }
 
 bool ConstexprValue::operator==(const ConstexprValue& o) const {
