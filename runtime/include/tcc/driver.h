@@ -63,11 +63,12 @@
 
 namespace tcc {
 
-// X-macro of every driver entry point the runtime, its tests and its benchmarks use:
-// X(name, symbol). `symbol` is what the loader resolves with dlsym: the versioned symbol
-// <cuda.h> (CUDA 11.4 to 13) maps `name` to, chosen here explicitly (no <cuda.h> needed),
-// with the signature tcc::cu::<name>_fn.
-#define TCC_DRIVER_ENTRY_POINTS(X)                                                              \
+// X-macro of every driver entry point the runtime, its tests and its benchmarks use, in the
+// order they are resolved: X(name, symbol) where the symbol is the name, V(name, symbol) where
+// it differs. `symbol` is what the loader resolves with dlsym: the versioned symbol <cuda.h>
+// (CUDA 11.4 to 13) maps `name` to, chosen here explicitly (no <cuda.h> needed), with the
+// signature tcc::cu::<name>_fn.
+#define TCC_DRIVER_ENTRY_LIST(X, V)                                                             \
   X(cuInit, cuInit)                                                                             \
   X(cuDriverGetVersion, cuDriverGetVersion)                                                     \
   X(cuGetErrorName, cuGetErrorName)                                                             \
@@ -76,9 +77,9 @@ namespace tcc {
   X(cuDeviceGetCount, cuDeviceGetCount)                                                         \
   X(cuDeviceGetName, cuDeviceGetName)                                                           \
   X(cuDeviceGetAttribute, cuDeviceGetAttribute)                                                 \
-  X(cuDeviceTotalMem, cuDeviceTotalMem_v2)                                                      \
+  V(cuDeviceTotalMem, cuDeviceTotalMem_v2)                                                      \
   X(cuDevicePrimaryCtxRetain, cuDevicePrimaryCtxRetain)                                         \
-  X(cuDevicePrimaryCtxRelease, cuDevicePrimaryCtxRelease_v2)                                    \
+  V(cuDevicePrimaryCtxRelease, cuDevicePrimaryCtxRelease_v2)                                    \
   X(cuCtxGetCurrent, cuCtxGetCurrent)                                                           \
   X(cuCtxSetCurrent, cuCtxSetCurrent)                                                           \
   X(cuCtxGetDevice, cuCtxGetDevice)                                                             \
@@ -93,57 +94,44 @@ namespace tcc {
   X(cuFuncSetAttribute, cuFuncSetAttribute)                                                     \
   X(cuOccupancyMaxActiveBlocksPerMultiprocessor, cuOccupancyMaxActiveBlocksPerMultiprocessor)   \
   X(cuLaunchKernel, cuLaunchKernel)                                                             \
-  X(cuMemAlloc, cuMemAlloc_v2)                                                                  \
-  X(cuMemFree, cuMemFree_v2)                                                                    \
-  X(cuMemGetInfo, cuMemGetInfo_v2)                                                              \
-  X(cuMemGetAddressRange, cuMemGetAddressRange_v2)                                              \
-  X(cuMemcpyHtoD, cuMemcpyHtoD_v2)                                                              \
-  X(cuMemcpyDtoH, cuMemcpyDtoH_v2)                                                              \
-  X(cuMemcpyDtoD, cuMemcpyDtoD_v2)                                                              \
-  X(cuMemcpyDtoDAsync, cuMemcpyDtoDAsync_v2)                                                    \
-  X(cuMemsetD8, cuMemsetD8_v2)                                                                  \
-  X(cuMemsetD32, cuMemsetD32_v2)                                                                \
+  V(cuMemAlloc, cuMemAlloc_v2)                                                                  \
+  V(cuMemFree, cuMemFree_v2)                                                                    \
+  V(cuMemGetInfo, cuMemGetInfo_v2)                                                              \
+  V(cuMemGetAddressRange, cuMemGetAddressRange_v2)                                              \
+  V(cuMemcpyHtoD, cuMemcpyHtoD_v2)                                                              \
+  V(cuMemcpyDtoH, cuMemcpyDtoH_v2)                                                              \
+  V(cuMemcpyDtoD, cuMemcpyDtoD_v2)                                                              \
+  V(cuMemcpyDtoDAsync, cuMemcpyDtoDAsync_v2)                                                    \
+  V(cuMemsetD8, cuMemsetD8_v2)                                                                  \
+  V(cuMemsetD32, cuMemsetD32_v2)                                                                \
   X(cuMemsetD8Async, cuMemsetD8Async)                                                           \
   X(cuMemsetD32Async, cuMemsetD32Async)                                                         \
   X(cuStreamCreate, cuStreamCreate)                                                             \
-  X(cuStreamDestroy, cuStreamDestroy_v2)                                                        \
+  V(cuStreamDestroy, cuStreamDestroy_v2)                                                        \
   X(cuStreamSynchronize, cuStreamSynchronize)                                                   \
   X(cuEventCreate, cuEventCreate)                                                               \
-  X(cuEventDestroy, cuEventDestroy_v2)                                                          \
+  V(cuEventDestroy, cuEventDestroy_v2)                                                          \
   X(cuEventRecord, cuEventRecord)                                                               \
   X(cuEventSynchronize, cuEventSynchronize)                                                     \
-  X(cuEventElapsedTime, cuEventElapsedTime_v2)                                                  \
-  X(cuStreamBeginCapture, cuStreamBeginCapture_v2)                                              \
+  V(cuEventElapsedTime, cuEventElapsedTime_v2)                                                  \
+  V(cuStreamBeginCapture, cuStreamBeginCapture_v2)                                              \
   X(cuStreamEndCapture, cuStreamEndCapture)                                                     \
-  X(cuGraphInstantiate, cuGraphInstantiateWithFlags)                                            \
+  V(cuGraphInstantiate, cuGraphInstantiateWithFlags)                                            \
   X(cuGraphLaunch, cuGraphLaunch)                                                               \
   X(cuGraphExecDestroy, cuGraphExecDestroy)                                                     \
   X(cuGraphDestroy, cuGraphDestroy)
 
-// The entries whose symbol differs from their name. The table holds each of them under both
-// names (the same pointer): code compiled after <cuda.h> writes driver().cuMemAlloc(...),
-// which its macro turns into driver().cuMemAlloc_v2(...); code without <cuda.h> keeps
-// cuMemAlloc. Both compile, in either include order. (<cuda.h> with
+// Every entry point: X(name, symbol).
+#define TCC_DRIVER_ENTRY_POINTS(X) TCC_DRIVER_ENTRY_LIST(X, X)
+
+// The entries whose symbol differs from their name (V above). The table holds each of them
+// under both names (the same pointer): code compiled after <cuda.h> writes
+// driver().cuMemAlloc(...), which its macro turns into driver().cuMemAlloc_v2(...); code
+// without <cuda.h> keeps cuMemAlloc. Both compile, in either include order. (<cuda.h> with
 // CUDA_API_PER_THREAD_DEFAULT_STREAM is not supported: the table holds the legacy
 // default-stream symbols.)
-#define TCC_DRIVER_VERSIONED_ENTRY_POINTS(X)                                                    \
-  X(cuDeviceTotalMem, cuDeviceTotalMem_v2)                                                      \
-  X(cuDevicePrimaryCtxRelease, cuDevicePrimaryCtxRelease_v2)                                    \
-  X(cuMemAlloc, cuMemAlloc_v2)                                                                  \
-  X(cuMemFree, cuMemFree_v2)                                                                    \
-  X(cuMemGetInfo, cuMemGetInfo_v2)                                                              \
-  X(cuMemGetAddressRange, cuMemGetAddressRange_v2)                                              \
-  X(cuMemcpyHtoD, cuMemcpyHtoD_v2)                                                              \
-  X(cuMemcpyDtoH, cuMemcpyDtoH_v2)                                                              \
-  X(cuMemcpyDtoD, cuMemcpyDtoD_v2)                                                              \
-  X(cuMemcpyDtoDAsync, cuMemcpyDtoDAsync_v2)                                                    \
-  X(cuMemsetD8, cuMemsetD8_v2)                                                                  \
-  X(cuMemsetD32, cuMemsetD32_v2)                                                                \
-  X(cuStreamDestroy, cuStreamDestroy_v2)                                                        \
-  X(cuEventDestroy, cuEventDestroy_v2)                                                          \
-  X(cuEventElapsedTime, cuEventElapsedTime_v2)                                                  \
-  X(cuStreamBeginCapture, cuStreamBeginCapture_v2)                                              \
-  X(cuGraphInstantiate, cuGraphInstantiateWithFlags)
+#define TCC_DRIVER_NO_ENTRY(name, symbol)
+#define TCC_DRIVER_VERSIONED_ENTRY_POINTS(X) TCC_DRIVER_ENTRY_LIST(TCC_DRIVER_NO_ENTRY, X)
 
 struct Driver {
 #define TCC_DRIVER_MEMBER(name, symbol) cu::name##_fn name = nullptr;
