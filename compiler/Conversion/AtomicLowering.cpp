@@ -183,10 +183,7 @@ struct AtomicCASLowering : OpConversionPattern<AtomicCASOp> {
 FailureOr<Value> emitAtomicOwner(Operation *op, Type type, ConversionPatternRewriter &rewriter) {
   Location loc = op->getLoc();
   if (!isa<RankedTensorType>(type)) {
-    Value tid = nvvm::threadIdX(rewriter, loc, kernelNumThreads(op));
-    return arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, tid,
-                                 i32Const(rewriter, loc, 0))
-        .getResult();
+    return emitIsThreadZero(rewriter, loc, kernelNumThreads(op));
   }
   std::optional<Distribution> dist = getDistributionOrError(op, type);
   if (!dist)

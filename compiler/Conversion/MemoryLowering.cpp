@@ -295,9 +295,7 @@ struct StoreLowering : OpConversionPattern<StoreOp> {
       owner = emitOwnerPredicate(rewriter, loc, *dist);
     } else {
       // A scalar is the same in every thread: one store suffices.
-      Value tid = nvvm::threadIdX(rewriter, loc, kernelNumThreads(op));
-      owner = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, tid,
-                                    i32Const(rewriter, loc, 0));
+      owner = emitIsThreadZero(rewriter, loc, kernelNumThreads(op));
     }
     for (size_t first = 0; first < ptrs.size(); first += vec) {
       Value pred = conjoin(rewriter, loc, masks.empty() ? Value() : masks[first], owner);

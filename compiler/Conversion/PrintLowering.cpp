@@ -87,14 +87,15 @@ Value formatString(OpBuilder &b, Location loc, ModuleOp module, StringRef text) 
   return LLVM::AddressOfOp::create(b, loc, global);
 }
 
-LLVM::LLVMFuncOp vprintfDecl(OpBuilder &b, Location loc, ModuleOp module) {
-  if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>("vprintf"))
+/// The declaration of the external function `name` in `module`, added at its start the first
+/// time.
+LLVM::LLVMFuncOp declareFunction(OpBuilder &b, Location loc, ModuleOp module, StringRef name,
+                                 LLVM::LLVMFunctionType type) {
+  if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
     return existing;
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(module.getBody());
-  auto ptr = LLVM::LLVMPointerType::get(b.getContext());
-  auto type = LLVM::LLVMFunctionType::get(b.getI32Type(), {ptr, ptr});
-  return LLVM::LLVMFuncOp::create(b, loc, "vprintf", type);
+  return LLVM::LLVMFuncOp::create(b, loc, name, type);
 }
 
 struct PrintLowering : OpConversionPattern<PrintOp> {
@@ -107,8 +108,10 @@ struct PrintLowering : OpConversionPattern<PrintOp> {
     auto func = op->getParentOfType<LLVM::LLVMFuncOp>();
     if (!module || !func)
       return failure();
-    LLVM::LLVMFuncOp vprintf = vprintfDecl(rewriter, loc, module);
-    unsigned numThreads = kernelNumThreads(op);
+    auto ptr = LLVM::LLVMPointerType::get(rewriter.getContext());
+    LLVM::LLVMFuncOp vprintf = declareFunction(
+        rewriter, loc, module, "vprintf",
+        LLVM::LLVMFunctionType::get(rewriter.getI32Type(), {ptr, ptr}));
     std::string prefix = escapePercent(op.getPrefix());
     if (!prefix.empty() && prefix.back() != ' ')
       prefix += " ";
@@ -165,10 +168,7 @@ struct PrintLowering : OpConversionPattern<PrintOp> {
     bool anyTile =
         llvm::any_of(op.getArgs(), [](Value a) { return isa<RankedTensorType>(a.getType()); });
     if (!scalars.empty() || !anyTile) {
-      Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
-                                          nvvm::threadIdX(rewriter, loc, numThreads),
-                                          i32Const(rewriter, loc, 0));
-      emitLine(scalarFormat, scalars, first);
+      emitLine(scalarFormat, scalars, emitIsThreadZero(rewriter, loc, kernelNumThreads(op)));
     }
     // Tiles: every element once, by the thread that owns it, with its index.
     for (auto [arg, regs] : llvm::zip(op.getArgs(), adaptor.getArgs())) {
@@ -221,15 +221,10 @@ struct AssertLowering : OpConversionPattern<AssertOp> {
     if (!module || !func)
       return failure();
     auto ptr = LLVM::LLVMPointerType::get(rewriter.getContext());
-    LLVM::LLVMFuncOp assertFail = module.lookupSymbol<LLVM::LLVMFuncOp>("__assertfail");
-    if (!assertFail) {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(module.getBody());
-      auto type = LLVM::LLVMFunctionType::get(
-          LLVM::LLVMVoidType::get(rewriter.getContext()),
-          {ptr, ptr, rewriter.getI32Type(), ptr, rewriter.getI64Type()});
-      assertFail = LLVM::LLVMFuncOp::create(rewriter, loc, "__assertfail", type);
-    }
+    LLVM::LLVMFuncOp assertFail = declareFunction(
+        rewriter, loc, module, "__assertfail",
+        LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(rewriter.getContext()),
+                                    {ptr, ptr, rewriter.getI32Type(), ptr, rewriter.getI64Type()}));
     // The innermost file:line (an inlined helper's, as the interpreter reports it).
     std::string file = "<unknown>";
     int32_t line = 0;
@@ -248,11 +243,8 @@ struct AssertLowering : OpConversionPattern<AssertOp> {
       bad = bad ? arith::OrIOp::create(rewriter, loc, bad, no).getResult() : no;
     }
     if (!isa<RankedTensorType>(op.getCond().getType()))
-      bad = arith::AndIOp::create(
-          rewriter, loc, bad,
-          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
-                                nvvm::threadIdX(rewriter, loc, kernelNumThreads(op)),
-                                i32Const(rewriter, loc, 0)));
+      bad = arith::AndIOp::create(rewriter, loc, bad,
+                                  emitIsThreadZero(rewriter, loc, kernelNumThreads(op)));
     std::string message = op.getMessage().str();
     std::string function = func.getSymName().str();
     scf::IfOp::create(rewriter, loc, bad, [&](OpBuilder &b, Location l) {

@@ -15,6 +15,11 @@ Value i32Const(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIntOp::create(b, loc, b.getI32Type(), value);
 }
 
+Value emitIsThreadZero(OpBuilder &b, Location loc, unsigned numThreads) {
+  Value tid = nvvm::threadIdX(b, loc, numThreads);
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, i32Const(b, loc, 0));
+}
+
 Value emitLaneId(OpBuilder &b, Location loc, unsigned numThreads) {
   Value tid = nvvm::threadIdX(b, loc, numThreads);
   return arith::AndIOp::create(b, loc, tid, i32Const(b, loc, 31));

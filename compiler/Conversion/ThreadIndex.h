@@ -21,6 +21,10 @@ using mlir::tile::Distribution;
 /// An i32 constant.
 mlir::Value i32Const(mlir::OpBuilder &b, mlir::Location loc, int64_t value);
 
+/// i1: threadIdx.x == 0, the thread that acts alone on a value every thread holds (a
+/// scalar stored, printed or updated once per program).
+mlir::Value emitIsThreadZero(mlir::OpBuilder &b, mlir::Location loc, unsigned numThreads);
+
 /// threadIdx.x % 32 and threadIdx.x / 32.
 mlir::Value emitLaneId(mlir::OpBuilder &b, mlir::Location loc, unsigned numThreads);
 mlir::Value emitWarpId(mlir::OpBuilder &b, mlir::Location loc, unsigned numThreads);
