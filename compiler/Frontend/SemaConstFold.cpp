@@ -9,6 +9,7 @@
 #include "compiler/Frontend/SemaInternal.h"
 
 #include "llvm/Support/Casting.h"
+#include "llvm/Support/ErrorHandling.h"
 
 #include <cmath>
 #include <limits>
@@ -24,6 +25,19 @@ using llvm::SMRange;
 // Compile-time arithmetic
 //===----------------------------------------------------------------------===//
 
+/// `a op b` for a comparison operator (ast::isComparison), in T's arithmetic.
+template <typename T> static bool compareConstants(ast::BinaryOp op, T a, T b) {
+  switch (op) {
+  case ast::BinaryOp::Lt: return a < b;
+  case ast::BinaryOp::Le: return a <= b;
+  case ast::BinaryOp::Gt: return a > b;
+  case ast::BinaryOp::Ge: return a >= b;
+  case ast::BinaryOp::Eq: return a == b;
+  case ast::BinaryOp::Ne: return a != b;
+  default: llvm_unreachable("not a comparison");
+  }
+}
+
 Value Sema::foldBinary(ast::BinaryOp op, const Value &l, const Value &r, SMRange opRange) {
   auto overflow = [&]() {
     diags.error(opRange, "integer overflow in a constant expression");
@@ -37,6 +51,8 @@ Value Sema::foldBinary(ast::BinaryOp op, const Value &l, const Value &r, SMRange
   if (anyFloat) {
     double a = l.kind == Value::Kind::Float ? l.floatValue : double(l.intValue);
     double b = r.kind == Value::Kind::Float ? r.floatValue : double(r.intValue);
+    if (ast::isComparison(op))
+      return Value::boolean(compareConstants(op, a, b));
     switch (op) {
     case ast::BinaryOp::Add: return Value::floating(a + b);
     case ast::BinaryOp::Sub: return Value::floating(a - b);
@@ -50,12 +66,6 @@ Value Sema::foldBinary(ast::BinaryOp op, const Value &l, const Value &r, SMRange
         return divByZero();
       return Value::floating(std::fmod(a, b));
     case ast::BinaryOp::Pow: return Value::floating(std::pow(a, b));
-    case ast::BinaryOp::Lt: return Value::boolean(a < b);
-    case ast::BinaryOp::Le: return Value::boolean(a <= b);
-    case ast::BinaryOp::Gt: return Value::boolean(a > b);
-    case ast::BinaryOp::Ge: return Value::boolean(a >= b);
-    case ast::BinaryOp::Eq: return Value::boolean(a == b);
-    case ast::BinaryOp::Ne: return Value::boolean(a != b);
     case ast::BinaryOp::FloorDiv:
       diags.error(opRange, "'//' needs integer operands; use '/' for floating-point division");
       return Value::error();
@@ -66,6 +76,8 @@ Value Sema::foldBinary(ast::BinaryOp op, const Value &l, const Value &r, SMRange
     }
   }
   int64_t a = l.intValue, b = r.intValue, res = 0;
+  if (ast::isComparison(op))
+    return Value::boolean(compareConstants(op, a, b));
   bool bothBool = l.kind == Value::Kind::Bool && r.kind == Value::Kind::Bool;
   switch (op) {
   case ast::BinaryOp::Add:
@@ -129,15 +141,15 @@ Value Sema::foldBinary(ast::BinaryOp op, const Value &l, const Value &r, SMRange
     return bothBool ? Value::boolean(a | b) : Value::integer(a | b);
   case ast::BinaryOp::BitXor:
     return bothBool ? Value::boolean(a ^ b) : Value::integer(a ^ b);
-  case ast::BinaryOp::Lt: return Value::boolean(a < b);
-  case ast::BinaryOp::Le: return Value::boolean(a <= b);
-  case ast::BinaryOp::Gt: return Value::boolean(a > b);
-  case ast::BinaryOp::Ge: return Value::boolean(a >= b);
-  case ast::BinaryOp::Eq: return Value::boolean(a == b);
-  case ast::BinaryOp::Ne: return Value::boolean(a != b);
   case ast::BinaryOp::MatMul:
     diags.error(opRange, "'@' is not supported; use dot(a, b)");
     return Value::error();
+  case ast::BinaryOp::Lt: // compared above
+  case ast::BinaryOp::Le:
+  case ast::BinaryOp::Gt:
+  case ast::BinaryOp::Ge:
+  case ast::BinaryOp::Eq:
+  case ast::BinaryOp::Ne:
   case ast::BinaryOp::And:
   case ast::BinaryOp::Or:
     break;
