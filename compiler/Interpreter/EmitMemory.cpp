@@ -110,10 +110,35 @@ inline bool inBounds(const ExecState &st, const PtrVal &p, int64_t es) {
            "warn instead"});
 }
 
+/// Checks lane i of `a` (an active lane): in bounds and, with checkInit, initialised. False
+/// when the access must stop: out of bounds, or an uninitialised read the policy fails on
+/// (one it only warns about lets the access go on).
+inline bool checkLane(ExecState &st, const Access &a, int64_t i, bool checkInit) {
+  const PtrVal p = a.ptrs[i];
+  if (!inBounds(st, p, a.elementSize)) {
+    reportOutOfBounds(st, a, i);
+    return false;
+  }
+  if (checkInit && !st.buffers[size_t(p.buffer)].init[p.offset / a.elementSize]) {
+    reportUninitialised(st, a, i);
+    if (st.failed)
+      return false;
+  }
+  return true;
+}
+
+/// checkLane on every active lane, before a store or an atomic changes anything, so that a
+/// failing one changes nothing.
+inline bool checkActiveLanes(ExecState &st, const Access &a, bool checkInit) {
+  for (int64_t i = 0; i < a.numel; ++i)
+    if ((!a.mask || a.mask[i]) && !checkLane(st, a, i, checkInit))
+      return false;
+  return true;
+}
+
 template <typename E>
 Inst loadInst(const Access &a, E *pd, const E *pother) {
   return [a, pd, pother](ExecState &st) {
-    const int64_t es = a.elementSize;
     const bool checkInit = st.options->uninitReads != UninitPolicy::Ignore;
     const BufferView *bufs = st.buffers.data();
     for (int64_t i = 0; i < a.numel; ++i) {
@@ -121,18 +146,10 @@ Inst loadInst(const Access &a, E *pd, const E *pother) {
         pd[i] = pother ? pother[i] : E{};
         continue;
       }
-      const PtrVal p = a.ptrs[i];
-      if (!inBounds(st, p, es)) {
-        reportOutOfBounds(st, a, i);
+      if (!checkLane(st, a, i, checkInit))
         return;
-      }
-      const BufferView &b = bufs[p.buffer];
-      if (checkInit && !b.init[p.offset / es]) {
-        reportUninitialised(st, a, i);
-        if (st.failed)
-          return;
-      }
-      std::memcpy(&pd[i], b.data + p.offset, sizeof(E));
+      const PtrVal p = a.ptrs[i];
+      std::memcpy(&pd[i], bufs[p.buffer].data + p.offset, sizeof(E));
     }
   };
 }
@@ -142,16 +159,8 @@ Inst storeInst(const Access &a, const E *pv) {
   return [a, pv](ExecState &st) {
     const int64_t es = a.elementSize;
     const BufferView *bufs = st.buffers.data();
-    // Check every lane first, so that a failing store writes nothing.
-    for (int64_t i = 0; i < a.numel; ++i) {
-      if (a.mask && !a.mask[i])
-        continue;
-      const PtrVal p = a.ptrs[i];
-      if (!inBounds(st, p, es)) {
-        reportOutOfBounds(st, a, i);
-        return;
-      }
-    }
+    if (!checkActiveLanes(st, a, /*checkInit=*/false))
+      return;
     for (int64_t i = 0; i < a.numel; ++i) {
       if (a.mask && !a.mask[i])
         continue;
@@ -172,21 +181,8 @@ Inst rmwInst(const Access &a, E *pd, const E *pv, const E *pcmp, Combine combine
     const int64_t es = a.elementSize;
     const bool checkInit = st.options->uninitReads != UninitPolicy::Ignore;
     const BufferView *bufs = st.buffers.data();
-    // Check every lane first, so that a failing atomic changes nothing.
-    for (int64_t i = 0; i < a.numel; ++i) {
-      if (a.mask && !a.mask[i])
-        continue;
-      const PtrVal p = a.ptrs[i];
-      if (!inBounds(st, p, es)) {
-        reportOutOfBounds(st, a, i);
-        return;
-      }
-      if (checkInit && !bufs[p.buffer].init[p.offset / es]) {
-        reportUninitialised(st, a, i);
-        if (st.failed)
-          return;
-      }
-    }
+    if (!checkActiveLanes(st, a, checkInit))
+      return;
     for (int64_t i = 0; i < a.numel; ++i) {
       if (a.mask && !a.mask[i]) {
         pd[i] = E{};
