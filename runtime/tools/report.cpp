@@ -64,6 +64,17 @@ std::pair<double, double> decades(double lo, double hi) {
   return {a, b};
 }
 
+// The opening of a chart of width x height: the svg element, a white background and the
+// title at x = titleX.
+std::string svgStart(double width, double height, double titleX, const std::string& title) {
+  return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + fmt("%.0f", width) +
+         "\" height=\"" + fmt("%.0f", height) +
+         "\" font-family=\"sans-serif\" font-size=\"11\">\n"
+         "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+         "<text x=\"" +
+         fmt("%.0f", titleX) + "\" y=\"20\" font-size=\"13\">" + xml(title) + "</text>\n";
+}
+
 std::string tickLabel(double v) {
   if (v >= 1 && v < 1e6)
     return fmt("%.0f", v);
@@ -297,12 +308,9 @@ std::string sweepSvg(const Report& r) {
   const double plotW = std::max(200.0, groupW * double(r.shapes.size()));
   const double legendH = 16 * double(nconf) + 10;
   const double W = left + plotW + 20, H = top + plotH + 60 + legendH;
-  std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + fmt("%.0f", W) +
-                  "\" height=\"" + fmt("%.0f", H) + "\" font-family=\"sans-serif\" font-size=\"11\">\n";
-  s += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  s += "<text x=\"" + fmt("%.0f", left) + "\" y=\"20\" font-size=\"13\">" +
-       xml(r.kernel + " on " + r.device + ": median time per configuration (bars; whiskers p20-p80)") +
-       "</text>\n";
+  std::string s = svgStart(W, H, left, r.kernel + " on " + r.device +
+                                           ": median time per configuration (bars; whiskers "
+                                           "p20-p80)");
   if (lo <= 0) {
     s += "<text x=\"" + fmt("%.0f", left) + "\" y=\"60\">no configuration ran</text>\n</svg>\n";
     return s;
@@ -402,12 +410,8 @@ std::string rooflineSvg(const Report& r) {
   auto Y = [&](double v) {
     return top + plotH - (std::log10(v) - std::log10(ylo)) / (std::log10(yhi) - std::log10(ylo)) * plotH;
   };
-  std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + fmt("%.0f", W) +
-                  "\" height=\"" + fmt("%.0f", H) + "\" font-family=\"sans-serif\" font-size=\"11\">\n";
-  s += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  s += "<text x=\"" + fmt("%.0f", left) + "\" y=\"20\" font-size=\"13\">" +
-       xml(r.kernel + " on " + r.device + ": roofline (ceilings measured in the same run)") +
-       "</text>\n";
+  std::string s = svgStart(W, H, left, r.kernel + " on " + r.device +
+                                           ": roofline (ceilings measured in the same run)");
   for (double d = xlo; d <= xhi * 1.0001; d *= 10)
     s += "<line x1=\"" + fmt("%.1f", X(d)) + "\" x2=\"" + fmt("%.1f", X(d)) + "\" y1=\"" +
          fmt("%.1f", top) + "\" y2=\"" + fmt("%.1f", top + plotH) + "\" stroke=\"#eee\"/>\n" +
