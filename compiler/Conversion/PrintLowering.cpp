@@ -98,20 +98,38 @@ LLVM::LLVMFuncOp declareFunction(OpBuilder &b, Location loc, ModuleOp module, St
   return LLVM::LLVMFuncOp::create(b, loc, name, type);
 }
 
+/// Where print and assert are lowered: the module (their strings, the declaration of the CUDA
+/// system function they call), the kernel function (its stack slots, its name) and that
+/// system function.
+struct SystemCall {
+  ModuleOp module;
+  LLVM::LLVMFuncOp func;
+  LLVM::LLVMFuncOp callee;
+};
+
+/// The SystemCall of `op` calling `name` of type `type`; nullopt outside a lowered kernel.
+std::optional<SystemCall> systemCall(OpBuilder &b, Operation *op, StringRef name,
+                                     LLVM::LLVMFunctionType type) {
+  auto module = op->getParentOfType<ModuleOp>();
+  auto func = op->getParentOfType<LLVM::LLVMFuncOp>();
+  if (!module || !func)
+    return std::nullopt;
+  return SystemCall{module, func, declareFunction(b, op->getLoc(), module, name, type)};
+}
+
 struct PrintLowering : OpConversionPattern<PrintOp> {
   using OpConversionPattern::OpConversionPattern;
 
   LogicalResult matchAndRewrite(PrintOp op, OneToNOpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto module = op->getParentOfType<ModuleOp>();
-    auto func = op->getParentOfType<LLVM::LLVMFuncOp>();
-    if (!module || !func)
-      return failure();
     auto ptr = LLVM::LLVMPointerType::get(rewriter.getContext());
-    LLVM::LLVMFuncOp vprintf = declareFunction(
-        rewriter, loc, module, "vprintf",
-        LLVM::LLVMFunctionType::get(rewriter.getI32Type(), {ptr, ptr}));
+    std::optional<SystemCall> call = systemCall(
+        rewriter, op, "vprintf", LLVM::LLVMFunctionType::get(rewriter.getI32Type(), {ptr, ptr}));
+    if (!call)
+      return failure();
+    ModuleOp module = call->module;
+    LLVM::LLVMFuncOp func = call->func, vprintf = call->callee;
     std::string prefix = escapePercent(op.getPrefix());
     if (!prefix.empty() && prefix.back() != ' ')
       prefix += " ";
@@ -216,15 +234,15 @@ struct AssertLowering : OpConversionPattern<AssertOp> {
   LogicalResult matchAndRewrite(AssertOp op, OneToNOpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto module = op->getParentOfType<ModuleOp>();
-    auto func = op->getParentOfType<LLVM::LLVMFuncOp>();
-    if (!module || !func)
-      return failure();
     auto ptr = LLVM::LLVMPointerType::get(rewriter.getContext());
-    LLVM::LLVMFuncOp assertFail = declareFunction(
-        rewriter, loc, module, "__assertfail",
+    std::optional<SystemCall> call = systemCall(
+        rewriter, op, "__assertfail",
         LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(rewriter.getContext()),
                                     {ptr, ptr, rewriter.getI32Type(), ptr, rewriter.getI64Type()}));
+    if (!call)
+      return failure();
+    ModuleOp module = call->module;
+    LLVM::LLVMFuncOp func = call->func, assertFail = call->callee;
     // The innermost file:line (an inlined helper's, as the interpreter reports it).
     std::string file = "<unknown>";
     int32_t line = 0;
