@@ -40,24 +40,19 @@ llvm::StringRef spelling(UnaryOp op);
 llvm::StringRef spelling(BinaryOp op);
 bool isComparison(BinaryOp op);
 
-class Expr {
+enum class ExprKind {
+  Name, IntLit, FloatLit, BoolLit, NoneLit, StringLit, Tuple,
+  Unary, Binary, Ternary, Call, Attribute, Subscript, Slice, Dict,
+};
+
+class Expr : public KindedNode<ExprKind> {
 public:
-  enum class Kind {
-    Name, IntLit, FloatLit, BoolLit, NoneLit, StringLit, Tuple,
-    Unary, Binary, Ternary, Call, Attribute, Subscript, Slice, Dict,
-  };
-  Kind getKind() const { return kind; }
-  llvm::SMRange range;
   /// Height of the tree below this node (a leaf is 1); bounded by the parser
   /// so that every recursive walk over expressions has a bounded depth.
   unsigned depth = 1;
-  virtual ~Expr() = default;
 
 protected:
-  Expr(Kind kind, llvm::SMRange range) : range(range), kind(kind) {}
-
-private:
-  Kind kind;
+  using KindedNode::KindedNode;
 };
 
 class NameExpr : public Expr {
@@ -212,18 +207,11 @@ struct Annotation {
   bool present() const { return !name.empty(); }
 };
 
-class Stmt {
-public:
-  enum class Kind { Expr, Assign, AugAssign, Return, Pass, Break, Continue, If, For, While };
-  Kind getKind() const { return kind; }
-  llvm::SMRange range;
-  virtual ~Stmt() = default;
+enum class StmtKind { Expr, Assign, AugAssign, Return, Pass, Break, Continue, If, For, While };
 
+class Stmt : public KindedNode<StmtKind> {
 protected:
-  Stmt(Kind kind, llvm::SMRange range) : range(range), kind(kind) {}
-
-private:
-  Kind kind;
+  using KindedNode::KindedNode;
 };
 
 class ExprStmt : public Stmt {

@@ -47,23 +47,19 @@ struct Variable {
 // Expressions
 //===----------------------------------------------------------------------===//
 
-class Expr {
+enum class ExprKind {
+  Constant, VarRef, Unary, Binary, Compare, AddPtr, Cast, Splat, Broadcast, ExpandDims,
+  Select, ProgramId, NumPrograms, Arange, Load, AtomicAdd, Reduce, Dot, Hint, Math, Bitcast,
+  Trans, Atomic, Extern, PermuteXor, Reshape,
+};
+
+class Expr : public KindedNode<ExprKind> {
 public:
-  enum class Kind {
-    Constant, VarRef, Unary, Binary, Compare, AddPtr, Cast, Splat, Broadcast, ExpandDims,
-    Select, ProgramId, NumPrograms, Arange, Load, AtomicAdd, Reduce, Dot, Hint, Math, Bitcast,
-    Trans, Atomic, Extern, PermuteXor, Reshape,
-  };
-  Kind getKind() const { return kind; }
   Type type;
-  llvm::SMRange range;
-  virtual ~Expr() = default;
 
 protected:
-  Expr(Kind kind, Type type, llvm::SMRange range) : type(std::move(type)), range(range), kind(kind) {}
-
-private:
-  Kind kind;
+  Expr(Kind kind, Type type, llvm::SMRange range)
+      : KindedNode(kind, range), type(std::move(type)) {}
 };
 
 /// A scalar constant, or a tile with every element equal to it.
@@ -359,18 +355,11 @@ public:
 class Stmt;
 using Block = std::vector<Stmt *>;
 
-class Stmt {
-public:
-  enum class Kind { Let, Store, Print, Assume, Barrier, For, While, If, Inline, Scan };
-  Kind getKind() const { return kind; }
-  llvm::SMRange range;
-  virtual ~Stmt() = default;
+enum class StmtKind { Let, Store, Print, Assume, Barrier, For, While, If, Inline, Scan };
 
+class Stmt : public KindedNode<StmtKind> {
 protected:
-  Stmt(Kind kind, llvm::SMRange range) : range(range), kind(kind) {}
-
-private:
-  Kind kind;
+  using KindedNode::KindedNode;
 };
 
 class LetStmt : public Stmt {
