@@ -113,8 +113,9 @@ bool resolveSpecializations(func::FuncOp kernel, const Assumptions &requested, b
 }
 
 /// --variants=auto: the general variant; every pointer 16-byte aligned and every i32/i64
-/// divisible by 16 (as --specialize-all); and, where the kernel has inner strides, the same
-/// with those strides equal to 1 (row-major operands).
+/// divisible by 16 (as --specialize-all) among those whose divisibility can matter
+/// (addressingArguments); and, where the kernel has inner strides, the same with those
+/// strides equal to 1 (row-major operands).
 std::vector<Assumptions> deriveVariants(func::FuncOp kernel, DiagnosticEngine &diags) {
   std::vector<Assumptions> sets(1);
   Assumptions aligned;

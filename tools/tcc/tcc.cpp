@@ -113,8 +113,9 @@ int main(int argc, char **argv) {
   std::string variants;
   app.add_option("--variants", variants,
                  "auto (the default of --emit=cubin|header without --specialize): general, "
-                 "aligned/divisible by 16, and that with unit inner strides where the kernel "
-                 "has strides, the runtime picking the best the arguments allow "
+                 "aligned/divisible by 16 (the integers reaching an address, a mask or a "
+                 "loop), and that with unit inner strides where the kernel has strides, the "
+                 "runtime picking the best the arguments allow "
                  "(--emit=cubin writes each beside -o, named by its specialisation; "
                  "--emit=header embeds them all); single: one variant (the one --specialize "
                  "asks for; a header adds the general one)")
