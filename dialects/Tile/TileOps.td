@@ -501,6 +501,8 @@ def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["acc", "result"]>]> {
   let results = (outs Tile_TileOf<[F32], "f32">:$result);
   let assemblyFormat = "$a `,` $b `,` $acc attr-dict `:` type($a) `,` type($b) `->` type($result)";
   let hasVerifier = 1;
+  // `acc + dot(a, b, 0)` (Triton's `accumulator += tl.dot(a, b)`) is `dot(a, b, acc)`.
+  let hasCanonicalizer = 1;
 }
 
 //===----------------------------------------------------------------------===//

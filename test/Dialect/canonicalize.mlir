@@ -124,3 +124,33 @@ func.func @unknown_mask(%p: tensor<64x!tile.ptr<f32>>, %v: tensor<64xf32>, %m: t
   tile.store %p, %v, mask %m : tensor<64x!tile.ptr<f32>>
   return
 }
+
+// `acc += dot(a, b)` is `dot(a, b, acc)`: the addition of a product accumulated from zero
+// folds into the dot's accumulator (either operand order), so that a K loop carries one
+// accumulator, not two plus an element-wise add. A dot with another use, or with a
+// non-zero accumulator, stays.
+// CHECK-LABEL: func.func @add_into_dot
+// CHECK-SAME:  (%[[A:.*]]: tensor<16x16xf16>, %[[B:.*]]: tensor<16x16xf16>, %[[X:.*]]: tensor<16x16xf32>, %[[Y:.*]]: tensor<16x16xf32>)
+// CHECK:       %[[P:.*]] = tile.dot %[[A]], %[[B]], %[[X]] {input_precision = "tf32"}
+// CHECK:       %[[Q:.*]] = tile.dot %[[A]], %[[B]], %[[P]]
+// CHECK:       %[[R:.*]] = tile.dot %[[A]], %[[B]], %[[Y]]
+// CHECK:       %[[S:.*]] = arith.addf %[[R]], %[[Q]]
+// CHECK:       %[[Z:.*]] = tile.dot %[[A]], %[[B]], %{{.*}}
+// CHECK:       %[[T:.*]] = arith.addf %[[Z]], %[[S]]
+// CHECK:       arith.addf %[[T]], %[[Z]]
+func.func @add_into_dot(%a: tensor<16x16xf16>, %b: tensor<16x16xf16>, %x: tensor<16x16xf32>,
+                        %y: tensor<16x16xf32>) -> tensor<16x16xf32> {
+  %zero = arith.constant dense<0.0> : tensor<16x16xf32>
+  %d0 = tile.dot %a, %b, %zero {input_precision = "tf32"} : tensor<16x16xf16>, tensor<16x16xf16> -> tensor<16x16xf32>
+  %p = arith.addf %x, %d0 : tensor<16x16xf32>
+  %d1 = tile.dot %a, %b, %zero : tensor<16x16xf16>, tensor<16x16xf16> -> tensor<16x16xf32>
+  %q = arith.addf %d1, %p : tensor<16x16xf32>
+  // The accumulator is not zero: not folded.
+  %d2 = tile.dot %a, %b, %y : tensor<16x16xf16>, tensor<16x16xf16> -> tensor<16x16xf32>
+  %s = arith.addf %d2, %q : tensor<16x16xf32>
+  // Two uses: not folded.
+  %d3 = tile.dot %a, %b, %zero : tensor<16x16xf16>, tensor<16x16xf16> -> tensor<16x16xf32>
+  %t = arith.addf %d3, %s : tensor<16x16xf32>
+  %u = arith.addf %t, %d3 : tensor<16x16xf32>
+  return %u : tensor<16x16xf32>
+}
