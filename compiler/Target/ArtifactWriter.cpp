@@ -4,12 +4,12 @@
 #include "tcc/constexpr_text.h"
 #include "tcc/grid_expr.h"
 #include "tcc/identifier.h"
+#include "tcc/json.h"
 
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <cstdio>
 #include <cstring>
 #include <unistd.h>
 
@@ -31,38 +31,6 @@ bool parseParamType(const std::string& type, bool* isPointer, std::string* eleme
     }
   }
   return false;
-}
-
-std::string jsonQuote(const std::string& s) {
-  std::string r = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-    case '"':
-      r += "\\\"";
-      break;
-    case '\\':
-      r += "\\\\";
-      break;
-    case '\n':
-      r += "\\n";
-      break;
-    case '\r':
-      r += "\\r";
-      break;
-    case '\t':
-      r += "\\t";
-      break;
-    default:
-      if (c < 0x20) {
-        char buf[8];
-        std::snprintf(buf, sizeof buf, "\\u%04x", c);
-        r += buf;
-      } else {
-        r += static_cast<char>(c);
-      }
-    }
-  }
-  return r + "\"";
 }
 
 } // namespace artifacts
@@ -125,25 +93,10 @@ KernelConstexpr KernelConstexpr::string(std::string n, std::string value) {
   return c;
 }
 
-std::string KernelConstexpr::json() const {
-  switch (kind) {
-  case Kind::Int:
-    return std::to_string(intValue);
-  case Kind::Bool:
-    return intValue ? "true" : "false";
-  case Kind::Float:
-    // JSON has no infinities or NaNs: those are written as strings.
-    return std::isfinite(floatValue) ? shortestDouble(floatValue)
-                                     : artifacts::jsonQuote(shortestDouble(floatValue));
-  case Kind::String:
-    return artifacts::jsonQuote(text);
-  }
-  return "null";
-}
-
 std::string KernelConstexpr::display() const {
   // JSON's escaping, so that a string keeps a header's comment on one line.
-  return constexprText(kind, intValue, floatValue, text, artifacts::jsonQuote);
+  return constexprText(kind, intValue, floatValue, text,
+                       [](const std::string& s) { return json::write(s, 0); });
 }
 
 std::string validateArtifact(const KernelArtifact& a) {
@@ -305,84 +258,100 @@ int specialisationScore(const KernelArtifact& a) {
   return s;
 }
 
+namespace {
+
+// A constexpr's JSON value: 1024, true, 0.5, "relu"; JSON has no infinities or NaNs, so those
+// are the strings "inf", "-inf", "nan".
+json::Value constexprJson(const KernelConstexpr& c) {
+  switch (c.kind) {
+  case KernelConstexpr::Kind::Int:
+    return json::Value(static_cast<long long>(c.intValue));
+  case KernelConstexpr::Kind::Bool:
+    return json::Value(c.intValue != 0);
+  case KernelConstexpr::Kind::Float:
+    return std::isfinite(c.floatValue) ? json::Value(c.floatValue)
+                                       : json::Value(shortestDouble(c.floatValue));
+  case KernelConstexpr::Kind::String:
+    return json::Value(c.text);
+  }
+  return json::Value();
+}
+
+json::Value stringArray(const std::vector<std::string>& list) {
+  json::Value a = json::Value::array();
+  for (const std::string& s : list)
+    a.push(s);
+  return a;
+}
+
+} // namespace
+
 std::string artifactMetadataJson(const KernelArtifact& a, const std::string& cubinFileName,
                                  const std::string& ptxFileName) {
-  using artifacts::jsonQuote;
-  std::string j = "{\n";
-  j += "  \"format\": " + jsonQuote(kArtifactFormat) + ",\n";
-  j += "  \"version\": " + std::to_string(kArtifactVersion) + ",\n";
-  j += "  \"name\": " + jsonQuote(a.name) + ",\n";
-  j += "  \"entry\": " + jsonQuote(entryOf(a)) + ",\n";
-  j += "  \"arch\": " + jsonQuote(a.arch) + ",\n";
+  json::Value j = json::Value::object();
+  j.set("format", kArtifactFormat);
+  j.set("version", kArtifactVersion);
+  j.set("name", a.name);
+  j.set("entry", entryOf(a));
+  j.set("arch", a.arch);
   if (!cubinFileName.empty())
-    j += "  \"cubin\": " + jsonQuote(cubinFileName) + ",\n";
+    j.set("cubin", cubinFileName);
   if (!ptxFileName.empty())
-    j += "  \"ptx\": " + jsonQuote(ptxFileName) + ",\n";
-  j += "  \"num_warps\": " + std::to_string(a.numWarps) + ",\n";
-  j += "  \"threads_per_block\": " + std::to_string(32 * a.numWarps) + ",\n";
-  j += "  \"shared_bytes\": " + std::to_string(a.sharedBytes) + ",\n";
+    j.set("ptx", ptxFileName);
+  j.set("num_warps", a.numWarps);
+  j.set("threads_per_block", 32 * a.numWarps);
+  j.set("shared_bytes", a.sharedBytes);
   if (a.numStages > 0)
-    j += "  \"num_stages\": " + std::to_string(a.numStages) + ",\n";
-  j += "  \"grid\": [" + jsonQuote(a.grid[0]) + ", " + jsonQuote(a.grid[1]) + ", " +
-       jsonQuote(a.grid[2]) + "],\n";
-  j += "  \"params\": [";
-  for (size_t i = 0; i < a.params.size(); ++i) {
-    const KernelParam& p = a.params[i];
-    j += i ? ",\n    " : "\n    ";
-    j += "{\"name\": " + jsonQuote(p.name) + ", \"type\": " + jsonQuote(p.type);
+    j.set("num_stages", a.numStages);
+  j.set("grid", stringArray({a.grid[0], a.grid[1], a.grid[2]}));
+  json::Value& params = j.set("params", json::Value::array());
+  for (const KernelParam& p : a.params) {
+    json::Value& o = params.push(json::Value::object());
+    o.set("name", p.name);
+    o.set("type", p.type);
     if (p.divisibility > 1)
-      j += ", \"divisibility\": " + std::to_string(p.divisibility);
+      o.set("divisibility", p.divisibility);
     if (p.equalToOne)
-      j += ", \"equal_to\": 1";
-    j += "}";
+      o.set("equal_to", 1);
   }
-  j += a.params.empty() ? "],\n" : "\n  ],\n";
-  j += "  \"constexprs\": {";
-  for (size_t i = 0; i < a.constexprs.size(); ++i) {
-    j += i ? ", " : "";
-    j += jsonQuote(a.constexprs[i].name) + ": " + a.constexprs[i].json();
+  json::Value& constexprs = j.set("constexprs", json::Value::object());
+  for (const KernelConstexpr& c : a.constexprs)
+    constexprs.set(c.name, constexprJson(c));
+  if (a.hasPtxasInfo) {
+    json::Value& p = j.set("ptxas", json::Value::object());
+    p.set("registers", a.registers);
+    p.set("stack_bytes", a.stackBytes);
+    p.set("spill_stores", a.spillStores);
+    p.set("spill_loads", a.spillLoads);
   }
-  j += "}";
-  if (a.hasPtxasInfo)
-    j += ",\n  \"ptxas\": {\"registers\": " + std::to_string(a.registers) +
-         ", \"stack_bytes\": " + std::to_string(a.stackBytes) +
-         ", \"spill_stores\": " + std::to_string(a.spillStores) +
-         ", \"spill_loads\": " + std::to_string(a.spillLoads) + "}";
-  if (a.autotune) {
-    auto names = [&](const std::vector<std::string>& list) {
-      std::string r = "[";
-      for (size_t i = 0; i < list.size(); ++i)
-        r += (i ? ", " : "") + jsonQuote(list[i]);
-      return r + "]";
-    };
-    const KernelAutotune& t = *a.autotune;
-    j += ",\n  \"autotune\": {\"space\": " + jsonQuote(t.space) +
-         ", \"index\": " + std::to_string(t.index) + ", \"count\": " + std::to_string(t.count) +
-         ", \"key\": " + names(t.key) + ", \"writes\": " + names(t.writes) +
-         ", \"restore\": " + names(t.restore) + "}";
+  if (const std::optional<KernelAutotune>& t = a.autotune) {
+    json::Value& o = j.set("autotune", json::Value::object());
+    o.set("space", t->space);
+    o.set("index", t->index);
+    o.set("count", t->count);
+    o.set("key", stringArray(t->key));
+    o.set("writes", stringArray(t->writes));
+    o.set("restore", stringArray(t->restore));
   }
   if (a.costBytes || a.costFlops) {
-    j += ",\n  \"cost\": {";
+    json::Value& o = j.set("cost", json::Value::object());
     if (a.costBytes)
-      j += "\"bytes\": " + jsonQuote(*a.costBytes);
+      o.set("bytes", *a.costBytes);
     if (a.costFlops)
-      j += std::string(a.costBytes ? ", " : "") + "\"flops\": " + jsonQuote(*a.costFlops);
-    j += "}";
+      o.set("flops", *a.costFlops);
   }
-  if (a.checkBounds) {
-    std::string list = "[";
-    for (size_t i = 0; i < a.checkBounds->extents.size(); ++i)
-      list += (i ? ", " : "") + jsonQuote(a.checkBounds->extents[i]);
-    j += ",\n  \"check_bounds\": {\"extents\": " + list +
-         "], \"record_bytes\": " + std::to_string(kBoundsRecordBytes) +
-         ", \"unchecked\": " + std::to_string(a.checkBounds->unchecked) + "}";
+  if (const std::optional<KernelBoundsCheck>& c = a.checkBounds) {
+    json::Value& o = j.set("check_bounds", json::Value::object());
+    o.set("extents", stringArray(c->extents));
+    o.set("record_bytes", kBoundsRecordBytes);
+    o.set("unchecked", c->unchecked);
   }
   if (!a.source.empty())
-    j += ",\n  \"source\": " + jsonQuote(a.source);
+    j.set("source", a.source);
   if (!a.compiler.empty())
-    j += ",\n  \"compiler\": " + jsonQuote(a.compiler);
-  j += "\n}\n";
-  return j;
+    j.set("compiler", a.compiler);
+  // One line per member, each parameter and the small objects and arrays on one line.
+  return json::writeRecords(j, 2);
 }
 
 bool writeModuleArtifacts(const std::vector<KernelArtifact>& kernels, const std::string& cubinPath,

@@ -48,8 +48,6 @@ struct KernelConstexpr {
   static KernelConstexpr number(std::string n, double value);
   static KernelConstexpr string(std::string n, std::string value);
   bool isInteger() const { return kind == Kind::Int || kind == Kind::Bool; }
-  // The JSON value: 1024, true, 0.5, "relu" (non-finite numbers as the strings "inf", "nan").
-  std::string json() const;
   // As written in a header comment: 1024, True, 0.5, "relu".
   std::string display() const;
 };
@@ -164,8 +162,6 @@ std::string replaceExtension(const std::string& path, const std::string& ext);
 namespace artifacts {
 // True if `type` is a parameter type of the list above; sets *isPointer.
 bool parseParamType(const std::string& type, bool* isPointer, std::string* element);
-// A JSON string literal (with quotes) for `s`.
-std::string jsonQuote(const std::string& s);
 } // namespace artifacts
 
 } // namespace tcc
