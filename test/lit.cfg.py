@@ -41,3 +41,6 @@ fake_cuda = os.path.join(config.tcc_obj_root, "lib", "libtcc-fake-cuda.so")
 if os.path.exists(fake_cuda):
     config.available_features.add("fake-cuda")
     config.substitutions.append(("%fake_cuda", fake_cuda))
+# tcc-pack (test/gpu/fixtures/tcc_pack.cpp), the GPU fixtures' packer, where it is built.
+if os.path.exists(os.path.join(config.tcc_tools_dir, "tcc-pack")):
+    config.available_features.add("tcc-pack")
