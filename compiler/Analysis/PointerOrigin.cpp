@@ -19,7 +19,7 @@ Value tcc::pointerArgument(Value ptr) {
       return Value();
     if (auto add = dyn_cast<AddPtrOp>(def))
       ptr = add.getPtr();
-    else if (isa<SplatOp, BroadcastOp, ExpandDimsOp, ConvertLayoutOp>(def))
+    else if (isa<SplatOp, BroadcastOp, ExpandDimsOp, ConvertLayoutOp, HintOp>(def))
       ptr = def->getOperand(0);
     else
       return Value();

@@ -18,7 +18,7 @@
 namespace tcc {
 
 /// The kernel argument `ptr` is derived from through tile.addptr, tile.splat,
-/// tile.broadcast, tile.expand_dims and tile.convert_layout; null when it comes from
+/// tile.broadcast, tile.expand_dims, tile.convert_layout and tile.hint; null when it comes from
 /// anything else (a loop-carried value, a select, a pointer loaded from memory).
 mlir::Value pointerArgument(mlir::Value ptr);
 

@@ -73,7 +73,9 @@ void Sema::statement(const ast::Stmt *s, const NameSet &liveAfter) {
   switch (s->getKind()) {
   case ast::Stmt::Kind::Expr: {
     Value v = expr(cast<ast::ExprStmt>(s)->expr);
-    if (const ast::NameExpr *hinted = hintedName(s); hinted && v.kind == Value::Kind::Runtime)
+    // Only the builtin's hint (a user's own `multiple_of` helper is a call like any other).
+    if (const ast::NameExpr *hinted = hintedName(s);
+        hinted && v.kind == Value::Kind::Runtime && llvm::isa_and_nonnull<typed::HintExpr>(v.expr))
       assign(hinted->name, v, s->range);
     return;
   }

@@ -167,4 +167,10 @@ void forEachLoopWithStages(mlir::ModuleOp module, unsigned defaultStages,
   }
 }
 
+mlir::Value stripHints(mlir::Value v) {
+  while (auto hint = v.getDefiningOp<tile::HintOp>())
+    v = hint.getSrc();
+  return v;
+}
+
 } // namespace tcc

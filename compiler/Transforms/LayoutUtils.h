@@ -83,6 +83,9 @@ mlir::LogicalResult setConstantLayout(mlir::Operation *constant, mlir::Attribute
 void forEachLoopWithStages(mlir::ModuleOp module, unsigned defaultStages,
                            llvm::function_ref<void(mlir::scf::ForOp, unsigned)> f);
 
+/// `v` under any tile.hint ops on it: a hint is the value itself, with promises attached.
+mlir::Value stripHints(mlir::Value v);
+
 } // namespace tcc
 
 #endif // TCC_COMPILER_TRANSFORMS_LAYOUTUTILS_H

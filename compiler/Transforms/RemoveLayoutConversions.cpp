@@ -463,11 +463,9 @@ private:
     forward.set(cvt.getResult(), getLayout(cvt.getSrc().getType()));
     if (tryPlan(forward, cvt, erased))
       return true;
-    Value src = cvt.getSrc();
     // Hints are the value itself (`tl.multiple_of(a_ptrs, ...)` on a loop's pointers,
     // tutorial 08): the value under them changes layout, and they follow it.
-    while (auto hint = src.getDefiningOp<tile::HintOp>())
-      src = hint.getSrc();
+    Value src = tcc::stripHints(cvt.getSrc());
     Operation *owner = isa<BlockArgument>(src)
                            ? cast<BlockArgument>(src).getOwner()->getParentOp()
                            : src.getDefiningOp();

@@ -115,10 +115,7 @@ private:
     auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
     auto next = yield.getOperand(index).getDefiningOp<AddPtrOp>();
     // Hints are the value itself: `tl.multiple_of(p, ...)` before `p += inc` (tutorial 08).
-    Value advanced = next ? next.getPtr() : Value();
-    while (auto hint = advanced ? advanced.getDefiningOp<HintOp>() : HintOp())
-      advanced = hint.getOperand();
-    if (!next || advanced != arg)
+    if (!next || tcc::stripHints(next.getPtr()) != arg)
       return false;
     // The increment must not change from one iteration to the next.
     llvm::SetVector<Operation *> incOps;

@@ -352,3 +352,30 @@ func.func @chunked_row(%out: !tile.ptr<f32>, %inp: !tile.ptr<f32>, %n: i32)
   } {tile.num_stages = 3 : i32}
   return
 }
+
+// -----
+
+// A store through a hinted pointer (a `tl.multiple_of` on the output's pointers) is traced
+// to its argument through the hint: it writes `out`, not what the loop loads, so the load
+// is still prefetched.
+// CHECK-LABEL: func.func @hinted_store
+// CHECK:       scf.for %{{.*}} iter_args
+func.func @hinted_store(%out: !tile.ptr<f32>, %inp: !tile.ptr<f32>, %n: i32, %s: i32)
+    attributes {tile.kernel, tile.num_warps = 4 : i32} {
+  %cols = tile.make_range 0 to 128 : tensor<128xi32>
+  %nb = tile.splat %n : i32 -> tensor<128xi32>
+  %mask = arith.cmpi slt, %cols, %nb : tensor<128xi32>
+  %c0 = arith.constant 0 : i32
+  scf.for %i = %c0 to %n step %s : i32 {
+    %p = tile.addptr %inp, %i : !tile.ptr<f32>, i32
+    %ps = tile.splat %p : !tile.ptr<f32> -> tensor<128x!tile.ptr<f32>>
+    %pp = tile.addptr %ps, %cols : tensor<128x!tile.ptr<f32>>, tensor<128xi32>
+    %x = tile.load %pp, mask %mask : tensor<128x!tile.ptr<f32>>
+    %q = tile.addptr %out, %i : !tile.ptr<f32>, i32
+    %qs = tile.splat %q : !tile.ptr<f32> -> tensor<128x!tile.ptr<f32>>
+    %qp = tile.addptr %qs, %cols : tensor<128x!tile.ptr<f32>>, tensor<128xi32>
+    %qh = tile.hint %qp {divisibility = array<i32: 16>} : tensor<128x!tile.ptr<f32>>
+    tile.store %qh, %x, mask %mask : tensor<128x!tile.ptr<f32>>
+  }
+  return
+}
