@@ -13,6 +13,7 @@
 #include "compiler/Target/ArtifactWriter.h"
 #include "compiler/Target/Cubin.h"
 #include "compiler/Target/HeaderWriter.h"
+#include "compiler/Target/Occupancy.h"
 #include "compiler/Target/Libdevice.h"
 #include "compiler/Target/PtxEmitter.h"
 #include "compiler/Transforms/Passes.h"
@@ -174,6 +175,8 @@ struct Compiled {
     bool hasPtxasInfo = false;
     tcc::PtxasFunctionInfo ptxas;
     int unchecked = 0; // --check-bounds: accesses tile-check-bounds could not trace
+    /// The PTX is in NVPTX's register-pressure order (chooseSchedule).
+    bool pressureSchedule = false;
   };
   std::map<std::string, Launch> kernels; // by kernel name
 };
@@ -255,6 +258,9 @@ private:
                Compiled *result);
   bool compileTimed(ModuleOp tileModule, const std::map<std::string, Assumptions> &perKernel,
                     Compiled *result, TimingScope &scope);
+  bool chooseSchedule(llvm::Module &spare, const PtxOptions &ptxOptions,
+                      const CubinOptions &cubinOptions, Compiled *result,
+                      std::map<std::string, tcc::PtxasFunctionInfo> *infos, std::string *log);
   tcc::KernelArtifact describe(func::FuncOp kernel, const Assumptions &assumptions,
                                const Compiled &compiled);
   bool writeText(StringRef text);
@@ -415,6 +421,13 @@ bool Codegen::compileTimed(ModuleOp tileModule,
     result->llvmIR = printLLVMIR(*llvmModule);
     return true;
   }
+  ptxOptions.registerPressureSchedule = codegen.schedule == CodegenOptions::Schedule::Pressure;
+  for (auto &[name, launch] : result->kernels)
+    launch.pressureSchedule = ptxOptions.registerPressureSchedule;
+  // --schedule=auto keeps a copy to generate code from a second time (chooseSchedule).
+  std::unique_ptr<llvm::Module> spare;
+  if (stage != EmitStage::PTX && codegen.schedule == CodegenOptions::Schedule::Auto)
+    spare = cloneLLVMModule(*llvmModule);
   TimingScope ptxScope = scope.nest("NVPTX code generation");
   if (!emitPtx(*llvmModule, ptxOptions, &result->ptx, &error)) {
     diags.error(error);
@@ -433,13 +446,81 @@ bool Codegen::compileTimed(ModuleOp tileModule,
     diags.error(error);
     return false;
   }
+  ptxasScope.stop();
+  std::map<std::string, tcc::PtxasFunctionInfo> infos = tcc::parsePtxasLog(log);
+  if (spare) {
+    TimingScope retryScope = scope.nest("register-pressure schedule");
+    if (!chooseSchedule(*spare, ptxOptions, cubinOptions, result, &infos, &log))
+      return false;
+  }
   if (codegen.ptxasVerbose)
     driver.diagnosticStream() << log;
-  for (auto &[entry, info] : tcc::parsePtxasLog(log))
+  for (auto &[entry, info] : infos)
     if (auto it = result->kernels.find(entry); it != result->kernels.end()) {
       it->second.hasPtxasInfo = true;
       it->second.ptxas = info;
     }
+  return true;
+}
+
+/// The programs an SM holds of each kernel in `infos` (by ptxas's registers, the kernel's
+/// shared memory and warps), and whether registers alone limit one of them.
+static std::map<std::string, tcc::Occupancy>
+occupancies(const Compiled &compiled, const std::map<std::string, tcc::PtxasFunctionInfo> &infos) {
+  tcc::SmResources sm = tcc::smResources(compiled.arch);
+  std::map<std::string, tcc::Occupancy> result;
+  for (auto &[name, launch] : compiled.kernels)
+    if (auto it = infos.find(name); it != infos.end())
+      result[name] = tcc::occupancy(sm, it->second.registers, launch.numWarps,
+                                    launch.sharedBytes + it->second.staticSharedBytes);
+  return result;
+}
+
+/// --schedule=auto. ptxas allocates registers from the order of the PTX, and the IR's
+/// order (NVPTX's default, which Triton's PTX has too) interleaves independent chains
+/// less than a register-pressure list scheduler: tutorial 04's eight Philox streams per
+/// thread run in lock step, 48 registers against 32. Where registers alone limit the
+/// programs per SM, the code is generated again in register-pressure order, and that is
+/// kept when every kernel then fits at least as many programs per SM, one more, and spills
+/// no more. Kernels whose occupancy shared memory or warps decide (GEMM's rings) are not
+/// generated twice.
+bool Codegen::chooseSchedule(llvm::Module &spare, const PtxOptions &ptxOptions,
+                             const CubinOptions &cubinOptions, Compiled *result,
+                             std::map<std::string, tcc::PtxasFunctionInfo> *infos,
+                             std::string *log) {
+  std::map<std::string, tcc::Occupancy> before = occupancies(*result, *infos);
+  if (llvm::none_of(before, [](auto &entry) { return entry.second.registerBound(); }))
+    return true;
+  PtxOptions pressure = ptxOptions;
+  pressure.registerPressureSchedule = true;
+  std::string ptx, cubin, error, pressureLog;
+  if (!emitPtx(spare, pressure, &ptx, &error) ||
+      !assembleCubin(ptx, cubinOptions, &cubin, &error, &pressureLog)) {
+    diags.error(error);
+    return false;
+  }
+  std::map<std::string, tcc::PtxasFunctionInfo> pressureInfos = tcc::parsePtxasLog(pressureLog);
+  std::map<std::string, tcc::Occupancy> after = occupancies(*result, pressureInfos);
+  bool better = false;
+  for (auto &[name, occupancy] : before) {
+    auto it = after.find(name);
+    if (it == after.end())
+      return true;
+    const tcc::PtxasFunctionInfo &was = infos->at(name), &now = pressureInfos.at(name);
+    if (it->second.programs() < occupancy.programs() ||
+        now.spillStores + now.spillLoads > was.spillStores + was.spillLoads ||
+        now.stackBytes > was.stackBytes)
+      return true;
+    better |= it->second.programs() > occupancy.programs();
+  }
+  if (!better)
+    return true;
+  result->ptx = std::move(ptx);
+  result->cubin = std::move(cubin);
+  *infos = std::move(pressureInfos);
+  *log = std::move(pressureLog);
+  for (auto &[name, launch] : result->kernels)
+    launch.pressureSchedule = true;
   return true;
 }
 
@@ -582,6 +663,9 @@ std::string Codegen::configurationText() const {
   add("-O" + std::to_string(codegen.optLevel));
   if (!codegen.fpFusion)
     add("--no-fp-fusion");
+  if (codegen.schedule != CodegenOptions::Schedule::Auto)
+    add(std::string("--schedule=") +
+        (codegen.schedule == CodegenOptions::Schedule::Source ? "source" : "pressure"));
   if (codegen.numWarps)
     add("--num-warps " + std::to_string(codegen.numWarps));
   if (codegen.numStages)
@@ -883,7 +967,11 @@ int Codegen::runArtifacts(ModuleOp module, ArrayRef<func::FuncOp> kernels,
              << ", ";
         else
           os << "PTX only (no ptxas figures), ";
-        os << a.sharedBytes << " B shared, " << a.numWarps << " warps\n";
+        os << a.sharedBytes << " B shared, " << a.numWarps << " warps";
+        if (auto it = job.compiled.kernels.find(k);
+            it != job.compiled.kernels.end() && it->second.pressureSchedule)
+          os << ", register-pressure order";
+        os << "\n";
       }
       // A configuration of a search space whose fast path spills is slower than one whose
       // does not: dropped (the driver says so), unless --max-spill-bytes allows it. The

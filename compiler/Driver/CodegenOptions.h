@@ -22,6 +22,12 @@ struct CodegenOptions {
   /// Whether a multiply and a dependent add may become one fma (Triton's default,
   /// enable_fp_fusion=True); --no-fp-fusion keeps them apart (IEEE rounding of each).
   bool fpFusion = true;
+  /// --schedule: the order NVPTX gives each block's instructions, from which ptxas
+  /// allocates registers. Source: the IR's (LLVM's default); Pressure: NVPTX's
+  /// register-pressure list scheduler; Auto (default): the IR's, and the other where
+  /// registers alone limit the programs per SM and it fits more (--emit=cubin|header).
+  enum class Schedule { Auto, Source, Pressure };
+  Schedule schedule = Schedule::Auto;
   /// --num-warps: warps per program; 0 keeps the kernel's num_warps.
   unsigned numWarps = 0;
   /// --num-stages: pipeline stages of dot loops (tile-pipeline), overriding the kernel's

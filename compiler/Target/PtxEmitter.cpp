@@ -20,6 +20,7 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
 #include <mutex>
 
@@ -106,8 +107,29 @@ static std::unique_ptr<llvm::TargetMachine> createTargetMachine(const PtxOptions
   // contract either (tutorial 05's layer norm: x_hat * w + b, 32 fma a thread).
   targetOptions.AllowFPOpFusion =
       options.fpFusion ? llvm::FPOpFusion::Fast : llvm::FPOpFusion::Strict;
-  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      triple, options.arch, /*Features=*/"", targetOptions, std::nullopt, std::nullopt, level));
+  // NVPTX reads its scheduling preference from a process-wide option when the target
+  // machine builds its lowering, and nowhere else: it is set for this construction only,
+  // under a lock, so that compilations on other threads (tcc's parallel configurations)
+  // each get their own.
+  static std::mutex scheduleLock;
+  std::unique_ptr<llvm::TargetMachine> machine;
+  {
+    std::lock_guard<std::mutex> hold(scheduleLock);
+    llvm::cl::opt<bool> *sched4reg = nullptr;
+    auto &registered = llvm::cl::getRegisteredOptions();
+    if (auto it = registered.find("nvptx-sched4reg"); it != registered.end())
+      sched4reg = static_cast<llvm::cl::opt<bool> *>(it->second);
+    if (options.registerPressureSchedule && !sched4reg) {
+      *error = "this LLVM's NVPTX backend has no register-pressure scheduler (nvptx-sched4reg)";
+      return nullptr;
+    }
+    if (sched4reg)
+      sched4reg->setValue(options.registerPressureSchedule);
+    machine.reset(target->createTargetMachine(triple, options.arch, /*Features=*/"",
+                                              targetOptions, std::nullopt, std::nullopt, level));
+    if (sched4reg)
+      sched4reg->setValue(false);
+  }
   if (!machine)
     *error = "could not create an NVPTX target machine for " + options.arch;
   return machine;
@@ -188,6 +210,10 @@ public:
 };
 
 } // namespace
+
+std::unique_ptr<llvm::Module> cloneLLVMModule(const llvm::Module &module) {
+  return llvm::CloneModule(module);
+}
 
 bool emitPtx(llvm::Module &module, const PtxOptions &options, std::string *ptx,
              std::string *error) {

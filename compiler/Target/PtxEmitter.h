@@ -29,6 +29,12 @@ struct PtxOptions {
   std::string arch = "sm_90"; // sm_80, sm_90, sm_90a, ...
   unsigned optLevel = 3;      // 0..3, for LLVM's pipeline and its code generator
   bool fpFusion = true;       // a*b + c may become fma (LLVM's FPOpFusion::Fast)
+  /// Instruction selection orders each block's instructions to keep fewer values live
+  /// (NVPTX's register-pressure list scheduler, `-nvptx-sched4reg`) instead of keeping
+  /// the IR's order. ptxas allocates registers from the PTX's order, so this changes what
+  /// it needs: tutorial 04's eight Philox streams per thread, 48 registers in the IR's
+  /// order, take 32 in this one. The driver chooses it per kernel (Codegen.cpp).
+  bool registerPressureSchedule = false;
 };
 
 /// The architectures tcc targets: sm_80, sm_86, sm_89, sm_90, sm_90a.
@@ -45,6 +51,9 @@ std::unique_ptr<llvm::Module> translateToLLVMIR(mlir::ModuleOp module, llvm::LLV
 
 /// Runs LLVM's default pipeline for options.optLevel on `module`.
 bool optimizeLLVMIR(llvm::Module &module, const PtxOptions &options, std::string *error);
+
+/// A copy of `module` (code generation changes the module it runs on).
+std::unique_ptr<llvm::Module> cloneLLVMModule(const llvm::Module &module);
 
 /// Emits `module` as PTX text.
 bool emitPtx(llvm::Module &module, const PtxOptions &options, std::string *ptx,

@@ -73,6 +73,24 @@ int main(int argc, char **argv) {
   app.add_flag_function("--no-fp-fusion", [&codegen](int64_t) { codegen.fpFusion = false; },
                "keep each multiply and add apart (by default a*b + c may become one fma, "
                "as Triton's enable_fp_fusion=True)");
+  app.add_option_function<std::string>(
+         "--schedule",
+         [&codegen](const std::string &v) {
+           codegen.schedule = v == "source"     ? tcc::CodegenOptions::Schedule::Source
+                              : v == "pressure" ? tcc::CodegenOptions::Schedule::Pressure
+                                                : tcc::CodegenOptions::Schedule::Auto;
+         },
+         "the order of each block's instructions in the PTX, from which ptxas allocates "
+         "registers: auto (default) keeps the IR's, and takes NVPTX's register-pressure "
+         "order where registers alone limit the programs per SM and that order fits more "
+         "(--emit=cubin|header); source: the IR's; pressure: register-pressure")
+      ->check(CLI::Validator(
+          [](std::string &v) -> std::string {
+            if (v == "auto" || v == "source" || v == "pressure")
+              return "";
+            return "expected auto, source or pressure, not " + v;
+          },
+          "auto|source|pressure"));
   app.add_option("--num-warps", codegen.numWarps,
                  "warps per program, a power of two from 1 to 32 (default: the kernel's "
                  "num_warps)")
