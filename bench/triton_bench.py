@@ -185,6 +185,10 @@ DROPOUT_P = 0.5
 DROPOUT_SEED = 123
 # Tutorial 08's benchmark groups (bench/workloads.cpp's kGroup).
 GROUPED_GEMMS = 4
+# Tutorial 06's benchmark (BATCH, N_HEADS, one N_CTX of it) and the sm_scale of its test;
+# bench/workloads.cpp's kAttn*: the exported launches carry these values, and tcc-bench
+# checks their output against its own reference with them.
+ATTN_Z, ATTN_H, ATTN_N_CTX, ATTN_SM_SCALE = 4, 32, 4096, 0.5
 
 # Bytes each tutorial workload must move (read + written), as bench/workloads.cpp counts them.
 TUTORIAL_BYTES = {
@@ -192,6 +196,7 @@ TUTORIAL_BYTES = {
     "triton_02_fused_softmax": lambda m, n: 2 * 4 * m * n,
     "triton_04_dropout": lambda m, n: 3 * 4 * m,
     "triton_04_seeded_dropout": lambda m, n: 2 * 4 * m,
+    "triton_07_extern_functions": lambda m, n: 2 * 4 * m,  # f32 x read, asin(x) written
     # fp16 x read and y written, fp16 w and b, f32 mean and rstd per row
     "triton_05_layer_norm": lambda m, n: 2 * 2 * m * n + 2 * 2 * n + 2 * 4 * m,
 }
@@ -250,9 +255,15 @@ def rand(shape, dtype=None, lo=0.5, hi=4.0, gen=None):
 class Workload:
     """One shape of one kernel: Triton configs, the PyTorch op, and the check."""
 
-    def __init__(self, name, kernel, M, N, K=0):
+    def __init__(self, name, kernel, M, N, K=0, causal=False):
         self.name, self.kernel, self.M, self.N, self.K = name, kernel, M, N, K
-        if K:
+        self.causal = causal
+        if kernel == "triton_06_fused_attention":
+            # M = N_CTX, N = HEAD_DIM, K = Z * H; the tutorial's count: two matmuls of
+            # 2 Z H N_CTX^2 HEAD_DIM, half of it when causal.
+            self.metric = "TFLOP/s"
+            self.amount = 4.0 * K * M * M * N * (0.5 if causal else 1.0)
+        elif K:
             group = GROUPED_GEMMS if kernel == "triton_08_grouped_gemm" else 1
             self.metric, self.amount = "TFLOP/s", 2.0 * M * N * K * group
         elif kernel in TUTORIAL_BYTES:  # Triton's tutorials (M = n for the 1-D ones)
@@ -276,8 +287,11 @@ class Workload:
             # 1 to 16 warps, up to 128 elements per thread (a 1024-wide row fits one warp).
             b = next_pow2(self.N)
             return [dict(BLOCK=b, num_warps=w) for w in (1, 2, 4, 8, 16) if b // (32 * w) <= 128]
-        if k == "triton_01_vector_add" or k.startswith("triton_04_"):
+        if k in ("triton_01_vector_add", "triton_07_extern_functions") or \
+                k.startswith("triton_04_"):
             return [dict(BLOCK_SIZE=1024, num_warps=4)]  # the tutorials' launches
+        if k == "triton_06_fused_attention":
+            return tut.attention_configs(self.N)
         if k == "triton_05_layer_norm":
             block, warps = tut.layer_norm_meta(torch.empty((1, self.N), dtype=torch.float16))
             return [dict(BLOCK_SIZE=block, num_warps=warps)]
@@ -318,6 +332,25 @@ class Workload:
     def setup(self):
         M, N, K = self.M, self.N, self.K
         g = torch.Generator(device="cuda").manual_seed(0)
+        if self.kernel == "triton_07_extern_functions":
+            # +-[0.125, 1] (asin's domain; the tutorial's torch.rand is [0, 1)), 1 and -1.
+            self.x = rand((M,), lo=0.125, hi=1.0, gen=g)
+            self.x[0], self.x[1] = 1.0, -1.0
+            self.out = torch.empty_like(self.x)
+            self.ref = torch.asin(self.x)
+            return
+        if self.kernel == "triton_06_fused_attention":
+            # (Z, H, N_CTX, HEAD_DIM) fp16 Q, K, V in +-[0.125, 1], as tcc-bench's; M (the
+            # log-sum-exp of each row, base 2) f32.
+            shape = (ATTN_Z, ATTN_H, M, N)
+            self.q = rand(shape, torch.float16, 0.125, 1.0, g)
+            self.k = rand(shape, torch.float16, 0.125, 1.0, g)
+            self.v = rand(shape, torch.float16, 0.125, 1.0, g)
+            self.out = torch.empty_like(self.q)
+            self.lse = torch.empty((ATTN_Z, ATTN_H, M), device="cuda", dtype=torch.float32)
+            self.ref = torch.nn.functional.scaled_dot_product_attention(
+                self.q, self.k, self.v, is_causal=self.causal, scale=ATTN_SM_SCALE)
+            return
         if self.kernel in ("triton_01_vector_add", "triton_04_dropout",
                            "triton_04_seeded_dropout"):
             self.x = rand((M,), gen=g)
@@ -391,7 +424,8 @@ class Workload:
 
     def teardown(self):
         for attr in ("a", "b", "bias", "out", "ref", "x", "y", "v0", "v1", "keep", "w",
-                     "mean", "rstd", "group", "a_ptrs", "b_ptrs", "c_ptrs", "sizes", "lds"):
+                     "mean", "rstd", "group", "a_ptrs", "b_ptrs", "c_ptrs", "sizes", "lds",
+                     "q", "k", "v", "lse"):
             if hasattr(self, attr):
                 delattr(self, attr)
         torch.cuda.empty_cache()
@@ -401,7 +435,7 @@ class Workload:
         buffers of the same workload (bench/workloads.cpp)."""
         return {r: getattr(self, r) for r in ("x", "y", "out", "v0", "v1", "a", "b", "bias",
                                               "keep", "w", "mean", "rstd", "a_ptrs", "b_ptrs",
-                                              "c_ptrs", "sizes", "lds")
+                                              "c_ptrs", "sizes", "lds", "q", "k", "v", "lse")
                 if hasattr(self, r)}
 
     def triton_launcher(self, cfg):
@@ -446,6 +480,13 @@ class Workload:
             call, grid, args, kw = tut.launch_layer_norm_fwd(self.x, self.out, self.w, self.b,
                                                              self.mean, self.rstd, 1e-5)
             return call, call, grid, args, kw
+        if k == "triton_07_extern_functions":
+            call, grid, args, kw = tut.launch_1d(tut.asin_kernel, M, (self.x, self.out, M))
+            return call, call, grid, args, dict(kw, num_warps=c["num_warps"])
+        if k == "triton_06_fused_attention":
+            call, grid, args, kw = tut.launch_attention(self.q, self.k, self.v, self.out,
+                                                        self.lse, self.causal, ATTN_SM_SCALE, c)
+            return call, call, grid, args, kw
         if k == "triton_03_matrix_multiplication":
             call, grid, args, kw = tut.launch_matmul(self.a, self.b, self.out, c)
             return call, call, grid, args, kw
@@ -477,6 +518,11 @@ class Workload:
             return lambda: torch.nn.functional.dropout(self.x, DROPOUT_P, training=True)
         if k == "triton_05_layer_norm":
             return lambda: torch.nn.functional.layer_norm(self.x, (self.N,), self.w, self.b, 1e-5)
+        if k == "triton_07_extern_functions":
+            return lambda: torch.asin(self.x, out=self.out)
+        if k == "triton_06_fused_attention":  # the tutorial's "flash" line: PyTorch's SDPA
+            return lambda: torch.nn.functional.scaled_dot_product_attention(
+                self.q, self.k, self.v, is_causal=self.causal, scale=ATTN_SM_SCALE)
         if k in ("triton_03_matrix_multiplication", "triton_09_persistent_matmul"):
             return lambda: torch.matmul(self.a, self.b, out=self.out)
         if k == "triton_08_grouped_gemm":  # the tutorial's cuBLAS line: one matmul each
@@ -507,8 +553,12 @@ class Workload:
             frac = kept.float().mean().item()
             return bool(torch.equal(self.out, torch.where(kept, self.x / (1 - DROPOUT_P), 0.0))
                         and abs(frac - (1 - DROPOUT_P)) < 0.01)
-        if self.kernel == "triton_05_layer_norm":  # the tutorial's test: fp16, atol 1e-2
+        if self.kernel in ("triton_05_layer_norm", "triton_06_fused_attention"):
+            # the tutorials' tests: fp16, atol 1e-2
             return bool(torch.allclose(self.out, self.ref, atol=1e-2, rtol=0))
+        if self.kernel == "triton_07_extern_functions":
+            # libdevice's asinf (within 4 ulp, 4.8e-7 of the result) against PyTorch's asin
+            return bool(torch.allclose(self.out, self.ref, rtol=1e-6, atol=1e-7))
         if self.K:
             err = torch.linalg.norm((self.out.float() - self.ref.float()).flatten())
             return bool(err <= 1e-2 * torch.linalg.norm(self.ref.float().flatten()))
@@ -546,6 +596,16 @@ def workloads():
         w.append(Workload(f"triton_04_{k}_{1 << 27}", f"triton_04_{k}", 1 << 27, 1))
     for n in (1024, 4096, 8192, 15872):  # 05's benchmark: M = 4096, N = 512 x i (i < 32)
         w.append(Workload(f"triton_05_layer_norm_fwd_4096x{n}", "triton_05_layer_norm", 4096, n))
+    # 07: asin over 01's largest size.
+    w.append(Workload(f"triton_07_extern_functions_{1 << 27}", "triton_07_extern_functions",
+                      1 << 27, 1))
+    # 06's benchmark forward: fp16, BATCH 4, N_HEADS 32, N_CTX 4096, HEAD_DIM 64 and 128,
+    # non-causal and causal (M = N_CTX, N = HEAD_DIM, K = Z * H: the export's shape).
+    for d in (64, 128):
+        for causal in (False, True):
+            w.append(Workload(f"triton_06_fused_attention_{'causal_' if causal else ''}fp16_"
+                              f"{ATTN_Z}x{ATTN_H}x{ATTN_N_CTX}x{d}", "triton_06_fused_attention",
+                              ATTN_N_CTX, d, ATTN_Z * ATTN_H, causal=causal))
     return w
 
 

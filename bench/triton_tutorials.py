@@ -10,10 +10,12 @@ Imported by triton_bench.py (which needs torch and triton); never run on its own
 import torch
 import triton
 import triton.language as tl
+from triton.language.extra import libdevice
 
 
 def launch_1d(kernel, n_elements, args):
-    """The 1-D tutorials' launch (01's add(), 04's dropout() and seeded_dropout()): a grid of
+    """The 1-D tutorials' launch (01's add(), 04's dropout() and seeded_dropout(), 07's
+    asin_kernel[grid](x, output, n_elements, BLOCK_SIZE=1024)): a grid of
     cdiv(n_elements, BLOCK_SIZE) programs, BLOCK_SIZE=1024, the default num_warps. Returns
     (kernel, grid, args, kwargs)."""
     return kernel, (triton.cdiv(n_elements, 1024), ), tuple(args), dict(BLOCK_SIZE=1024)
@@ -299,6 +301,203 @@ def launch_layer_norm_fwd(x, y, weight, bias, mean, rstd, eps):
     return (_layer_norm_fwd_fused, (M, ),
             (x_arg, y, weight, bias, mean, rstd, x_arg.stride(0), N, eps),
             dict(BLOCK_SIZE=block_size, num_warps=num_warps, num_ctas=1))
+
+
+# 06-fused-attention.py: the forward kernel, without its @triton.autotune (the export
+# compiles one configuration at a time: ATTENTION_CONFIGS); its body, _attn_fwd_inner's and
+# _maybe_make_tensor_desc's are the tutorial's.
+@triton.jit
+def _attn_fwd_inner(acc, l_i, m_i, q,  #
+                    desc_k, desc_v,  #
+                    offset_y, dtype: tl.constexpr, start_m, qk_scale,  #
+                    BLOCK_M: tl.constexpr, HEAD_DIM: tl.constexpr, BLOCK_N: tl.constexpr,  #
+                    STAGE: tl.constexpr, offs_m: tl.constexpr, offs_n: tl.constexpr,  #
+                    N_CTX: tl.constexpr, warp_specialize: tl.constexpr, IS_HOPPER: tl.constexpr):
+    # range of values handled by this stage
+    if STAGE == 1:
+        lo, hi = 0, start_m * BLOCK_M
+    elif STAGE == 2:
+        lo, hi = start_m * BLOCK_M, (start_m + 1) * BLOCK_M
+        lo = tl.multiple_of(lo, BLOCK_M)
+    # causal = False
+    else:
+        lo, hi = 0, N_CTX
+    offsetk_y = offset_y + lo
+    if dtype == tl.float8e5:
+        offsetv_y = offset_y * HEAD_DIM + lo
+    else:
+        offsetv_y = offset_y + lo
+    # loop over k, v and update accumulator
+    for start_n in tl.range(lo, hi, BLOCK_N, warp_specialize=warp_specialize):
+        start_n = tl.multiple_of(start_n, BLOCK_N)
+        # -- compute qk ----
+        k = desc_k.load([offsetk_y, 0]).T
+        qk = tl.dot(q, k)
+        if STAGE == 2:
+            mask = offs_m[:, None] >= (start_n + offs_n[None, :])
+            qk = qk * qk_scale + tl.where(mask, 0, -1.0e6)
+            m_ij = tl.maximum(m_i, tl.max(qk, 1))
+            qk -= m_ij[:, None]
+        else:
+            m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
+            qk = qk * qk_scale - m_ij[:, None]
+        p = tl.math.exp2(qk)
+        # -- compute correction factor
+        alpha = tl.math.exp2(m_i - m_ij)
+        l_ij = tl.sum(p, 1)
+        # -- update output accumulator --
+        if not IS_HOPPER and warp_specialize and BLOCK_M == 128 and HEAD_DIM == 128:
+            BM: tl.constexpr = acc.shape[0]
+            BN: tl.constexpr = acc.shape[1]
+            acc0, acc1 = acc.reshape([BM, 2, BN // 2]).permute(0, 2, 1).split()
+            acc0 = acc0 * alpha[:, None]
+            acc1 = acc1 * alpha[:, None]
+            acc = tl.join(acc0, acc1).permute(0, 2, 1).reshape([BM, BN])
+        else:
+            acc = acc * alpha[:, None]
+        # prepare p and v for the dot
+        if dtype == tl.float8e5:
+            v = desc_v.load([0, offsetv_y]).T
+        else:
+            v = desc_v.load([offsetv_y, 0])
+        p = p.to(dtype)
+        # note that this non transposed v for FP8 is only supported on Blackwell
+        acc = tl.dot(p, v, acc)
+        # update m_i and l_i
+        # place this at the end of the loop to reduce register pressure
+        l_i = l_i * alpha + l_ij
+        m_i = m_ij
+        offsetk_y += BLOCK_N
+        offsetv_y += BLOCK_N
+    return acc, l_i, m_i
+
+
+@triton.jit
+def _maybe_make_tensor_desc(desc_or_ptr, shape, strides, block_shape):
+    if isinstance(desc_or_ptr, tl.tensor_descriptor):
+        return desc_or_ptr
+    else:
+        return tl.make_tensor_descriptor(desc_or_ptr, shape, strides, block_shape)
+
+
+@triton.jit
+def _attn_fwd(sm_scale, M,  #
+              Z, H, desc_q, desc_k, desc_v, desc_o, N_CTX,  #
+              HEAD_DIM: tl.constexpr,  #
+              BLOCK_M: tl.constexpr,  #
+              BLOCK_N: tl.constexpr,  #
+              FP8_OUTPUT: tl.constexpr,  #
+              STAGE: tl.constexpr,  #
+              warp_specialize: tl.constexpr,  #
+              IS_HOPPER: tl.constexpr,  #
+              ):
+    dtype = tl.float8e5 if FP8_OUTPUT else tl.float16
+    tl.static_assert(BLOCK_N <= HEAD_DIM)
+    start_m = tl.program_id(0)
+    off_hz = tl.program_id(1)
+    off_z = off_hz // H
+    off_h = off_hz % H
+
+    y_dim = Z * H * N_CTX
+    desc_q = _maybe_make_tensor_desc(desc_q, shape=[y_dim, HEAD_DIM], strides=[HEAD_DIM, 1],
+                                     block_shape=[BLOCK_M, HEAD_DIM])
+    if FP8_OUTPUT:
+        desc_v = _maybe_make_tensor_desc(desc_v, shape=[HEAD_DIM, y_dim], strides=[N_CTX, 1],
+                                         block_shape=[HEAD_DIM, BLOCK_N])
+    else:
+        desc_v = _maybe_make_tensor_desc(desc_v, shape=[y_dim, HEAD_DIM], strides=[HEAD_DIM, 1],
+                                         block_shape=[BLOCK_N, HEAD_DIM])
+    desc_k = _maybe_make_tensor_desc(desc_k, shape=[y_dim, HEAD_DIM], strides=[HEAD_DIM, 1],
+                                     block_shape=[BLOCK_N, HEAD_DIM])
+    desc_o = _maybe_make_tensor_desc(desc_o, shape=[y_dim, HEAD_DIM], strides=[HEAD_DIM, 1],
+                                     block_shape=[BLOCK_M, HEAD_DIM])
+
+    offset_y = off_z * (N_CTX * H) + off_h * N_CTX
+    qo_offset_y = offset_y + start_m * BLOCK_M
+    # initialize offsets
+    offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = tl.arange(0, BLOCK_N)
+    # initialize pointer to m and l
+    m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
+    l_i = tl.zeros([BLOCK_M], dtype=tl.float32) + 1.0
+    acc = tl.zeros([BLOCK_M, HEAD_DIM], dtype=tl.float32)
+    # load scales
+    qk_scale = sm_scale
+    qk_scale *= 1.44269504  # 1/log(2)
+    # load q: it will stay in SRAM throughout
+    q = desc_q.load([qo_offset_y, 0])
+    # stage 1: off-band
+    # For causal = True, STAGE = 3 and _attn_fwd_inner gets 1 as its STAGE
+    # For causal = False, STAGE = 1, and _attn_fwd_inner gets 3 as its STAGE
+    if STAGE & 1:
+        acc, l_i, m_i = _attn_fwd_inner(acc, l_i, m_i, q,  #
+                                        desc_k, desc_v,  #
+                                        offset_y, dtype, start_m, qk_scale,  #
+                                        BLOCK_M, HEAD_DIM, BLOCK_N,  #
+                                        4 - STAGE, offs_m, offs_n, N_CTX,  #
+                                        warp_specialize, IS_HOPPER)
+    # stage 2: on-band
+    if STAGE & 2:
+        acc, l_i, m_i = _attn_fwd_inner(acc, l_i, m_i, q,  #
+                                        desc_k, desc_v,  #
+                                        offset_y, dtype, start_m, qk_scale,  #
+                                        BLOCK_M, HEAD_DIM, BLOCK_N,  #
+                                        2, offs_m, offs_n, N_CTX,  #
+                                        warp_specialize, IS_HOPPER)
+    # epilogue
+    m_i += tl.math.log2(l_i)
+    acc = acc / l_i[:, None]
+    m_ptrs = M + off_hz * N_CTX + offs_m
+    tl.store(m_ptrs, m_i)
+    desc_o.store([qo_offset_y, 0], acc.to(dtype))
+
+
+# Three of the tutorial's autotune configurations (its list, filtered by keep() for Hopper):
+# BLOCK_M 64, BLOCK_N 64, 3 stages, 4 warps (the one tcc's port is built in: its
+# configuration 4), 128 x 64 with 4 warps and 128 x 128 with 8; those with BLOCK_N above
+# HEAD_DIM are left out (the kernel's static_assert).
+ATTENTION_CONFIGS = [dict(BLOCK_M=bm, BLOCK_N=bn, num_stages=3, num_warps=w)
+                     for bm, bn, w in ((64, 64, 4), (128, 64, 4), (128, 128, 8))]
+
+
+def attention_configs(head_dim):
+    return [dict(c) for c in ATTENTION_CONFIGS if c["BLOCK_N"] <= head_dim]
+
+
+def launch_attention(q, k, v, o, m, causal, sm_scale, config):
+    """_attention.forward's launch of _attn_fwd in one configuration, on its path where Q, K,
+    V and O are passed as tensors and the kernel makes their tensor descriptors itself (the
+    tutorial takes it on Hopper with warp_specialize; without, it passes host-side
+    TensorDescriptors, whose CUtensorMap arguments tcc-bench's harness cannot pass, and
+    which tcc's port does not take either): an allocator for the descriptors' global
+    scratch, a grid of (cdiv(N_CTX, BLOCK_M), Z * H, 1), STAGE 3 when causal (else 1),
+    warp_specialize False, fp16 (no FP8_OUTPUT)."""
+    Z, H, N_CTX, HEAD_DIM = q.shape
+    triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8,
+                                                                 device=q.device))
+    cfg = dict(config)
+    grid = (triton.cdiv(N_CTX, cfg["BLOCK_M"]), Z * H, 1)
+    is_hopper = torch.cuda.get_device_capability(q.device)[0] == 9
+    return (_attn_fwd, grid, (sm_scale, m, Z, H, q, k, v, o, N_CTX),
+            dict(cfg, HEAD_DIM=HEAD_DIM, FP8_OUTPUT=False, STAGE=3 if causal else 1,
+                 warp_specialize=False, IS_HOPPER=is_hopper))
+
+
+# 07-extern-functions.py
+@triton.jit
+def asin_kernel(
+    x_ptr,
+    y_ptr,
+    n_elements,
+    BLOCK_SIZE: tl.constexpr,
+):
+    pid = tl.program_id(axis=0)
+    block_start = pid * BLOCK_SIZE
+    offsets = block_start + tl.arange(0, BLOCK_SIZE)
+    mask = offsets < n_elements
+    x = tl.load(x_ptr + offsets, mask=mask)
+    x = libdevice.asin(x)
+    tl.store(y_ptr + offsets, x, mask=mask)
 
 
 # 08-grouped-gemm.py

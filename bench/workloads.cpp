@@ -20,8 +20,8 @@ struct Workload {
   std::string name;   // "softmax_16384x4096"
   // What its arguments and check are: transpose, softmax, softmax_persistent, bias_add,
   // layernorm, matmul, matmul_bias, matmul_bf16, and for the tutorials' own t01_add,
-  // t04_dropout, t04_seeded_dropout, t05_layernorm, t08_grouped (02 runs as
-  // softmax_persistent, 03 and 09 as matmul: the same signatures).
+  // t04_dropout, t04_seeded_dropout, t05_layernorm, t06_attention, t07_asin, t08_grouped
+  // (02 runs as softmax_persistent, 03 and 09 as matmul: the same signatures).
   std::string kernel;
   std::string folder; // artifacts/<source>/<folder>: the kernel's, or a tutorial port's
   std::string entry;  // the kernel's name in its library
@@ -33,9 +33,17 @@ struct Workload {
   bool gemm = false; // rated in TFLOP/s (else GB/s)
   double bytes = 0;  // that must move (read + written)
   double flops = 0;  // that must be computed (0: pure data movement)
+  // t06_attention: M = N_CTX, N = HEAD_DIM, K = Z * H (the export's shape), Z and H apart,
+  // and whether the mask is causal (STAGE 3).
+  int64_t Z = 0, H = 0;
+  bool causal = false;
 };
 
 constexpr int kGroup = 4; // tutorial 08's benchmark: groups of 4 GEMMs of one size
+// Tutorial 06's benchmark (BATCH, N_HEADS, one N_CTX of it) and the scale of its test; the
+// same in bench/triton_bench.py (ATTN_*), whose exported launches carry these values.
+constexpr int64_t kAttnZ = 4, kAttnH = 32, kAttnNCtx = 4096;
+constexpr float kAttnScale = 0.5f;
 
 std::string shape(int64_t m, int64_t n) {
   return std::to_string(m) + "x" + std::to_string(n);
@@ -163,6 +171,35 @@ std::vector<Workload> workloads() {
                        8.0 * 4096 * dbl(n));
     w->prefix = "fwd_";
     w->block = "BLOCK_SIZE";
+  }
+  // 07's asin over 01's largest size (its example's 98432 is too small to time): f32 read
+  // and written, one libdevice asinf an element.
+  port("triton_07_extern_functions_" + std::to_string(nd), "t07_asin", "triton_07_extern_functions",
+       "asin_kernel", nd, 1, 8.0 * dbl(nd), dbl(nd));
+  // 06's benchmark forward: BATCH 4, N_HEADS 32, fp16, N_CTX 4096 (of its 2^10..2^14), head
+  // dimensions 64 and 128, non-causal and causal; FLOPs as it counts them (two matmuls of
+  // 2 Z H N_CTX^2 HEAD_DIM, half of it causal); bytes Q, K, V read and O written (fp16), and
+  // M (f32, one per row).
+  for (int64_t d : {64, 128}) {
+    for (bool causal : {false, true}) {
+      const int64_t z = kAttnZ, h = kAttnH, nc = kAttnNCtx;
+      const double rows = dbl(z) * dbl(h) * dbl(nc);
+      Workload* w = port("triton_06_fused_attention_" + std::string(causal ? "causal_" : "") +
+                             "fp16_" + std::to_string(z) + "x" + std::to_string(h) + "x" +
+                             std::to_string(nc) + "x" + std::to_string(d),
+                         "t06_attention", "triton_06_fused_attention", "_attn_fwd", nc, d,
+                         4.0 * 2 * rows * dbl(d) + 4.0 * rows,
+                         4.0 * rows * dbl(nc) * dbl(d) * (causal ? 0.5 : 1.0));
+      w->K = z * h;
+      w->Z = z;
+      w->H = h;
+      w->causal = causal;
+      w->gemm = true;
+      // Folders hd64_c4_W4_S3 and hd64_causal_c4_W4_S3 (test/gpu/artifacts.cmake).
+      w->prefix = "hd" + std::to_string(d) + (causal ? "_causal_" : "_");
+      if (!causal)
+        w->exclude = "causal";
+    }
   }
   return r;
 }
@@ -307,6 +344,13 @@ struct TutorialBuffers {
   // (their addresses, sizes and leading dimensions).
   tcc::bench::DeviceBuffer ga, gb, gc, aPtrs, bPtrs, cPtrs, sizes, lds;
   std::vector<uint16_t> hga, hgb, hgc;
+  // 06: Q, K, V and O (Z x H x N_CTX x HEAD_DIM, fp16) and M (Z x H x N_CTX, f32).
+  tcc::bench::DeviceBuffer q, k, v, o, lse;
+  std::vector<uint16_t> hq, hk, hv, ho;
+  std::vector<float> hlse;
+  // 07: its input in [-1, 1] (asin's domain; the shared x is not).
+  tcc::bench::DeviceBuffer asinX;
+  std::vector<float> hAsinX;
 };
 
 
@@ -334,7 +378,8 @@ std::string checkExact1d(CUdeviceptr out, int64_t n, const std::function<float(i
 }
 
 // The arguments and the check of one of the tutorials' own kinds (t01_add, t04_dropout,
-// t04_seeded_dropout, t05_layernorm), making its buffers on first use.
+// t04_seeded_dropout, t05_layernorm, t06_attention, t07_asin, t08_grouped), making its
+// buffers on first use.
 void tutorialSetup(const Workload& w, const SharedInputs& in, TutorialBuffers& t,
                    std::vector<tcc::Arg>* args, CheckFn* check) {
   const tcc::Driver& d = tcc::driver();
@@ -420,6 +465,155 @@ void tutorialSetup(const Workload& w, const SharedInputs& in, TutorialBuffers& t
       }
       return bad ? std::to_string(bad) + " wrong values in the sampled rows; the first at " + first
                  : "";
+    };
+    return;
+  }
+  if (w.kernel == "t06_attention") {
+    const int64_t nCtx = M, D = N, zh = w.K, rows = zh * nCtx, elems = rows * D;
+    if (2 * elems > in.n)
+      throw tcc::Error("benchmarking " + w.name, "the shared inputs are too small");
+    if (!t.q.get()) {
+      // fp16 Q, K and V in +-[0.125, 1] from the shared inputs (+-[0.5, 4]): Q from the first
+      // half of x, V from its second, K from y.
+      const size_t e = static_cast<size_t>(elems);
+      t.hq.resize(e);
+      t.hk.resize(e);
+      t.hv.resize(e);
+      for (size_t i = 0; i < e; ++i) {
+        t.hq[i] = toHalf(in.hx[i] / 4);
+        t.hk[i] = toHalf(in.hy[i] / 4);
+        t.hv[i] = toHalf(in.hx[e + i] / 4);
+      }
+      t.ho.resize(e);
+      t.hlse.resize(static_cast<size_t>(rows));
+      t.q = tcc::bench::DeviceBuffer(e * 2);
+      t.k = tcc::bench::DeviceBuffer(e * 2);
+      t.v = tcc::bench::DeviceBuffer(e * 2);
+      t.o = tcc::bench::DeviceBuffer(e * 2);
+      t.lse = tcc::bench::DeviceBuffer(static_cast<size_t>(rows) * 4);
+      tcc::check(d.cuMemcpyHtoD(t.q.get(), t.hq.data(), e * 2), "uploading Q");
+      tcc::check(d.cuMemcpyHtoD(t.k.get(), t.hk.data(), e * 2), "uploading K");
+      tcc::check(d.cuMemcpyHtoD(t.v.get(), t.hv.data(), e * 2), "uploading V");
+    }
+    // _attn_fwd(sm_scale, M, Z, H, desc_q, desc_k, desc_v, desc_o, N_CTX): the port takes
+    // pointers and makes the descriptors in the kernel.
+    *args = {kAttnScale,
+             t.lse.get(),
+             static_cast<int32_t>(w.Z),
+             static_cast<int32_t>(w.H),
+             t.q.get(),
+             t.k.get(),
+             t.v.get(),
+             t.o.get(),
+             static_cast<int32_t>(nCtx)};
+    const bool causal = w.causal;
+    *check = [&w, &t, nCtx, D, rows, elems, causal](const LaunchFn& launch) -> std::string {
+      const tcc::Driver& d = tcc::driver();
+      const size_t e = static_cast<size_t>(elems);
+      tcc::check(d.cuMemsetD32(t.o.get(), (uint32_t(kPoison16) << 16) | kPoison16, e / 2),
+                 "poisoning");
+      tcc::check(d.cuMemsetD32(t.lse.get(), kPoison32, static_cast<size_t>(rows)), "poisoning");
+      launch(nullptr);
+      tcc::check(d.cuCtxSynchronize(), "running " + w.entry, w.entry);
+      tcc::check(d.cuMemcpyDtoH(t.ho.data(), t.o.get(), e * 2), "downloading O");
+      tcc::check(d.cuMemcpyDtoH(t.hlse.data(), t.lse.get(), static_cast<size_t>(rows) * 4),
+                 "downloading M");
+      int64_t unwritten = 0;
+      for (uint16_t h : t.ho)
+        unwritten += h == kPoison16;
+      if (unwritten)
+        return std::to_string(unwritten) + " elements of O never written";
+      // fp16 to double through a table: the sampled rows read K and V 513 times over.
+      static const std::vector<double> half = [] {
+        std::vector<double> r(65536);
+        for (uint32_t i = 0; i < 65536; ++i)
+          r[i] = fromHalf(static_cast<uint16_t>(i));
+        return r;
+      }();
+      int64_t bad = 0;
+      std::string first;
+      auto wrong = [&](const std::string& where, double g, double want) {
+        if (bad++ == 0)
+          first = where + ": got " + std::to_string(g) + ", want " + std::to_string(want);
+      };
+      std::vector<double> s(static_cast<size_t>(nCtx)), acc(static_cast<size_t>(D));
+      for (int64_t row : sampleRows(rows)) {
+        // Row `row` of Q is query i of head bh; its keys and values are head bh's rows.
+        const int64_t bh = row / nCtx, i = row % nCtx, keys = causal ? i + 1 : nCtx;
+        const uint16_t* q = t.hq.data() + row * D;
+        const uint16_t* k = t.hk.data() + bh * nCtx * D;
+        const uint16_t* v = t.hv.data() + bh * nCtx * D;
+        double mx = -INFINITY;
+        for (int64_t j = 0; j < keys; ++j) {
+          double dot = 0;
+          for (int64_t c = 0; c < D; ++c)
+            dot += half[q[c]] * half[k[j * D + c]];
+          s[static_cast<size_t>(j)] = dot * kAttnScale;
+          mx = std::max(mx, s[static_cast<size_t>(j)]);
+        }
+        double sum = 0;
+        std::fill(acc.begin(), acc.end(), 0.0);
+        for (int64_t j = 0; j < keys; ++j) {
+          const double p = std::exp(s[static_cast<size_t>(j)] - mx);
+          sum += p;
+          for (int64_t c = 0; c < D; ++c)
+            acc[static_cast<size_t>(c)] += p * half[v[j * D + c]];
+        }
+        // M: the row's log-sum-exp in base 2, as the tutorial stores it (m_i + log2(l_i)).
+        const double wantM = (mx + std::log(sum)) / std::log(2.0);
+        const double gotM = t.hlse[static_cast<size_t>(row)];
+        if (!(std::fabs(gotM - wantM) <= 1e-3 + 1e-4 * std::fabs(wantM)))
+          wrong("M[" + std::to_string(row) + "]", gotM, wantM);
+        // O: the tutorial's test tolerance for fp16 (atol 1e-2).
+        for (int64_t c = 0; c < D; ++c) {
+          const double want = acc[static_cast<size_t>(c)] / sum;
+          const double g = half[t.ho[static_cast<size_t>(row * D + c)]];
+          if (!(std::fabs(g - want) <= 1e-2))
+            wrong("O[" + std::to_string(row) + ", " + std::to_string(c) + "]", g, want);
+        }
+      }
+      return bad ? std::to_string(bad) + " wrong values in the sampled rows; the first at " + first
+                 : "";
+    };
+    return;
+  }
+  if (w.kernel == "t07_asin") {
+    if (M > in.n)
+      throw tcc::Error("benchmarking " + w.name, "the shared buffers are too small");
+    const size_t n = static_cast<size_t>(M);
+    if (!t.asinX.get()) {
+      // x / 4 of the shared inputs: +-[0.125, 1], inside asin's domain, 1 and -1 included.
+      t.hAsinX.resize(n);
+      for (size_t i = 0; i < n; ++i)
+        t.hAsinX[i] = in.hx[i] / 4;
+      t.hAsinX[0] = 1.0f;
+      if (n > 1)
+        t.hAsinX[1] = -1.0f;
+      t.asinX = tcc::bench::DeviceBuffer(n * 4);
+      tcc::check(d.cuMemcpyHtoD(t.asinX.get(), t.hAsinX.data(), n * 4), "uploading x");
+    }
+    const CUdeviceptr out = in.out;
+    *args = {t.asinX.get(), out, static_cast<int32_t>(M)};
+    *check = [&w, &t, out, n](const LaunchFn& launch) -> std::string {
+      const tcc::Driver& d = tcc::driver();
+      tcc::check(d.cuMemsetD32(out, kPoison32, n), "poisoning");
+      launch(nullptr);
+      tcc::check(d.cuCtxSynchronize(), "running " + w.entry, w.entry);
+      std::vector<float> got(n);
+      tcc::check(d.cuMemcpyDtoH(got.data(), out, n * 4), "downloading");
+      int64_t bad = 0;
+      std::string first;
+      for (size_t i = 0; i < n; ++i) {
+        // libdevice's __nv_asinf is within 4 ulp (CUDA's bound for asinf): at most 4.8e-7 of
+        // the result; 1e-6 relative (and 1e-7 absolute) leaves room and still catches a
+        // wrong function or a less accurate approximation.
+        const double want = std::asin(static_cast<double>(t.hAsinX[i]));
+        const double err = std::fabs(got[i] - want);
+        if (!(err <= 1e-6 * std::fabs(want) + 1e-7) && bad++ == 0)
+          first = std::to_string(i) + ": asin(" + std::to_string(t.hAsinX[i]) + ") got " +
+                  std::to_string(got[i]) + ", want " + std::to_string(want);
+      }
+      return bad ? std::to_string(bad) + " wrong elements; the first at " + first : "";
     };
     return;
   }
@@ -547,6 +741,14 @@ CUdeviceptr tutorialBuffer(const Workload& w, const SharedInputs& in, const Tuto
   else if (w.kernel == "t08_grouped")
     roles = {{"a_ptrs", t.aPtrs.get()}, {"b_ptrs", t.bPtrs.get()}, {"c_ptrs", t.cPtrs.get()},
              {"sizes", t.sizes.get()},  {"lds", t.lds.get()}};
+  else if (w.kernel == "t06_attention")
+    roles = {{"q", t.q.get()},
+             {"k", t.k.get()},
+             {"v", t.v.get()},
+             {"out", t.o.get()},
+             {"lse", t.lse.get()}};
+  else if (w.kernel == "t07_asin")
+    roles = {{"x", t.asinX.get()}, {"out", in.out}};
   else // 01 and 04: the shared x (and y) and out, 04's keep mask
     roles = {{"x", in.x},
              {"out", in.out},
@@ -602,6 +804,13 @@ std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInpu
         runs.push_back({dir, true});
         if (specific && portable)
           runs.push_back({dir, false});
+      }
+      // tcc's artifacts not built (a tutorial port needing libdevice or sm_90a): said, not a
+      // failure (the nvcc fixtures are optional: left out silently).
+      if (runs.empty() && src == "tcc" && matchesFilter(o.filter, w.name)) {
+        std::printf("%-36s %-8s skipped: no %s configuration in %s\n", w.name.c_str(), source,
+                    w.entry.c_str(), kdir.c_str());
+        std::fflush(stdout);
       }
       for (const auto& [dir, archSpecific] : runs) {
         std::string config = std::filesystem::path(dir).filename().string();
