@@ -318,6 +318,10 @@ bool Codegen::compileTimed(ModuleOp tileModule,
     for (func::FuncOp kernel : kernelsOf(*module))
       if (!llvm::is_contained(result->only, kernel.getName().str()))
         kernel.erase();
+  // A kernel with a dot is generated in one order (chooseSchedule).
+  bool hasDot = false;
+  for (func::FuncOp kernel : kernelsOf(*module))
+    hasDot |= kernel.walk([](tile::DotOp) { return WalkResult::interrupt(); }).wasInterrupted();
   for (func::FuncOp kernel : kernelsOf(*module)) {
     if (codegen.numStages)
       kernel->setAttr(tile::kNumStagesAttrName,
@@ -426,7 +430,7 @@ bool Codegen::compileTimed(ModuleOp tileModule,
     launch.pressureSchedule = ptxOptions.registerPressureSchedule;
   // --schedule=auto keeps a copy to generate code from a second time (chooseSchedule).
   std::unique_ptr<llvm::Module> spare;
-  if (stage != EmitStage::PTX && codegen.schedule == CodegenOptions::Schedule::Auto)
+  if (stage != EmitStage::PTX && codegen.schedule == CodegenOptions::Schedule::Auto && !hasDot)
     spare = cloneLLVMModule(*llvmModule);
   TimingScope ptxScope = scope.nest("NVPTX code generation");
   if (!emitPtx(*llvmModule, ptxOptions, &result->ptx, &error)) {
@@ -482,8 +486,11 @@ occupancies(const Compiled &compiled, const std::map<std::string, tcc::PtxasFunc
 /// thread run in lock step, 48 registers against 32. Where registers alone limit the
 /// programs per SM, the code is generated again in register-pressure order, and that is
 /// kept when every kernel then fits at least as many programs per SM, one more, and spills
-/// no more. Kernels whose occupancy shared memory or warps decide (GEMM's rings) are not
-/// generated twice.
+/// no more. Kernels whose occupancy shared memory or warps decide are not generated twice,
+/// nor kernels with a dot: a second code generation of a GEMM costs more than its compile
+/// time allows (issue 10: matmul to a cubin in 0.3 s; its six images took 0.88 s in one order
+/// and 1.25 s with the second), the configurations that matter for speed are bound by their
+/// rings anyway, and the tensor-core instructions' order is the lowering's to choose.
 bool Codegen::chooseSchedule(llvm::Module &spare, const PtxOptions &ptxOptions,
                              const CubinOptions &cubinOptions, Compiled *result,
                              std::map<std::string, tcc::PtxasFunctionInfo> *infos,
