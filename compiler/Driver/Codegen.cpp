@@ -670,9 +670,9 @@ std::string Codegen::configurationText() const {
   add("-O" + std::to_string(codegen.optLevel));
   if (!codegen.fpFusion)
     add("--no-fp-fusion");
-  if (codegen.schedule != CodegenOptions::Schedule::Auto)
+  if (codegen.schedule != CodegenOptions::Schedule::Source)
     add(std::string("--schedule=") +
-        (codegen.schedule == CodegenOptions::Schedule::Source ? "source" : "pressure"));
+        (codegen.schedule == CodegenOptions::Schedule::Auto ? "auto" : "pressure"));
   if (codegen.numWarps)
     add("--num-warps " + std::to_string(codegen.numWarps));
   if (codegen.numStages)

@@ -23,11 +23,14 @@ struct CodegenOptions {
   /// enable_fp_fusion=True); --no-fp-fusion keeps them apart (IEEE rounding of each).
   bool fpFusion = true;
   /// --schedule: the order NVPTX gives each block's instructions, from which ptxas
-  /// allocates registers. Source: the IR's (LLVM's default); Pressure: NVPTX's
-  /// register-pressure list scheduler; Auto (default): the IR's, and the other where
-  /// registers alone limit the programs per SM and it fits more (--emit=cubin|header).
+  /// allocates registers. Source (default): the IR's (LLVM's default, Triton's too);
+  /// Pressure: NVPTX's register-pressure list scheduler; Auto: the IR's, and the other
+  /// where registers alone limit the programs per SM and it fits more (--emit=cubin|header).
+  /// Auto is not the default: on the H200 the one kernel it changed among the benchmarks
+  /// (tutorial 04's seeded dropout, 48 -> 32 registers, 10 -> 16 programs an SM) ran 0.5 %
+  /// slower in it (bench/RESULTS.md, tenth session).
   enum class Schedule { Auto, Source, Pressure };
-  Schedule schedule = Schedule::Auto;
+  Schedule schedule = Schedule::Source;
   /// --num-warps: warps per program; 0 keeps the kernel's num_warps.
   unsigned numWarps = 0;
   /// --num-stages: pipeline stages of dot loops (tile-pipeline), overriding the kernel's

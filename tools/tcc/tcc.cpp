@@ -81,9 +81,9 @@ int main(int argc, char **argv) {
                                                 : tcc::CodegenOptions::Schedule::Auto;
          },
          "the order of each block's instructions in the PTX, from which ptxas allocates "
-         "registers: auto (default) keeps the IR's, and takes NVPTX's register-pressure "
-         "order where registers alone limit the programs per SM and that order fits more "
-         "(--emit=cubin|header); source: the IR's; pressure: register-pressure")
+         "registers: source (default) the IR's; pressure: NVPTX's register-pressure order; "
+         "auto: the IR's, and the register-pressure order where registers alone limit the "
+         "programs per SM and that order fits more (--emit=cubin|header)")
       ->check(CLI::Validator(
           [](std::string &v) -> std::string {
             if (v == "auto" || v == "source" || v == "pressure")
