@@ -49,7 +49,8 @@ bool isCheapSource(Value value) {
 class Assigner {
 public:
   Assigner(func::FuncOp func, unsigned numWarps)
-      : func(func), numWarps(numWarps), builder(func.getContext()) {}
+      : func(func), numWarps(numWarps), threadsPerWarp(tile::getThreadsPerWarp(func)),
+        builder(func.getContext()) {}
 
   LogicalResult run() {
     // The default layout of each rank is made for the largest tile of that rank.
@@ -63,7 +64,8 @@ public:
         }
     });
     for (auto &[rank, type] : largest)
-      defaults[rank] = tcc::getDefaultLayout(func.getContext(), type.getShape(), numWarps);
+      defaults[rank] = tcc::getDefaultLayout(func.getContext(), type.getShape(), numWarps,
+                                              threadsPerWarp);
     // A dot's accumulator carried around loops takes the dot's layout from the start, so
     // that no conversion sits on the loop-carried path.
     func.walk([&](tile::DotOp dot) {
@@ -84,6 +86,7 @@ public:
 private:
   func::FuncOp func;
   unsigned numWarps;
+  unsigned threadsPerWarp;
   OpBuilder builder;
   DenseMap<unsigned, Attribute> defaults;
   DenseMap<Value, Attribute> preferred; // loop-carried accumulators of dots
@@ -105,14 +108,16 @@ private:
   }
 
   Attribute dotLayoutFor(tile::DotOp dot) {
-    return tcc::getDotLayout(func.getContext(), dot.getType().getShape(), numWarps);
+    return tcc::getDotLayout(func.getContext(), dot.getType().getShape(), numWarps,
+                             threadsPerWarp);
   }
 
   Attribute defaultFor(Type type) {
     auto tile = cast<RankedTensorType>(type);
     Attribute &layout = defaults[tile.getRank()];
     if (!layout)
-      layout = tcc::getDefaultLayout(func.getContext(), tile.getShape(), numWarps);
+      layout = tcc::getDefaultLayout(func.getContext(), tile.getShape(), numWarps,
+                                      threadsPerWarp);
     return layout;
   }
 
@@ -159,7 +164,7 @@ private:
       if (llvm::any_of(op->getResultTypes(), [](Type t) { return getLayout(t) != nullptr; }))
         return;
       auto type = cast<RankedTensorType>(scan.getSrcs().front().getType());
-      int64_t threads = int64_t(numWarps) * 32;
+      int64_t threads = int64_t(numWarps) * threadsPerWarp;
       int64_t run = std::clamp<int64_t>(type.getNumElements() / threads, 1,
                                         type.getDimSize(scan.getAxis()));
       SmallVector<unsigned> spt(type.getRank(), 1), order(type.getRank());
@@ -167,7 +172,8 @@ private:
       for (unsigned d = 0; d < order.size(); ++d)
         order[d] = unsigned(order.size() - 1 - d);
       Attribute layout =
-          tcc::makeBlockedLayout(func.getContext(), type.getShape(), spt, order, numWarps);
+          tcc::makeBlockedLayout(func.getContext(), type.getShape(), spt, order, numWarps,
+                                 threadsPerWarp);
       for (unsigned i = 0; i < op->getNumOperands(); ++i)
         convertOperand(op, i, layout);
       return setResultLayouts(op, layout);
@@ -205,7 +211,7 @@ private:
           spt[d] = 2;
       }
       return setResultLayouts(op, tcc::makeBlockedLayout(func.getContext(), shape, spt, order,
-                                                         numWarps));
+                                                         numWarps, threadsPerWarp));
     }
     if (auto expand = dyn_cast<tile::ExpandDimsOp>(op)) {
       auto slice = dyn_cast_or_null<tile::SliceEncodingAttr>(

@@ -33,7 +33,7 @@ namespace {
 
 /// The layout a load or store through `ptr` should have.
 tile::BlockedEncodingAttr chooseLayout(Value ptr, const tcc::AxisInfoAnalysis &axis,
-                                       unsigned numWarps) {
+                                       unsigned numWarps, unsigned threadsPerWarp) {
   auto type = cast<RankedTensorType>(ptr.getType());
   unsigned rank = type.getRank();
   tcc::AxisInfo info = axis.getAxisInfo(ptr);
@@ -52,7 +52,7 @@ tile::BlockedEncodingAttr chooseLayout(Value ptr, const tcc::AxisInfoAnalysis &a
 
   unsigned fastest = order.front();
   int64_t bytes = tcc::getPointeeBytes(type);
-  int64_t threads = int64_t(tcc::kWarpSize) * numWarps;
+  int64_t threads = int64_t(threadsPerWarp) * numWarps;
   int64_t perThread = std::min<int64_t>({std::max<int64_t>(1, 16 / bytes),
                                          info.contiguity[fastest],
                                          axis.getPtrAlignment(ptr, fastest),
@@ -61,7 +61,7 @@ tile::BlockedEncodingAttr chooseLayout(Value ptr, const tcc::AxisInfoAnalysis &a
   SmallVector<unsigned> sizePerThread(rank, 1);
   sizePerThread[fastest] = perThread;
   return tcc::makeBlockedLayout(ptr.getContext(), type.getShape(), sizePerThread, order,
-                                numWarps);
+                                numWarps, threadsPerWarp);
 }
 
 struct Coalesce : tcc::impl::TileCoalesceBase<Coalesce> {
@@ -71,6 +71,7 @@ struct Coalesce : tcc::impl::TileCoalesceBase<Coalesce> {
         continue;
       tcc::AxisInfoAnalysis axis(func);
       unsigned numWarps = tcc::getNumWarps(func);
+      unsigned threadsPerWarp = tile::getThreadsPerWarp(func);
       SmallVector<Operation *> memoryOps;
       func.walk([&](Operation *op) {
         if (isa<tile::LoadOp, tile::StoreOp, tile::AtomicAddOp>(op) &&
@@ -83,7 +84,7 @@ struct Coalesce : tcc::impl::TileCoalesceBase<Coalesce> {
           op->emitError("tile-coalesce: tiles have no layout (run tile-assign-layouts first)");
           return signalPassFailure();
         }
-        relayout(op, chooseLayout(ptr, axis, numWarps));
+        relayout(op, chooseLayout(ptr, axis, numWarps, threadsPerWarp));
       }
     }
   }

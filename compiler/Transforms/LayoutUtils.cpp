@@ -57,13 +57,14 @@ Type withLayout(Type type, Attribute layout) {
 
 tile::BlockedEncodingAttr makeBlockedLayout(MLIRContext *ctx, ArrayRef<int64_t> shape,
                                             ArrayRef<unsigned> sizePerThread,
-                                            ArrayRef<unsigned> order, unsigned numWarps) {
+                                            ArrayRef<unsigned> order, unsigned numWarps,
+                                            unsigned threadsPerWarp) {
   size_t rank = shape.size();
   SmallVector<unsigned> threads(rank, 1), warps(rank, 1);
   auto room = [&](unsigned d, unsigned taken) {
     return static_cast<unsigned>(std::max<int64_t>(1, shape[d] / taken));
   };
-  unsigned lanesLeft = kWarpSize;
+  unsigned lanesLeft = threadsPerWarp;
   for (unsigned d : order) {
     threads[d] = std::min(lanesLeft, room(d, sizePerThread[d]));
     lanesLeft /= threads[d];
@@ -79,18 +80,18 @@ tile::BlockedEncodingAttr makeBlockedLayout(MLIRContext *ctx, ArrayRef<int64_t> 
 }
 
 tile::BlockedEncodingAttr getDefaultLayout(MLIRContext *ctx, ArrayRef<int64_t> shape,
-                                           unsigned numWarps) {
+                                           unsigned numWarps, unsigned threadsPerWarp) {
   SmallVector<unsigned> ones(shape.size(), 1), order(shape.size());
   std::iota(order.rbegin(), order.rend(), 0u);
-  return makeBlockedLayout(ctx, shape, ones, order, numWarps);
+  return makeBlockedLayout(ctx, shape, ones, order, numWarps, threadsPerWarp);
 }
 
 tile::BlockedEncodingAttr getDotLayout(MLIRContext *ctx, ArrayRef<int64_t> shape,
-                                       unsigned numWarps) {
-  int64_t threads = int64_t(kWarpSize) * numWarps;
+                                       unsigned numWarps, unsigned threadsPerWarp) {
+  int64_t threads = int64_t(threadsPerWarp) * numWarps;
   if (shape.size() != 2 || shape[0] * shape[1] < threads || !llvm::isPowerOf2_64(shape[0]) ||
       !llvm::isPowerOf2_64(shape[1]))
-    return getDefaultLayout(ctx, shape, numWarps);
+    return getDefaultLayout(ctx, shape, numWarps, threadsPerWarp);
   // The thread grid gm x gn (powers of two, gm * gn = threads, each within its dimension)
   // minimising the values read per k, tm + tn; ties go to the wider tn.
   int64_t bestM = 0, bestN = 0;
@@ -104,13 +105,13 @@ tile::BlockedEncodingAttr getDotLayout(MLIRContext *ctx, ArrayRef<int64_t> shape
       bestM = gm, bestN = gn;
   }
   if (!bestM)
-    return getDefaultLayout(ctx, shape, numWarps);
+    return getDefaultLayout(ctx, shape, numWarps, threadsPerWarp);
   int64_t tm = shape[0] / bestM, tn = shape[1] / bestN;
   SmallVector<unsigned> spt{unsigned(std::min<int64_t>(tm, 4)), unsigned(std::min<int64_t>(tn, 4))};
-  unsigned lanesN = unsigned(std::min<int64_t>(kWarpSize, bestN));
-  unsigned lanesM = kWarpSize / lanesN;
+  unsigned lanesN = unsigned(std::min<int64_t>(threadsPerWarp, bestN));
+  unsigned lanesM = threadsPerWarp / lanesN;
   if (lanesM > bestM)
-    return getDefaultLayout(ctx, shape, numWarps);
+    return getDefaultLayout(ctx, shape, numWarps, threadsPerWarp);
   SmallVector<unsigned> lanes{lanesM, lanesN};
   SmallVector<unsigned> warps{unsigned(bestM / lanesM), unsigned(bestN / lanesN)};
   return tile::BlockedEncodingAttr::get(ctx, spt, lanes, warps, SmallVector<unsigned>{1, 0});

@@ -23,9 +23,6 @@ class ForOp;
 
 namespace tcc {
 
-/// Threads of a warp, which layouts are built for (the dialect's; #tile.target states it).
-constexpr unsigned kWarpSize = mlir::tile::kThreadsPerWarp;
-
 /// True for a null value (a load without `other`) and for a zero constant or splat of
 /// one: what cp.async's zero-fill gives masked-off elements.
 bool isZeroOrAbsent(mlir::Value v);
@@ -39,20 +36,23 @@ mlir::Attribute getLayout(mlir::Type type);
 /// `type` with its encoding replaced by `layout`; scalars are returned unchanged.
 mlir::Type withLayout(mlir::Type type, mlir::Attribute layout);
 
+/// The layout builders below take the threads of a warp from their caller, which reads
+/// them with tile::getThreadsPerWarp (the module's #tile.target).
+
 /// A blocked layout for a tile of `shape`: `sizePerThread` elements per thread, then
-/// lanes and then warps assigned along the dimensions in `order` (fastest first), each
+/// `threadsPerWarp` lanes and then warps assigned along the dimensions in `order` (fastest first), each
 /// dimension taking as many as it can use without replication; lanes or warps left over
 /// (a tile smaller than the threads) go to order[0] and order[rank-1] respectively.
 mlir::tile::BlockedEncodingAttr makeBlockedLayout(mlir::MLIRContext *ctx,
                                                   llvm::ArrayRef<int64_t> shape,
                                                   llvm::ArrayRef<unsigned> sizePerThread,
                                                   llvm::ArrayRef<unsigned> order,
-                                                  unsigned numWarps);
+                                                  unsigned numWarps, unsigned threadsPerWarp);
 
 /// One element per thread, the last dimension fastest.
 mlir::tile::BlockedEncodingAttr getDefaultLayout(mlir::MLIRContext *ctx,
                                                  llvm::ArrayRef<int64_t> shape,
-                                                 unsigned numWarps);
+                                                 unsigned numWarps, unsigned threadsPerWarp);
 
 /// The accumulator (and result) layout of a `tile.dot` of shape M x N on CUDA cores: the
 /// threads form a grid over the tile and each holds a tm x tn block, chosen as square as
@@ -62,7 +62,8 @@ mlir::tile::BlockedEncodingAttr getDefaultLayout(mlir::MLIRContext *ctx,
 /// [1, 0] as a row-major store wants. Falls back to the default layout for tiles too
 /// small to give each thread a distinct element.
 mlir::tile::BlockedEncodingAttr getDotLayout(mlir::MLIRContext *ctx,
-                                             llvm::ArrayRef<int64_t> shape, unsigned numWarps);
+                                             llvm::ArrayRef<int64_t> shape, unsigned numWarps,
+                                             unsigned threadsPerWarp);
 
 /// `value` in `layout`: a new tile.convert_layout right after its definition (at the
 /// start of its block for block arguments), or `value` itself if already so laid out.

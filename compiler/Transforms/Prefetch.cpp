@@ -86,11 +86,12 @@ constexpr int64_t kMaxRegistersPerThread = 16;
 /// How a qualifying load is prefetched.
 enum class Staging { None, Registers, Shared };
 
-/// Elements a thread holds of `type` (as if spread over one warp without a layout).
-int64_t registersPerThread(RankedTensorType type) {
+/// Elements a thread holds of `type` (as if spread over one warp of `threadsPerWarp`
+/// without a layout).
+int64_t registersPerThread(RankedTensorType type, unsigned threadsPerWarp) {
   if (std::optional<Distribution> dist = Distribution::get(type))
     return dist->getNumRegs();
-  return llvm::divideCeil(type.getNumElements(), int64_t(tcc::kWarpSize));
+  return llvm::divideCeil(type.getNumElements(), int64_t(threadsPerWarp));
 }
 
 class Prefetcher {
@@ -194,7 +195,7 @@ private:
     // while a thread holds a few of its elements, not where doubling them would cost
     // occupancy (a 16384-element row on 512 threads holds 32 per thread).
     auto type = cast<RankedTensorType>(load.getType());
-    if (registersPerThread(type) <= kMaxRegistersPerThread)
+    if (registersPerThread(type, tile::getThreadsPerWarp(load)) <= kMaxRegistersPerThread)
       return load.getMask() ? Staging::Registers : Staging::None;
     return canStageInShared(load) ? Staging::Shared : Staging::None;
   }
