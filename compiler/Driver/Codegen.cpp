@@ -24,6 +24,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -394,7 +395,7 @@ bool Codegen::compileTimed(ModuleOp tileModule,
   }
   passesScope.stop();
   for (auto func : module->getOps<LLVM::LLVMFuncOp>()) {
-    if (!func->hasAttr("nvvm.kernel"))
+    if (!func->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName()))
       continue;
     Compiled::Launch &launch = result->kernels[func.getName().str()];
     if (auto bytes = func->getAttrOfType<IntegerAttr>(tile::kSharedBytesAttrName))
