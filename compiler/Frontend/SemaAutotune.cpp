@@ -19,10 +19,6 @@
 
 using namespace tcc;
 using namespace tcc::sema;
-using llvm::cast;
-using llvm::dyn_cast;
-using llvm::isa;
-using llvm::SMRange;
 
 namespace {
 

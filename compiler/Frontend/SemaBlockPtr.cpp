@@ -27,8 +27,6 @@
 
 using namespace tcc;
 using namespace tcc::sema;
-using llvm::dyn_cast;
-using llvm::SMRange;
 
 std::string BlockPointer::describe() const {
   std::string elem = base ? base->type.str() : "?";

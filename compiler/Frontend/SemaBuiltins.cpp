@@ -15,9 +15,6 @@
 
 using namespace tcc;
 using namespace tcc::sema;
-using llvm::dyn_cast;
-using llvm::isa;
-using llvm::SMRange;
 
 bool Sema::bindArguments(const ast::CallExpr *call, llvm::StringRef name,
                          llvm::ArrayRef<const char *> params, unsigned required,

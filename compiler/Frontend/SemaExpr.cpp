@@ -25,10 +25,6 @@
 
 using namespace tcc;
 using namespace tcc::sema;
-using llvm::cast;
-using llvm::dyn_cast;
-using llvm::isa;
-using llvm::SMRange;
 
 /// The source name of a variable (`acc.2` was written `acc`).
 static llvm::StringRef sourceName(const typed::Variable *v) {

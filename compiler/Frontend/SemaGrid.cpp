@@ -9,10 +9,6 @@
 
 using namespace tcc;
 using namespace tcc::sema;
-using llvm::cast;
-using llvm::dyn_cast;
-using llvm::isa;
-using llvm::SMRange;
 
 //===----------------------------------------------------------------------===//
 // The grid: expressions over the kernel's integer arguments, written in the

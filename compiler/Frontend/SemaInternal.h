@@ -16,12 +16,21 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Casting.h"
+#include "llvm/Support/SMLoc.h"
 
 #include <memory>
 #include <optional>
 
 namespace tcc {
 namespace sema {
+
+// The LLVM names Sema's files use unqualified, declared once here (as
+// mlir/Support/LLVM.h does for MLIR's).
+using llvm::cast;
+using llvm::dyn_cast;
+using llvm::isa;
+using llvm::SMRange;
 
 enum class Builtin {
   ProgramId, NumPrograms, Arange, Cdiv, Zeros, ZerosLike, Full, Load, Store, AtomicAdd, Where,

@@ -14,7 +14,6 @@
 
 using namespace tcc;
 using namespace tcc::sema;
-using llvm::SMRange;
 
 Value Sema::libdeviceCall(llvm::StringRef name, const ast::CallExpr *call) {
   std::string fn = name.rsplit('.').second.str();

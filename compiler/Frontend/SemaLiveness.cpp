@@ -9,10 +9,6 @@
 
 using namespace tcc;
 using namespace tcc::sema;
-using llvm::cast;
-using llvm::dyn_cast;
-using llvm::isa;
-using llvm::SMRange;
 
 //===----------------------------------------------------------------------===//
 // Syntactic name collection

@@ -27,8 +27,6 @@
 
 using namespace tcc;
 using namespace tcc::sema;
-using llvm::dyn_cast;
-using llvm::SMRange;
 
 namespace {
 constexpr uint32_t kRoundA = 0xD2511F53u, kRoundB = 0xCD9E8D57u;

@@ -10,11 +10,6 @@
 
 #include "compiler/Frontend/SemaInternal.h"
 
-using llvm::cast;
-using llvm::dyn_cast;
-using llvm::isa;
-using llvm::SMRange;
-
 namespace tcc {
 namespace sema {
 namespace {

@@ -19,7 +19,6 @@
 
 using namespace tcc;
 using namespace tcc::sema;
-using llvm::SMRange;
 
 Value Sema::shapeCall(Builtin b, llvm::StringRef name, const ast::CallExpr *call) {
   std::vector<Value> a;

@@ -11,9 +11,6 @@
 
 #include "compiler/Frontend/SemaInternal.h"
 
-using llvm::cast;
-using llvm::SMRange;
-
 namespace tcc {
 namespace sema {
 
