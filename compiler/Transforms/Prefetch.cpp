@@ -94,6 +94,16 @@ int64_t registersPerThread(RankedTensorType type, unsigned threadsPerWarp) {
   return llvm::divideCeil(type.getNumElements(), int64_t(threadsPerWarp));
 }
 
+/// Erases the ops of `slice` (ops of one block) left without uses, each user before the
+/// definitions it uses, so that a chain of them goes at once.
+void eraseUnused(llvm::SetVector<Operation *> &slice) {
+  SmallVector<Operation *> dead = slice.takeVector();
+  llvm::sort(dead, [](Operation *x, Operation *y) { return y->isBeforeInBlock(x); });
+  for (Operation *op : dead)
+    if (op->use_empty())
+      op->erase();
+}
+
 class Prefetcher {
 public:
   Prefetcher(scf::ForOp loop, unsigned stages) : loop(loop), stages(stages) {}
@@ -392,11 +402,7 @@ private:
       addressSlice(load, original);
     for (LoadOp load : loads)
       load->erase();
-    SmallVector<Operation *> dead = original.takeVector();
-    llvm::sort(dead, [](Operation *x, Operation *y) { return y->isBeforeInBlock(x); });
-    for (Operation *op : dead) // users before the definitions they use
-      if (op->use_empty())
-        op->erase();
+    eraseUnused(original);
   }
 
 
@@ -450,11 +456,7 @@ private:
     yield->setOperand(yield.getNumOperands() - 1, ahead);
     load.getResult().replaceAllUsesWith(loop.getRegionIterArgs().back());
     load->erase();
-    SmallVector<Operation *> dead = original.takeVector();
-    llvm::sort(dead, [](Operation *x, Operation *y) { return y->isBeforeInBlock(x); });
-    for (Operation *op : dead) // users before the definitions they use
-      if (op->use_empty())
-        op->erase();
+    eraseUnused(original);
   }
 };
 
