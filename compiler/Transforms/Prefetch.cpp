@@ -56,6 +56,7 @@
 
 #include "compiler/Analysis/PointerOrigin.h"
 #include "compiler/Transforms/LayoutUtils.h"
+#include "compiler/Transforms/LoopSlice.h"
 #include "compiler/Transforms/Passes.h"
 #include "dialects/Tile/Distribution.h"
 #include "dialects/Tile/SharedLayout.h"
@@ -148,22 +149,8 @@ private:
   /// The ops computing `v` inside the loop body from the induction variable and values
   /// from outside; false if it needs a loop-carried value or an op with effects.
   bool sliceOf(Value v, llvm::SetVector<Operation *> &ops) {
-    if (v == loop.getInductionVar())
-      return true;
-    if (auto arg = dyn_cast<BlockArgument>(v))
-      return !loop->isAncestor(arg.getOwner()->getParentOp());
-    Operation *def = v.getDefiningOp();
-    if (!loop->isAncestor(def))
-      return true;
-    if (def->getBlock() != loop.getBody() || def->getNumRegions() || !isPure(def))
-      return false;
-    if (ops.contains(def))
-      return true;
-    for (Value operand : def->getOperands())
-      if (!sliceOf(operand, ops))
-        return false;
-    ops.insert(def);
-    return true;
+    return tcc::loopSliceOf(loop, v, ops,
+                            [&](BlockArgument arg) { return arg == loop.getInductionVar(); });
   }
 
   /// The ops computing the pointers and mask of `load` (and `other`, with `withOther`)

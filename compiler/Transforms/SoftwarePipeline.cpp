@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Transforms/LayoutUtils.h"
+#include "compiler/Transforms/LoopSlice.h"
 #include "compiler/Transforms/Passes.h"
 #include "dialects/Tile/TileDialect.h"
 
@@ -29,7 +30,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace tcc {
@@ -85,25 +85,9 @@ private:
   /// loop-carried value, an op with effects, a nested region). With `invariant`, neither
   /// the induction variable nor any loop-carried value may be used.
   bool sliceOf(Value v, llvm::SetVector<Operation *> &ops, bool invariant = false) {
-    if (v == loop.getInductionVar())
-      return !invariant;
-    if (auto arg = dyn_cast<BlockArgument>(v)) {
-      if (arg.getOwner() == loop.getBody())
-        return !invariant && isAdvancing(arg, ops);
-      return !loop->isAncestor(arg.getOwner()->getParentOp());
-    }
-    Operation *def = v.getDefiningOp();
-    if (!loop->isAncestor(def))
-      return true;
-    if (def->getBlock() != loop.getBody() || def->getNumRegions() || !isPure(def))
-      return false;
-    if (ops.contains(def))
-      return true;
-    for (Value operand : def->getOperands())
-      if (!sliceOf(operand, ops, invariant))
-        return false;
-    ops.insert(def);
-    return true;
+    return tcc::loopSliceOf(loop, v, ops, [&](BlockArgument arg) {
+      return !invariant && (arg == loop.getInductionVar() || isAdvancing(arg, ops));
+    });
   }
 
   bool isAdvancing(BlockArgument arg, llvm::SetVector<Operation *> &ops) {
