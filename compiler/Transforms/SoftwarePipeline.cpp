@@ -76,7 +76,9 @@ private:
 
   /// Loop-carried pointers advanced by the same offset every iteration (`p = p + inc`,
   /// Triton's `a_ptrs += BLOCK_K * stride_ak`): the pointer `d` iterations ahead is
-  /// p + d * inc.
+  /// p + d * inc. Loop-carried integers advanced so (`o = o + inc`, the row offsets of
+  /// tutorial 06's K and V descriptors, `offsetv_y += BLOCK_N`) likewise: o + d * inc,
+  /// the same value in wrapping arithmetic as d additions.
   DenseMap<Value, Value> advancing; // iteration argument -> its increment
   llvm::SetVector<Operation *> incrementOps; // the ops computing the increments
 
@@ -93,19 +95,35 @@ private:
   bool isAdvancing(BlockArgument arg, llvm::SetVector<Operation *> &ops) {
     if (advancing.count(arg))
       return true;
-    if (arg == loop.getInductionVar() || !isa<RankedTensorType>(arg.getType()))
+    if (arg == loop.getInductionVar())
       return false;
     unsigned index = arg.getArgNumber() - loop.getNumInductionVars();
     auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
-    auto next = yield.getOperand(index).getDefiningOp<AddPtrOp>();
-    // Hints are the value itself: `tl.multiple_of(p, ...)` before `p += inc` (tutorial 08).
-    if (!next || tcc::stripHints(next.getPtr()) != arg)
+    Value next = yield.getOperand(index), inc;
+    if (isa<RankedTensorType>(arg.getType())) {
+      auto add = next.getDefiningOp<AddPtrOp>();
+      // Hints are the value itself: `tl.multiple_of(p, ...)` before `p += inc` (tutorial 08).
+      if (!add || tcc::stripHints(add.getPtr()) != arg)
+        return false;
+      inc = add.getOffset();
+    } else if (arg.getType().isSignlessInteger()) {
+      auto add = next.getDefiningOp<arith::AddIOp>();
+      if (!add)
+        return false;
+      if (tcc::stripHints(add.getLhs()) == arg)
+        inc = add.getRhs();
+      else if (tcc::stripHints(add.getRhs()) == arg)
+        inc = add.getLhs();
+      else
+        return false;
+    } else {
       return false;
+    }
     // The increment must not change from one iteration to the next.
     llvm::SetVector<Operation *> incOps;
-    if (!sliceOf(next.getOffset(), incOps, /*invariant=*/true))
+    if (!sliceOf(inc, incOps, /*invariant=*/true))
       return false;
-    advancing[arg] = next.getOffset();
+    advancing[arg] = inc;
     ops.insert(incOps.begin(), incOps.end());
     incrementOps.insert(incOps.begin(), incOps.end());
     return true;
@@ -143,11 +161,16 @@ private:
     return arith::ConstantIntOp::create(b, loop.getLoc(), b.getI32Type(), v);
   }
 
-  /// `p` advanced `steps` times by its increment (as cloned into `mapping`).
+  /// `p` (a pointer tile or an integer) advanced `steps` times by its increment (as cloned
+  /// into `mapping`).
   Value advance(OpBuilder &b, Value p, Value inc, int64_t steps) {
     if (steps == 0)
       return p;
     Location loc = loop.getLoc();
+    if (!isa<RankedTensorType>(inc.getType())) {
+      Value count = arith::ConstantIntOp::create(b, loc, inc.getType(), steps);
+      return arith::AddIOp::create(b, loc, p, arith::MulIOp::create(b, loc, inc, count));
+    }
     auto incType = cast<RankedTensorType>(inc.getType());
     Type element = incType.getElementType();
     Value count = SplatOp::create(b, loc, incType,

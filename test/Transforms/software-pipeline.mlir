@@ -67,6 +67,73 @@ func.func @wgmma_loop(%pa: tensor<64x64x!tile.ptr<f16>, #A>, %pb: tensor<64x64x!
 // -----
 
 #A = #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tile.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#s = #tile.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+
+// An address from a loop-carried integer advanced by a fixed increment (tutorial 06's
+// `offsetv_y += BLOCK_N`): the copies ahead compute it as o + 2 * inc, o + 1 * inc in the
+// prologue; one advanced by a loop-varying amount (o + i) is left alone.
+// CHECK-LABEL: func.func @integer_offset
+// CHECK:      tile.local_alloc -> !tile.smem<3x64x64xf16
+// CHECK:      tile.splat %arg2
+// CHECK:      tile.async_copy
+// CHECK:      tile.async_copy
+// CHECK-NEXT: tile.async_commit
+// CHECK:      %[[P1:.*]] = arith.muli %c64{{.*}}, %c1
+// CHECK:      %[[O1:.*]] = arith.addi %arg2, %[[P1]] : i32
+// CHECK:      tile.splat %[[O1]]
+// CHECK:      tile.async_copy
+// CHECK:      tile.async_copy
+// CHECK-NEXT: tile.async_commit
+// CHECK:      scf.for {{.*}} iter_args(%[[ACC:.*]] = {{.*}}, %[[O:.*]] = {{.*}})
+// CHECK:        tile.warpgroup_dot_wait {{.*}} {pending = 1 : i32}
+// CHECK:        %[[D2:.*]] = arith.muli %c64{{.*}}, %c2
+// CHECK:        %[[O2:.*]] = arith.addi %[[O]], %[[D2]] : i32
+// CHECK:        tile.splat %[[O2]]
+// CHECK:        tile.async_copy
+// CHECK:        tile.async_commit
+// CHECK-LABEL: func.func @integer_offset_varying
+// CHECK-NOT:  tile.async_copy
+// CHECK:      return
+func.func @integer_offset(%base: tensor<64x64x!tile.ptr<f16>, #A>, %pb: tensor<64x64x!tile.ptr<f16>, #A>, %o0: i32, %n: i32) -> tensor<64x64xf32, #mma> attributes {tile.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0, %o = %o0) -> (tensor<64x64xf32, #mma>, i32) : i32 {
+    %os = tile.splat %o : i32 -> tensor<64x64xi32, #A>
+    %p = tile.addptr %base, %os : tensor<64x64x!tile.ptr<f16>, #A>, tensor<64x64xi32, #A>
+    %a = tile.load %p {vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #A>
+    %b = tile.load %pb {vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #A>
+    %as = tile.local_alloc %a : tensor<64x64xf16, #A> -> !tile.smem<64x64xf16, #s>
+    %bs = tile.local_alloc %b : tensor<64x64xf16, #A> -> !tile.smem<64x64xf16, #s>
+    %d = tile.warpgroup_dot %as, %bs, %acc : !tile.smem<64x64xf16, #s>, !tile.smem<64x64xf16, #s>, tensor<64x64xf32, #mma>
+    %w = tile.warpgroup_dot_wait %d {pending = 0 : i32} : tensor<64x64xf32, #mma>
+    %o2 = arith.addi %o, %c64 : i32
+    scf.yield %w, %o2 : tensor<64x64xf32, #mma>, i32
+  }
+  return %r#0 : tensor<64x64xf32, #mma>
+}
+func.func @integer_offset_varying(%base: tensor<64x64x!tile.ptr<f16>, #A>, %o0: i32, %n: i32) -> tensor<64x64xf32, #mma> attributes {tile.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0, %o = %o0) -> (tensor<64x64xf32, #mma>, i32) : i32 {
+    %os = tile.splat %o : i32 -> tensor<64x64xi32, #A>
+    %p = tile.addptr %base, %os : tensor<64x64x!tile.ptr<f16>, #A>, tensor<64x64xi32, #A>
+    %a = tile.load %p {vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #A>
+    %as = tile.local_alloc %a : tensor<64x64xf16, #A> -> !tile.smem<64x64xf16, #s>
+    %d = tile.warpgroup_dot %as, %as, %acc : !tile.smem<64x64xf16, #s>, !tile.smem<64x64xf16, #s>, tensor<64x64xf32, #mma>
+    %w = tile.warpgroup_dot_wait %d {pending = 0 : i32} : tensor<64x64xf32, #mma>
+    %o2 = arith.addi %o, %i : i32
+    scf.yield %w, %o2 : tensor<64x64xf32, #mma>, i32
+  }
+  return %r#0 : tensor<64x64xf32, #mma>
+}
+
+// -----
+
+#A = #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #A1 = #tile.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #tile.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
 #s = #tile.nvmma_shared<{swizzle = 128, order = [1, 0]}>
