@@ -62,7 +62,7 @@ public:
       return;
     bool wgmma = false;
     loop.getBody()->walk([&](WarpGroupDotOp) { wgmma = true; });
-    inFlight = wgmma ? 1 : 0;
+    inFlight = wgmma && productsMayStayInFlight() ? 1 : 0;
     distance = int64_t(numStages) - 1;
     rewrite();
   }
@@ -159,6 +159,32 @@ private:
 
   Value i32(OpBuilder &b, int64_t v) {
     return arith::ConstantIntOp::create(b, loop.getLoc(), b.getI32Type(), v);
+  }
+
+  /// Whether the products carried around the loop (a wait whose result only the yield
+  /// takes) may stay in flight into the next iteration: only if every shared tile they
+  /// read is a ring slot. One staged by a plain local_alloc in the body (tutorial 06's K
+  /// and P tiles, next to its pipelined V) is written again next iteration while the
+  /// product would still read it; those products are waited for in their own iteration.
+  bool productsMayStayInFlight() {
+    llvm::SmallPtrSet<Operation *, 4> rings;
+    for (Stream &s : streams)
+      rings.insert(s.alloc);
+    bool safe = true;
+    loop.getBody()->walk([&](WarpGroupDotWaitOp wait) {
+      if (!llvm::all_of(wait.getResult().getUsers(),
+                        [](Operation *user) { return isa<scf::YieldOp>(user); }))
+        return;
+      auto dot = wait.getSrc().getDefiningOp<WarpGroupDotOp>();
+      if (!dot)
+        return;
+      for (Value operand : {dot.getA(), dot.getB()}) {
+        auto alloc = operand.getDefiningOp<LocalAllocOp>();
+        if (alloc && loop->isAncestor(alloc) && !rings.contains(alloc))
+          safe = false;
+      }
+    });
+    return safe;
   }
 
   /// `p` (a pointer tile or an integer) advanced `steps` times by its increment (as cloned

@@ -92,6 +92,17 @@ func.func @wgmma_loop(%pa: tensor<64x64x!tile.ptr<f16>, #A>, %pb: tensor<64x64x!
 // CHECK:        tile.splat %[[O2]]
 // CHECK:        tile.async_copy
 // CHECK:        tile.async_commit
+// A product that also reads a tile staged by a plain local_alloc in the body (its load,
+// of 2-byte vectors, is not copied ahead) is waited for in its own iteration (pending 0):
+// the next iteration writes that tile again.
+// CHECK-LABEL: func.func @partly_staged
+// CHECK:      scf.for
+// CHECK:        tile.async_wait {pending = 1 : i32}
+// CHECK:        tile.async_copy
+// CHECK:        tile.local_alloc %{{.*}} : tensor<64x64xf16
+// CHECK:        tile.warpgroup_dot_wait {{.*}} {pending = 0 : i32}
+// CHECK-NOT:    pending = 1
+// CHECK:        scf.yield
 // CHECK-LABEL: func.func @integer_offset_varying
 // CHECK-NOT:  tile.async_copy
 // CHECK:      return
@@ -105,6 +116,25 @@ func.func @integer_offset(%base: tensor<64x64x!tile.ptr<f16>, #A>, %pb: tensor<6
     %p = tile.addptr %base, %os : tensor<64x64x!tile.ptr<f16>, #A>, tensor<64x64xi32, #A>
     %a = tile.load %p {vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #A>
     %b = tile.load %pb {vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #A>
+    %as = tile.local_alloc %a : tensor<64x64xf16, #A> -> !tile.smem<64x64xf16, #s>
+    %bs = tile.local_alloc %b : tensor<64x64xf16, #A> -> !tile.smem<64x64xf16, #s>
+    %d = tile.warpgroup_dot %as, %bs, %acc : !tile.smem<64x64xf16, #s>, !tile.smem<64x64xf16, #s>, tensor<64x64xf32, #mma>
+    %w = tile.warpgroup_dot_wait %d {pending = 0 : i32} : tensor<64x64xf32, #mma>
+    %o2 = arith.addi %o, %c64 : i32
+    scf.yield %w, %o2 : tensor<64x64xf32, #mma>, i32
+  }
+  return %r#0 : tensor<64x64xf32, #mma>
+}
+func.func @partly_staged(%base: tensor<64x64x!tile.ptr<f16>, #A>, %pb: tensor<64x64x!tile.ptr<f16>, #A>, %o0: i32, %n: i32) -> tensor<64x64xf32, #mma> attributes {tile.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0, %o = %o0) -> (tensor<64x64xf32, #mma>, i32) : i32 {
+    %os = tile.splat %o : i32 -> tensor<64x64xi32, #A>
+    %p = tile.addptr %base, %os : tensor<64x64x!tile.ptr<f16>, #A>, tensor<64x64xi32, #A>
+    %a = tile.load %p {vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #A>
+    %b = tile.load %pb {vec = 1 : i32} : tensor<64x64x!tile.ptr<f16>, #A>
     %as = tile.local_alloc %a : tensor<64x64xf16, #A> -> !tile.smem<64x64xf16, #s>
     %bs = tile.local_alloc %b : tensor<64x64xf16, #A> -> !tile.smem<64x64xf16, #s>
     %d = tile.warpgroup_dot %as, %bs, %acc : !tile.smem<64x64xf16, #s>, !tile.smem<64x64xf16, #s>, tensor<64x64xf32, #mma>
