@@ -643,7 +643,14 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(AttentionCase{1, 2, 1024, 64, false, "hd64_c4_W4_S3"},
                       AttentionCase{1, 2, 1024, 64, true, "hd64_causal_c4_W4_S3"},
                       AttentionCase{2, 3, 256, 128, false, "hd128_c4_W4_S3"},
-                      AttentionCase{2, 3, 256, 128, true, "hd128_causal_c4_W4_S3"}));
+                      AttentionCase{2, 3, 256, 128, true, "hd128_causal_c4_W4_S3"},
+                      // Z, H and N_CTX multiples of 16: the aligned variant, whose V tile
+                      // goes through tile-pipeline's cp.async ring (the others run the
+                      // general one, with Z or H not a multiple of 16).
+                      AttentionCase{16, 16, 256, 64, false, "hd64_c4_W4_S3"},
+                      AttentionCase{16, 16, 256, 64, true, "hd64_causal_c4_W4_S3"},
+                      AttentionCase{16, 16, 128, 128, false, "hd128_c4_W4_S3"},
+                      AttentionCase{16, 16, 128, 128, true, "hd128_causal_c4_W4_S3"}));
 // (N_CTX a multiple of the blocks, as the tutorial assumes: its loops do not mask the keys
 // of the next head, only the end of the whole Z * H * N_CTX tensor.)
 
