@@ -261,7 +261,8 @@ private:
                     Compiled *result, TimingScope &scope);
   bool chooseSchedule(llvm::Module &spare, const PtxOptions &ptxOptions,
                       const CubinOptions &cubinOptions, Compiled *result,
-                      std::map<std::string, tcc::PtxasFunctionInfo> *infos, std::string *log);
+                      std::map<std::string, tcc::PtxasFunctionInfo> *infos, std::string *log,
+                      TimingScope &scope);
   tcc::KernelArtifact describe(func::FuncOp kernel, const Assumptions &assumptions,
                                const Compiled &compiled);
   bool writeText(StringRef text);
@@ -453,11 +454,8 @@ bool Codegen::compileTimed(ModuleOp tileModule,
   }
   ptxasScope.stop();
   std::map<std::string, tcc::PtxasFunctionInfo> infos = tcc::parsePtxasLog(log);
-  if (spare) {
-    TimingScope retryScope = scope.nest("register-pressure schedule");
-    if (!chooseSchedule(*spare, ptxOptions, cubinOptions, result, &infos, &log))
-      return false;
-  }
+  if (spare && !chooseSchedule(*spare, ptxOptions, cubinOptions, result, &infos, &log, scope))
+    return false;
   if (codegen.ptxasVerbose)
     driver.diagnosticStream() << log;
   for (auto &[entry, info] : infos)
@@ -495,10 +493,12 @@ occupancies(const Compiled &compiled, const std::map<std::string, tcc::PtxasFunc
 bool Codegen::chooseSchedule(llvm::Module &spare, const PtxOptions &ptxOptions,
                              const CubinOptions &cubinOptions, Compiled *result,
                              std::map<std::string, tcc::PtxasFunctionInfo> *infos,
-                             std::string *log) {
+                             std::string *log, TimingScope &scope) {
   std::map<std::string, tcc::Occupancy> before = occupancies(*result, *infos);
   if (llvm::none_of(before, [](auto &entry) { return entry.second.registerBound(); }))
     return true;
+  // Only a second code generation shows in --time-passes.
+  TimingScope retryScope = scope.nest("register-pressure schedule");
   PtxOptions pressure = ptxOptions;
   pressure.registerPressureSchedule = true;
   std::string ptx, cubin, error, pressureLog;

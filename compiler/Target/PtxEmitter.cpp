@@ -35,6 +35,14 @@ namespace tcc {
 
 static constexpr const char *kTriple = "nvptx64-nvidia-cuda";
 
+/// A boolean option of LLVM's NVPTX backend by name (they are process-wide `cl::opt`s),
+/// or null where this LLVM has none of that name.
+static llvm::cl::opt<bool> *nvptxFlag(llvm::StringRef name) {
+  auto &options = llvm::cl::getRegisteredOptions();
+  auto it = options.find(name);
+  return it == options.end() ? nullptr : static_cast<llvm::cl::opt<bool> *>(it->second);
+}
+
 static void initializeNVPTX() {
   static std::once_flag once;
   std::call_once(once, [] {
@@ -50,13 +58,9 @@ static void initializeNVPTX() {
     //   integer ALU pipe where the pair becomes IMAD.WIDE on the FMA pipe; in a wgmma K loop
     //   the copies' addresses then stop throttling that pipe between the HGMMAs
     //   (bench/RESULTS.md, seventh session: 4096^3 fp16 +4 %).
-    auto &options = llvm::cl::getRegisteredOptions();
-    for (const char *name : {"nvptx-short-ptr", "nvptx-mad-wide-opt"}) {
-      auto it = options.find(name);
-      if (it != options.end())
-        if (auto *flag = static_cast<llvm::cl::opt<bool> *>(it->second))
-          flag->setValue(true);
-    }
+    for (const char *name : {"nvptx-short-ptr", "nvptx-mad-wide-opt"})
+      if (llvm::cl::opt<bool> *flag = nvptxFlag(name))
+        flag->setValue(true);
   });
 }
 
@@ -115,10 +119,7 @@ static std::unique_ptr<llvm::TargetMachine> createTargetMachine(const PtxOptions
   std::unique_ptr<llvm::TargetMachine> machine;
   {
     std::lock_guard<std::mutex> hold(scheduleLock);
-    llvm::cl::opt<bool> *sched4reg = nullptr;
-    auto &registered = llvm::cl::getRegisteredOptions();
-    if (auto it = registered.find("nvptx-sched4reg"); it != registered.end())
-      sched4reg = static_cast<llvm::cl::opt<bool> *>(it->second);
+    llvm::cl::opt<bool> *sched4reg = nvptxFlag("nvptx-sched4reg");
     if (options.registerPressureSchedule && !sched4reg) {
       *error = "this LLVM's NVPTX backend has no register-pressure scheduler (nvptx-sched4reg)";
       return nullptr;
