@@ -3,7 +3,6 @@
 #include "compiler/Driver/Codegen.h"
 
 #include "compiler/Analysis/Cost.h"
-#include "compiler/Analysis/InnerStrides.h"
 #include "compiler/Analysis/PointerOrigin.h"
 #include "compiler/Conversion/Passes.h"
 #include "compiler/Driver/Driver.h"
@@ -112,56 +111,6 @@ bool resolveSpecializations(func::FuncOp kernel, const Assumptions &requested, b
     return true;
   diags.error(error);
   return false;
-}
-
-/// --variants=auto: the general variant; every pointer 16-byte aligned and every i32/i64
-/// divisible by 16 (as --specialize-all) among those whose divisibility can matter
-/// (addressingArguments); and, where the kernel has inner strides, the same with those
-/// strides equal to 1 (row-major operands).
-std::vector<Assumptions> deriveVariants(func::FuncOp kernel, DiagnosticEngine &diags) {
-  std::vector<Assumptions> sets(1);
-  Assumptions aligned;
-  if (!resolveSpecializations(kernel, {}, /*all=*/true, &aligned, diags))
-    return {};
-  // Integers whose divisibility cannot matter (a seed, an argument only the grid reads)
-  // are not asked of the caller: a seed of 123 would otherwise take the general variant.
-  {
-    SmallVector<std::string> names = kernelArgumentNames(kernel);
-    SmallVector<unsigned> addressing = addressingArguments(kernel);
-    for (auto [i, arg] : llvm::enumerate(kernel.getArguments()))
-      if (isa<IntegerType>(arg.getType()) && !llvm::is_contained(addressing, unsigned(i)))
-        aligned.erase(names[i]);
-  }
-  if (!aligned.empty())
-    sets.push_back(aligned);
-  // The inner strides as the aligned variant sees them: its divisibilities keep addresses
-  // contiguous that the general kernel cannot show to be (Triton's `(... + arange) % N`
-  // is contiguous in runs of N's divisor).
-  func::FuncOp probe = kernel.clone();
-  applyArgumentAssumptions(probe, aligned);
-  SmallVector<unsigned> strides = innerStrideArguments(probe);
-  probe.erase();
-  if (!strides.empty()) {
-    SmallVector<std::string> names = kernelArgumentNames(kernel);
-    Assumptions unit = aligned;
-    for (unsigned i : strides)
-      unit[names[i]] = Assumption{1, true};
-    sets.push_back(unit);
-  }
-  return sets;
-}
-
-/// "general" or "x%16, n%16, stride_n==1", in parameter order (for --ptxas-verbose).
-std::string describeAssumptions(func::FuncOp kernel, const Assumptions &set) {
-  std::string s;
-  for (const std::string &name : kernelArgumentNames(kernel)) {
-    auto it = set.find(name);
-    if (it == set.end())
-      continue;
-    s += (s.empty() ? "" : ", ") + name +
-         (it->second.equalToOne ? "==1" : "%" + std::to_string(it->second.divisibility));
-  }
-  return s.empty() ? "general" : s;
 }
 
 /// What one compilation of the module produced.
@@ -862,9 +811,7 @@ int Codegen::runArtifacts(ModuleOp module, ArrayRef<func::FuncOp> kernels,
     std::string name = kernel.getName().str();
     std::vector<Assumptions> &s = sets[name];
     if (autoVariants) {
-      s = deriveVariants(kernel, diags);
-      if (s.empty())
-        return 1;
+      s = deriveArgumentVariants(kernel);
     } else if (!header) {
       s.push_back(specialised[name]);
     } else {
@@ -935,7 +882,7 @@ int Codegen::runArtifacts(ModuleOp module, ArrayRef<func::FuncOp> kernels,
       std::string what;
       for (const std::string &k : job.kernels)
         what += (what.empty() ? "" : "; ") + (several ? k + ": " : std::string()) +
-                describeAssumptions(byName[k], job.assumptions[k]);
+                describeArgumentAssumptions(byName[k], job.assumptions[k]);
       driver.diagnosticStream() << "tcc: variant " << what << ", " << job.arch << "\n";
     }
     job.compiled.arch = job.arch;
@@ -964,7 +911,7 @@ int Codegen::runArtifacts(ModuleOp module, ArrayRef<func::FuncOp> kernels,
         if (const typed::Autotune *space = driver.autotune(k))
           os << " configuration " << space->chosen << " ("
              << space->configs[space->chosen].description << ")";
-        os << " [" << describeAssumptions(byName[k], job.assumptions[k]) << "] " << a.arch
+        os << " [" << describeArgumentAssumptions(byName[k], job.assumptions[k]) << "] " << a.arch
            << ": ";
         if (a.hasPtxasInfo)
           os << a.registers << " registers, " << a.stackBytes << " B stack, "
@@ -992,7 +939,7 @@ int Codegen::runArtifacts(ModuleOp module, ArrayRef<func::FuncOp> kernels,
           a.spillStores + a.spillLoads > codegen.maxSpillBytes) {
         diags.error("it spills " + std::to_string(a.spillStores) + " B of stores and " +
                     std::to_string(a.spillLoads) + " B of loads (" + a.arch + ", " +
-                    describeAssumptions(byName[k], job.assumptions[k]) +
+                    describeArgumentAssumptions(byName[k], job.assumptions[k]) +
                     "), more than --max-spill-bytes " + std::to_string(codegen.maxSpillBytes));
         return 1;
       }

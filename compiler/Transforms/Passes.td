@@ -213,6 +213,14 @@ def TestPrintInnerStrides : Pass<"test-print-inner-strides", "::mlir::ModuleOp">
   }];
 }
 
+def TestPrintVariants : Pass<"test-print-variants", "::mlir::ModuleOp"> {
+  let summary = "(test) reports the argument assumptions of each kernel's --variants=auto variants";
+  let description = [{
+    For lit tests of deriveArgumentVariants (SpecializeArguments.h): one remark per kernel,
+    `variants: general | x%16, n%16 | ...`, most general first.
+  }];
+}
+
 def TestPrintAxisInfo : Pass<"test-print-axis-info", "::mlir::ModuleOp"> {
   let summary = "(test) reports AxisInfo of every integer and pointer value as remarks";
   let description = [{

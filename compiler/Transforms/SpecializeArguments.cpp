@@ -8,7 +8,9 @@
 
 #include "compiler/Transforms/SpecializeArguments.h"
 
+#include "compiler/Analysis/AxisInfo.h"
 #include "compiler/Analysis/InnerStrides.h"
+#include "compiler/Analysis/PointerOrigin.h"
 #include "compiler/Transforms/Passes.h"
 #include "dialects/Tile/TileDialect.h"
 
@@ -116,6 +118,106 @@ void applyArgumentAssumptions(func::FuncOp kernel, const ArgumentAssumptions &as
       arg.replaceAllUsesWith(one);
     }
   }
+}
+
+namespace {
+
+/// What the code generated for `kernel` under `assumptions` can know about its values,
+/// flattened in walk order: each integer, boolean and pointer value's contiguity and
+/// constancy, a pointer's divisibility, and a constant's value. An integer's own
+/// divisibility is not listed: it matters only through what it makes of these (a pointer's
+/// alignment, a mask's constancy, a remainder's contiguity).
+std::vector<int64_t> valueFacts(func::FuncOp kernel, const ArgumentAssumptions &assumptions) {
+  func::FuncOp probe = kernel.clone();
+  applyArgumentAssumptions(probe, assumptions);
+  std::vector<int64_t> facts;
+  {
+    AxisInfoAnalysis axis(probe);
+    auto record = [&](Value v) {
+      AxisInfo info = axis.getAxisInfo(v);
+      if (!info.isInitialized())
+        return;
+      facts.insert(facts.end(), info.contiguity.begin(), info.contiguity.end());
+      facts.insert(facts.end(), info.constancy.begin(), info.constancy.end());
+      Type element = v.getType();
+      if (auto shaped = dyn_cast<ShapedType>(element))
+        element = shaped.getElementType();
+      if (isa<tile::PointerType>(element))
+        facts.insert(facts.end(), info.divisibility.begin(), info.divisibility.end());
+      std::optional<int64_t> constant = info.getConstantValue();
+      facts.push_back(constant.has_value());
+      facts.push_back(constant.value_or(0));
+    };
+    probe.walk([&](Operation *op) {
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (BlockArgument arg : block.getArguments())
+            record(arg);
+      for (Value result : op->getResults())
+        record(result);
+    });
+  }
+  probe.erase();
+  return facts;
+}
+
+} // namespace
+
+std::vector<ArgumentAssumptions> deriveArgumentVariants(func::FuncOp kernel) {
+  std::vector<ArgumentAssumptions> sets(1);
+  ArgumentAssumptions aligned;
+  std::string error;
+  // Nothing requested: resolving cannot fail.
+  (void)resolveArgumentAssumptions(kernel, {}, /*all=*/true, "--variants=auto", &aligned,
+                                   &error);
+  SmallVector<std::string> names = kernelArgumentNames(kernel);
+  // Integers whose value reaches no address, mask or control are left out at once; the
+  // others one at a time, where the facts stay the same without them.
+  SmallVector<unsigned> addressing = addressingArguments(kernel);
+  for (auto [i, arg] : llvm::enumerate(kernel.getArguments()))
+    if (isa<IntegerType>(arg.getType()) && !llvm::is_contained(addressing, unsigned(i)))
+      aligned.erase(names[i]);
+  if (llvm::any_of(addressing, [&](unsigned i) { return aligned.count(names[i]); })) {
+    std::vector<int64_t> facts = valueFacts(kernel, aligned);
+    for (unsigned i : addressing) {
+      auto it = aligned.find(names[i]);
+      if (it == aligned.end())
+        continue;
+      ArgumentAssumptions without = aligned;
+      without.erase(names[i]);
+      if (valueFacts(kernel, without) == facts)
+        aligned = std::move(without);
+    }
+  }
+  if (!aligned.empty())
+    sets.push_back(aligned);
+  // The inner strides as the aligned variant sees them: its divisibilities keep addresses
+  // contiguous that the general kernel cannot show to be (Triton's `(... + arange) % N`
+  // is contiguous in runs of N's divisor).
+  func::FuncOp probe = kernel.clone();
+  applyArgumentAssumptions(probe, aligned);
+  SmallVector<unsigned> strides = innerStrideArguments(probe);
+  probe.erase();
+  if (!strides.empty()) {
+    ArgumentAssumptions unit = aligned;
+    for (unsigned i : strides)
+      unit[names[i]] = ArgumentAssumption{1, true};
+    sets.push_back(unit);
+  }
+  return sets;
+}
+
+std::string describeArgumentAssumptions(func::FuncOp kernel,
+                                        const ArgumentAssumptions &assumptions) {
+  std::string s;
+  for (const std::string &name : kernelArgumentNames(kernel)) {
+    auto it = assumptions.find(name);
+    if (it == assumptions.end())
+      continue;
+    s += (s.empty() ? "" : ", ") + name +
+         (it->second.equalToOne ? "==1" : "%" + std::to_string(it->second.divisibility));
+  }
+  return s.empty() ? "general" : s;
 }
 
 SmallVector<std::string> formatArgumentAssumptions(const ArgumentAssumptions &assumptions) {

@@ -18,6 +18,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 namespace tcc {
 
@@ -46,6 +47,24 @@ bool resolveArgumentAssumptions(mlir::func::FuncOp kernel, const ArgumentAssumpt
 /// replaces every use of an argument assumed equal to 1 by the constant 1 (the signature,
 /// and so the ABI, does not change).
 void applyArgumentAssumptions(mlir::func::FuncOp kernel, const ArgumentAssumptions &assumptions);
+
+/// --variants=auto's argument assumptions for `kernel`, most general first:
+///  1. none;
+///  2. every pointer 16-byte aligned, and every i32/i64 integer a multiple of 16 whose
+///     divisibility changes what can be known about the kernel's values (AxisInfo's
+///     contiguity and constancy of every value, divisibility of every pointer, constants).
+///     Integers are tried in parameter order, each left out where the others already
+///     give the same facts: a seed that only feeds the data stored, a count only the grid
+///     reads, or a batch count multiplied by another multiple of 16 (`Z * H * N_CTX`) is
+///     not asked of the caller, whose arguments would otherwise take the general variant;
+///  3. where the kernel has inner strides under (2), (2) with them equal to 1.
+/// A set equal to the one before it is left out (a kernel without pointers and integers
+/// has one variant).
+std::vector<ArgumentAssumptions> deriveArgumentVariants(mlir::func::FuncOp kernel);
+
+/// "general" or "x%16, n%16, stride_n==1", in parameter order.
+std::string describeArgumentAssumptions(mlir::func::FuncOp kernel,
+                                        const ArgumentAssumptions &assumptions);
 
 /// The entries that parse back to `assumptions` ("x=16", "stride_n=eq1").
 llvm::SmallVector<std::string> formatArgumentAssumptions(const ArgumentAssumptions &assumptions);
