@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Conversion/LoweringPatterns.h"
+#include "compiler/Conversion/NVVMBuilders.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -50,11 +51,8 @@ struct FuncLowering : OpConversionPattern<func::FuncOp> {
     auto func = LLVM::LLVMFuncOp::create(rewriter, op.getLoc(), op.getName(), llvmType);
     for (NamedAttribute attr : op->getDiscardableAttrs())
       func->setAttr(attr.getName(), attr.getValue());
-    if (isKernel) {
-      func->setAttr("nvvm.kernel", rewriter.getUnitAttr());
-      int32_t threads = kernelNumThreads(op);
-      func->setAttr("nvvm.maxntid", rewriter.getDenseI32ArrayAttr({threads, 1, 1}));
-    }
+    if (isKernel)
+      nvvm::markKernel(func, kernelNumThreads(op));
     rewriter.inlineRegionBefore(op.getBody(), func.getBody(), func.end());
     if (failed(rewriter.convertRegionTypes(&func.getBody(), converter, &signature)))
       return failure();

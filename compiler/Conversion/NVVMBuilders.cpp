@@ -16,6 +16,13 @@ void registerTargetDialects(DialectRegistry &registry) {
   registry.insert<LLVM::LLVMDialect, NVVM::NVVMDialect>();
 }
 
+void markKernel(Operation *func, int32_t numThreads) {
+  Builder b(func->getContext());
+  func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  func->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
+                b.getDenseI32ArrayAttr({numThreads, 1, 1}));
+}
+
 Value threadIdX(OpBuilder &b, Location loc, unsigned numThreads) {
   auto range = LLVM::ConstantRangeAttr::get(b.getContext(), 32, 0, numThreads);
   return NVVM::ThreadIdXOp::create(b, loc, b.getI32Type(), range);

@@ -18,6 +18,10 @@ namespace tcc::nvvm {
 /// Registers the LLVM and NVVM dialects (what the lowering produces).
 void registerTargetDialects(mlir::DialectRegistry &registry);
 
+/// Marks the llvm.func `func` as a kernel entry (NVVM's kernel attribute) launched with
+/// `numThreads` threads per program (its maxntid).
+void markKernel(mlir::Operation *func, int32_t numThreads);
+
 /// threadIdx.x as i32, known to lie in [0, numThreads).
 mlir::Value threadIdX(mlir::OpBuilder &b, mlir::Location loc, unsigned numThreads);
 /// blockIdx along `axis` (0..2) as i32.
