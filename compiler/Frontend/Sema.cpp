@@ -279,14 +279,17 @@ struct ParamKind {
 };
 } // namespace
 
+/// An annotation's name without its module prefix (`tl.constexpr` is `constexpr`).
+static llvm::StringRef resolveAnnotationName(llvm::StringRef name) {
+  for (llvm::StringRef prefix : {"triton.language.", "tl.", "tcc."})
+    if (name.starts_with(prefix))
+      return name.drop_front(prefix.size());
+  return name;
+}
+
 static ParamKind resolveAnnotation(const ast::Annotation &a, DiagnosticEngine &diags) {
   ParamKind k;
-  llvm::StringRef name = a.name;
-  for (llvm::StringRef prefix : {"triton.language.", "tl.", "tcc."})
-    if (name.starts_with(prefix)) {
-      name = name.drop_front(prefix.size());
-      break;
-    }
+  llvm::StringRef name = resolveAnnotationName(a.name);
   if (name == "constexpr") {
     if (a.pointerDepth) {
       diags.error(a.range, "'constexpr' cannot be a pointer");
@@ -391,7 +394,39 @@ void Sema::elaborateKernel(const ast::FunctionDef &fn) {
     }
   }
 
+  // A runtime parameter of a runtime type: its variable, in parameter order.
+  auto runtimeParam = [&](const ast::Param &p, Type type) {
+    if (p.defaultValue)
+      diags.error(p.defaultValue->range,
+                  "only constexpr parameters can have default values; '" + p.name +
+                      "' is a runtime argument");
+    if (type.element().isFp8())
+      diags.error(p.annotation.range, "a kernel parameter cannot be an fp8 scalar (" +
+                                          type.str() + "); pass an f16 or f32 and "
+                                          "convert it with .to(), or a pointer *" +
+                                          type.str());
+    typed::Variable *var = newVariable(p.name, type, p.nameRange);
+    assign(p.name, Value::runtime(make<typed::VarRefExpr>(var, p.nameRange)), p.nameRange);
+    return var;
+  };
+  // Parameters typed by a constexpr one (`x: *T` with `T: constexpr = f16`, or `-D T=bf16`)
+  // are typed once every constexpr parameter has its value; their slots wait in
+  // k->arguments.
+  auto isConstexprParam = [&](llvm::StringRef name) {
+    return llvm::any_of(fn.params, [&](const ast::Param &q) {
+      return q.name == name && q.annotation.present() &&
+             resolveAnnotationName(q.annotation.name) == "constexpr";
+    });
+  };
+  std::vector<std::pair<const ast::Param *, size_t>> typedByConstexpr;
   for (const ast::Param &p : fn.params) {
+    if (p.annotation.present() && !parseScalarName(resolveAnnotationName(p.annotation.name)) &&
+        resolveAnnotationName(p.annotation.name) != "constexpr" &&
+        isConstexprParam(p.annotation.name)) {
+      typedByConstexpr.push_back({&p, k->arguments.size()});
+      k->arguments.push_back(nullptr);
+      continue;
+    }
     if (!p.annotation.present()) {
       diags.error(p.nameRange, "kernel parameter '" + p.name +
                                    "' needs a type, such as '" + p.name + ": *f32', '" +
@@ -405,18 +440,7 @@ void Sema::elaborateKernel(const ast::FunctionDef &fn) {
       continue;
     }
     if (!kind.isConstexpr) {
-      if (p.defaultValue)
-        diags.error(p.defaultValue->range,
-                    "only constexpr parameters can have default values; '" + p.name +
-                        "' is a runtime argument");
-      if (kind.type.element().isFp8())
-        diags.error(p.annotation.range, "a kernel parameter cannot be an fp8 scalar (" +
-                                            kind.type.str() + "); pass an f16 or f32 and "
-                                            "convert it with .to(), or a pointer *" +
-                                            kind.type.str());
-      typed::Variable *var = newVariable(p.name, kind.type, p.nameRange);
-      k->arguments.push_back(var);
-      assign(p.name, Value::runtime(make<typed::VarRefExpr>(var, p.nameRange)), p.nameRange);
+      k->arguments.push_back(runtimeParam(p, kind.type));
       continue;
     }
     const ast::Expr *source = p.defaultValue;
@@ -448,6 +472,32 @@ void Sema::elaborateKernel(const ast::FunctionDef &fn) {
     k->constexprs.push_back(cv);
     assign(p.name, v, p.nameRange);
   }
+  for (auto [p, slot] : typedByConstexpr) {
+    const ast::Annotation &a = p->annotation;
+    auto bound = frame->env.find(a.name);
+    if (bound == frame->env.end() || bound->second.value.isError()) {
+      assign(p->name, Value::error(), p->nameRange); // its value's error is reported
+      continue;
+    }
+    const Value &t = bound->second.value;
+    if (t.kind != Value::Kind::DType) {
+      diags.error(a.range, "the type of '" + p->name + "' names constexpr parameter '" +
+                               a.name + "', whose value is " + t.describe() +
+                               ", not a type (such as f16, bf16 or f32)");
+      diags.note(bound->second.defRange, "'" + a.name + "' is given its value here");
+      assign(p->name, Value::error(), p->nameRange);
+      continue;
+    }
+    if (a.pointerDepth > 1) {
+      diags.error(a.range, "pointers to pointers are not supported");
+      assign(p->name, Value::error(), p->nameRange);
+      continue;
+    }
+    // (A constexpr's value is never a pointer type: toConstexprValue refuses those.)
+    Type type = a.pointerDepth ? Type::pointer(t.dtype) : Type::scalar(t.dtype);
+    k->arguments[slot] = runtimeParam(*p, type);
+  }
+  llvm::erase(k->arguments, nullptr);
 
   bool ok = true;
   const ast::Expr *decorator = kernelDecorator(fn, diags, ok);
