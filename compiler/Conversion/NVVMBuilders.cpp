@@ -191,7 +191,7 @@ void wgmmaFence(OpBuilder &b, Location loc) { NVVM::WgmmaFenceAlignedOp::create(
 void wgmmaCommit(OpBuilder &b, Location loc) { NVVM::WgmmaGroupSyncAlignedOp::create(b, loc); }
 
 Value wgmma(OpBuilder &b, Location loc, MmaType type, unsigned n, Value acc, Value descA,
-            Value descB, bool transA, bool transB) {
+            Value descB, bool transA, bool transB, bool accumulate) {
   NVVM::WGMMATypes t = type == MmaType::F16    ? NVVM::WGMMATypes::f16
                        : type == MmaType::BF16 ? NVVM::WGMMATypes::bf16
                                                : NVVM::WGMMATypes::tf32;
@@ -202,7 +202,8 @@ Value wgmma(OpBuilder &b, Location loc, MmaType type, unsigned n, Value acc, Val
   return NVVM::WgmmaMmaAsyncOp::create(
       b, loc, acc.getType(), acc, descA, descB,
       NVVM::MMAShapeAttr::get(b.getContext(), 64, n, k), t, t, NVVM::WGMMATypes::f32,
-      NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, layoutA,
+      accumulate ? NVVM::WGMMAScaleOut::one : NVVM::WGMMAScaleOut::zero,
+      NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, layoutA,
       layoutB, NVVM::MMAIntOverflowAttr());
 }
 

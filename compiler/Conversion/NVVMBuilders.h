@@ -71,12 +71,13 @@ void fenceProxyAsyncShared(mlir::OpBuilder &b, mlir::Location loc);
 
 /// wgmma.fence / commit_group, and one wgmma.mma_async m64n`n`k16 (k8 for tf32) with D +=
 /// A * B on the accumulator struct `acc` (n / 2 f32), operands from descriptors;
-/// `transA`/`transB`: A M-major, B N-major (16-bit types only).
+/// `transA`/`transB`: A M-major, B N-major (16-bit types only). `accumulate` false: D =
+/// A * B (scale-d 0), `acc` only names the registers (poison will do).
 void wgmmaFence(mlir::OpBuilder &b, mlir::Location loc);
 void wgmmaCommit(mlir::OpBuilder &b, mlir::Location loc);
 mlir::Value wgmma(mlir::OpBuilder &b, mlir::Location loc, MmaType type, unsigned n,
                   mlir::Value acc, mlir::Value descA, mlir::Value descB, bool transA,
-                  bool transB);
+                  bool transB, bool accumulate = true);
 
 } // namespace tcc::nvvm
 

@@ -30,6 +30,7 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Matchers.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -468,6 +469,11 @@ struct WarpGroupDotLowering : OpConversionPattern<WarpGroupDotOp> {
       firstA.push_back(aDesc.emit(rewriter, loc, aAddress, add(rewriter, loc, mBase, mi * mStride)));
     for (int64_t ni = 0; ni < nReps; ++ni)
       firstB.push_back(bDesc.emit(rewriter, loc, bAddress, add(rewriter, loc, nBase, ni * nStride)));
+    // A zero accumulator (`dot(q, k)` with no `acc`) is not written into registers at
+    // all: the first k step computes D = A * B (scale-d 0). Zeros moved into the
+    // accumulators after wgmma.fence would make ptxas insert another warpgroup.arrive
+    // (C7519) before the first wgmma.
+    bool zeroAcc = matchPattern(op.getAcc(), m_AnyZeroFloat());
     nvvm::wgmmaFence(rewriter, loc);
     for (int64_t ks = 0; ks < K / kInstr; ++ks)
       for (int64_t mi = 0; mi < mReps; ++mi) {
@@ -479,11 +485,13 @@ struct WarpGroupDotLowering : OpConversionPattern<WarpGroupDotOp> {
           for (int64_t j = 0; j < instrN / 8; ++j)
             for (int64_t i = 0; i < 4; ++i)
               regs.push_back(regAt(*acc, {mi * mStride + 8 * (i / 2), ni * nStride + 8 * j + i % 2}));
+          bool accumulate = !(zeroAcc && ks == 0);
           Value block = LLVM::PoisonOp::create(rewriter, loc, structType);
-          for (auto [i, r] : llvm::enumerate(regs))
-            block = LLVM::InsertValueOp::create(rewriter, loc, block, values[r], i);
+          if (accumulate)
+            for (auto [i, r] : llvm::enumerate(regs))
+              block = LLVM::InsertValueOp::create(rewriter, loc, block, values[r], i);
           Value result = nvvm::wgmma(rewriter, loc, type, instrN, block, descA, descB,
-                                     aDesc.mnMajor, bDesc.mnMajor);
+                                     aDesc.mnMajor, bDesc.mnMajor, accumulate);
           for (auto [i, r] : llvm::enumerate(regs))
             values[r] = LLVM::ExtractValueOp::create(rewriter, loc, result, i);
         }
