@@ -12,7 +12,7 @@ namespace benchutil {
 // Every folder under `root` (recursively) that directly holds tcc kernel metadata, sorted.
 std::vector<std::string> configFolders(const std::string& root);
 
-// "fixture/vector_add/BLOCK1024_W4" for root/fixture/vector_add/BLOCK1024_W4.
+// "tcc/vector_add/BLOCK1024_W4" for root/tcc/vector_add/BLOCK1024_W4.
 std::string relative(const std::string& root, const std::string& path);
 
 std::string fmt(const char* format, double v);

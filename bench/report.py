@@ -7,9 +7,9 @@
 
 Reads what tcc-bench, tcc-launch-bench, triton_bench.py and scripts/build-artifacts.sh wrote
 (any may be missing) and prints a short table: per workload the best correct configuration
-of tcc (and of the nvcc stand-in), Triton and PyTorch, as GB/s with the fraction of the
-device copy, or TFLOP/s, and the tcc/Triton ratio; compile times (tcc here, Triton cold on
-the GPU machine); launch overhead; and the targets of issues 5, 7 and 10, met or missed.
+of tcc, Triton and PyTorch, as GB/s with the fraction of the device copy, or TFLOP/s, and
+the tcc/Triton ratio; compile times (tcc here, Triton cold on the GPU machine); launch
+overhead; and the targets of issues 5, 7 and 10, met or missed.
 tcc-bench names the portable (sm_90, mma.sync) variants of a configuration that also has
 sm_90a (wgmma) variants "<config>@sm_90"; both take part in the best tcc figure, and the
 best portable one is reported against cuBLAS on its own (issue 10). The "same harness"
@@ -106,7 +106,7 @@ def main():
     out("")
 
     verdicts = []
-    table = Table(["workload", "tcc", "%copy", "tcc config", "nvcc stand-in", "Triton", "%copy",
+    table = Table(["workload", "tcc", "%copy", "tcc config", "Triton", "%copy",
                    "Triton config", "torch", "tcc/Triton", "same harness (min-max)"])
     ratios = {}
     fractions = {}
@@ -125,7 +125,6 @@ def main():
     for kernel in ("vector_copy", "vector_add"):
         name = f"{kernel}_2^{n.bit_length() - 1}" if n and n & (n - 1) == 0 else f"{kernel}_{n}"
         mine = best([r for r in results if r.get("kernel") == kernel and r.get("source") == "tcc"], "gbps")
-        fx = best([r for r in results if r.get("kernel") == kernel and r.get("source") == "fixture"], "gbps")
         tb = best((tri or {}).get("triton", {}).get(kernel, []), "gbps")
         tor = ((tri or {}).get("torch", {}).get(kernel) or {}).get("gbps")
         ratio = mine["gbps"] / tb["gbps"] if mine and tb else None
@@ -134,7 +133,6 @@ def main():
         table.add(name, f"{mine['gbps']:.0f} GB/s" if mine else "-", frac(mine and mine["gbps"]),
                   (mine["config"] + (" spec" if mine.get("variant", "general") != "general" else ""))
                   if mine else "-",
-                  f"{fx['gbps']:.0f}" if fx else "-",
                   f"{tb['gbps']:.0f} GB/s" if tb else "-", frac(tb and tb["gbps"]),
                   f"BLOCK={tb['BLOCK']},w={tb['num_warps']}" if tb else "-",
                   f"{tor:.0f}" if tor else "-", f"{ratio:.3f}" if ratio else "-",
@@ -152,9 +150,8 @@ def main():
              any(r["workload"] == w for r in wrows)]
     for name in names:
         mine = best([r for r in wrows if r["workload"] == name and r["source"] == "tcc"], "value")
-        fx = best([r for r in wrows if r["workload"] == name and r["source"] == "fixture"], "value")
         tw = (tri or {}).get("workloads", {}).get(name, {})
-        metric = tw.get("metric") or (mine or fx or {}).get("metric", "GB/s")
+        metric = tw.get("metric") or (mine or {}).get("metric", "GB/s")
         tb = best(tw.get("triton", []), "value")
         tor = (tw.get("torch") or {}).get("value")
         ratio = mine["value"] / tb["value"] if mine and tb else None
@@ -167,7 +164,6 @@ def main():
                   frac(mine and mine["value"]) if gb else "",
                   (mine["config"] + (" spec" if mine.get("variant", "general") != "general" else ""))
                   if mine else "-",
-                  fmt.format(fx["value"]) if fx else "-",
                   (fmt.format(tb["value"]) + " " + unit(metric)) if tb else "-",
                   frac(tb and tb["value"]) if gb else "",
                   short_config(tb.get("config")) if tb else "-",

@@ -23,12 +23,11 @@ struct Workload {
   // t04_dropout, t04_seeded_dropout, t05_layernorm, t06_attention, t07_asin, t08_grouped
   // (02 runs as softmax_persistent, 03 and 09 as matmul: the same signatures).
   std::string kernel;
-  std::string folder; // artifacts/<source>/<folder>: the kernel's, or a tutorial port's
+  std::string folder; // artifacts/tcc/<folder>: the kernel's, or a tutorial port's
   std::string entry;  // the kernel's name in its library
   std::string prefix, exclude; // only configuration folders named prefix* without `exclude`
   std::string block = "BLOCK"; // the constexpr that must be the next power of two >= N
                                // (rows in one block; "": none)
-  std::vector<std::string> sources = {"tcc", "fixture"};
   int64_t M = 0, N = 0, K = 0;
   bool gemm = false; // rated in TFLOP/s (else GB/s)
   double bytes = 0;  // that must move (read + written)
@@ -111,7 +110,6 @@ std::vector<Workload> workloads() {
     w.kernel = kernel;
     w.folder = folder;
     w.entry = entry;
-    w.sources = {"tcc"};
     w.block = "";
     w.M = m;
     w.N = n;
@@ -133,7 +131,6 @@ std::vector<Workload> workloads() {
     Workload* w = mm("matmul", "triton_03_matmul_fp16_4096^3", 4096);
     w->folder = "triton_03_matrix_multiplication";
     w->entry = "matmul_kernel";
-    w->sources = {"tcc"};
     w->exclude = "leaky";
   }
   {
@@ -144,7 +141,6 @@ std::vector<Workload> workloads() {
     w->flops = 2.0 * 8192.0 * 8192 * 512;
     w->folder = "triton_09_persistent_matmul";
     w->entry = "matmul_kernel_persistent";
-    w->sources = {"tcc"};
     w->prefix = "persistent_";
   }
   {
@@ -154,7 +150,6 @@ std::vector<Workload> workloads() {
     w->flops *= kGroup;
     w->folder = "triton_08_grouped_gemm";
     w->entry = "grouped_matmul_kernel";
-    w->sources = {"tcc"};
   }
   const int64_t nd = int64_t(1) << 27; // 04 has no benchmark: 01's largest size
   port("triton_04_dropout_" + std::to_string(nd), "t04_dropout", "triton_04_low_memory_dropout",
@@ -782,232 +777,229 @@ std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInpu
       std::vector<tcc::Arg> args;
       CheckFn check;
     } best;
-    for (const std::string& src : w.sources) {
-      const char* source = src.c_str();
-      const std::string kdir = o.artifacts + "/" + source + "/" + w.folder;
-      // A configuration with architecture-specific (sm_90a) variants runs twice: as the
-      // runtime chooses (those, on an H200), and with the portable (sm_90) ones alone (when
-      // it has them: a tutorial port built for sm_90a alone has not).
-      std::vector<std::pair<std::string, bool>> runs;
-      for (const std::string& dir : configFolders(kdir)) {
-        if (!folderApplies(w, std::filesystem::path(dir).filename().string()))
-          continue;
-        bool specific = false, portable = false;
-        try {
-          tcc::Library all(dir);
-          for (const tcc::KernelMetadata& m : all.kernel(w.entry).variants()) {
-            specific = specific || m.archSpecific;
-            portable = portable || !m.archSpecific;
-          }
-        } catch (const tcc::Error&) {
+    const char* source = "tcc"; // the rows' "source": the artifacts' folder of tcc's kernels
+    const std::string kdir = o.artifacts + "/" + source + "/" + w.folder;
+    // A configuration with architecture-specific (sm_90a) variants runs twice: as the
+    // runtime chooses (those, on an H200), and with the portable (sm_90) ones alone (when
+    // it has them: a tutorial port built for sm_90a alone has not).
+    std::vector<std::pair<std::string, bool>> runs;
+    for (const std::string& dir : configFolders(kdir)) {
+      if (!folderApplies(w, std::filesystem::path(dir).filename().string()))
+        continue;
+      bool specific = false, portable = false;
+      try {
+        tcc::Library all(dir);
+        for (const tcc::KernelMetadata& m : all.kernel(w.entry).variants()) {
+          specific = specific || m.archSpecific;
+          portable = portable || !m.archSpecific;
         }
-        runs.push_back({dir, true});
-        if (specific && portable)
-          runs.push_back({dir, false});
+      } catch (const tcc::Error&) {
       }
-      // tcc's artifacts not built (a tutorial port needing libdevice or sm_90a): said, not a
-      // failure (the nvcc fixtures are optional: left out silently).
-      if (runs.empty() && src == "tcc" && matchesFilter(o.filter, w.name)) {
-        std::printf("%-36s %-8s skipped: no %s configuration in %s\n", w.name.c_str(), source,
-                    w.entry.c_str(), kdir.c_str());
-        std::fflush(stdout);
-      }
-      for (const auto& [dir, archSpecific] : runs) {
-        std::string config = std::filesystem::path(dir).filename().string();
-        if (!archSpecific)
-          config += "@sm_90";
-        if (!matchesFilter(o.filter, w.name + "/" + source + "/" + config))
+      runs.push_back({dir, true});
+      if (specific && portable)
+        runs.push_back({dir, false});
+    }
+    // tcc's artifacts not built (a tutorial port needing libdevice or sm_90a): said, not a failure.
+    if (runs.empty() && matchesFilter(o.filter, w.name)) {
+      std::printf("%-36s %-8s skipped: no %s configuration in %s\n", w.name.c_str(), source,
+                  w.entry.c_str(), kdir.c_str());
+      std::fflush(stdout);
+    }
+    for (const auto& [dir, archSpecific] : runs) {
+      std::string config = std::filesystem::path(dir).filename().string();
+      if (!archSpecific)
+        config += "@sm_90";
+      if (!matchesFilter(o.filter, w.name + "/" + source + "/" + config))
+        continue;
+      WorkloadRow row;
+      row.workload = w.name;
+      row.kernel = w.entry;
+      row.source = source;
+      row.config = config;
+      row.metric = w.gemm ? "TFLOP/s" : "GB/s";
+      row.bytes = w.bytes;
+      row.flops = w.flops;
+      try {
+        auto lib = std::make_unique<tcc::Library>();
+        lib->add(dir, archSpecific);
+        tcc::Kernel& k = lib->kernel(w.entry);
+        if (!applies(w, k.variants().back()))
           continue;
-        WorkloadRow row;
-        row.workload = w.name;
-        row.kernel = w.entry;
-        row.source = source;
-        row.config = config;
-        row.metric = w.gemm ? "TFLOP/s" : "GB/s";
-        row.bytes = w.bytes;
-        row.flops = w.flops;
-        try {
-          auto lib = std::make_unique<tcc::Library>();
-          lib->add(dir, archSpecific);
-          tcc::Kernel& k = lib->kernel(w.entry);
-          if (!applies(w, k.variants().back()))
-            continue;
-          const int64_t M = w.M, N = w.N, K = w.K;
-          std::vector<tcc::Arg> args;
-          CheckFn check; // "" when correct
-          if (w.kernel.rfind("t0", 0) == 0) {
-            tutorialSetup(w, in, tut, &args, &check);
-          } else if (!w.gemm) {
-            if (M * N > in.n)
-              throw tcc::Error("benchmarking " + w.name, "the shared buffers are too small");
-            const CUdeviceptr x = in.x, out = in.out, v0 = in.y, v1 = in.y + N * 4;
-            if (w.kernel == "transpose")
-              args = {x, out, M, N, N, M};
-            else if (w.kernel == "softmax" || w.kernel == "softmax_persistent")
-              args = {out, x, N, N, M, N};
-            else if (w.kernel == "bias_add")
-              args = {x, v0, out, M, N, N};
-            else
-              args = {x, v0, v1, out, N, M, N, 1e-5f};
-            check = [&, M, N, out](const LaunchFn& launch) -> std::string {
-              tcc::check(d.cuMemsetD32(out, kPoison32, static_cast<size_t>(M * N)), "poisoning");
-              launch(nullptr);
-              tcc::check(d.cuCtxSynchronize(), "running " + w.kernel, w.kernel);
-              const bool t = w.kernel == "transpose";
-              const int64_t rowsOut = t ? N : M, cols = t ? M : N;
-              std::vector<float> got(static_cast<size_t>(cols));
-              std::vector<double> ref(static_cast<size_t>(cols)), bound(static_cast<size_t>(cols));
-              int64_t bad = 0;
-              std::string first;
-              for (int64_t i : sampleRows(rowsOut)) {
-                tcc::check(d.cuMemcpyDtoH(got.data(), out + static_cast<CUdeviceptr>(i * cols * 4),
-                                          static_cast<size_t>(cols) * 4),
-                           "downloading a row");
-                const float* xr = in.hx + i * N;
-                if (t) {
-                  for (int64_t j = 0; j < cols; ++j) {
-                    ref[j] = in.hx[j * N + i];
-                    bound[j] = 0;
-                  }
-                } else if (w.kernel == "bias_add") {
-                  for (int64_t j = 0; j < cols; ++j) {
-                    ref[j] = xr[j] + in.hy[j];
-                    bound[j] = 0;
-                  }
-                } else if (w.kernel == "softmax" || w.kernel == "softmax_persistent") {
-                  double mx = -INFINITY, s = 0;
-                  for (int64_t j = 0; j < N; ++j)
-                    mx = std::max(mx, static_cast<double>(xr[j]));
-                  for (int64_t j = 0; j < N; ++j)
-                    s += ref[j] = std::exp(xr[j] - mx);
-                  for (int64_t j = 0; j < N; ++j) {
-                    ref[j] /= s;
-                    bound[j] = 1e-5 * ref[j] * std::max(1.0, (mx - xr[j]) / 8) + FLT_MIN;
-                  }
-                } else {
-                  double mean = 0, meanAbs = 0, var = 0;
-                  for (int64_t j = 0; j < N; ++j) {
-                    mean += xr[j];
-                    meanAbs += std::fabs(xr[j]);
-                  }
-                  mean /= N;
-                  meanAbs /= N;
-                  for (int64_t j = 0; j < N; ++j)
-                    var += (xr[j] - mean) * (xr[j] - mean);
-                  const double rstd = 1 / std::sqrt(var / N + 1e-5);
-                  for (int64_t j = 0; j < N; ++j) {
-                    const double wj = in.hy[j], bj = in.hy[N + j];
-                    ref[j] = (xr[j] - mean) * rstd * wj + bj;
-                    bound[j] = 1e-5 * (std::fabs(wj) * rstd * (std::fabs(xr[j]) + meanAbs) +
-                                       std::fabs(bj));
-                  }
-                }
+        const int64_t M = w.M, N = w.N, K = w.K;
+        std::vector<tcc::Arg> args;
+        CheckFn check; // "" when correct
+        if (w.kernel.rfind("t0", 0) == 0) {
+          tutorialSetup(w, in, tut, &args, &check);
+        } else if (!w.gemm) {
+          if (M * N > in.n)
+            throw tcc::Error("benchmarking " + w.name, "the shared buffers are too small");
+          const CUdeviceptr x = in.x, out = in.out, v0 = in.y, v1 = in.y + N * 4;
+          if (w.kernel == "transpose")
+            args = {x, out, M, N, N, M};
+          else if (w.kernel == "softmax" || w.kernel == "softmax_persistent")
+            args = {out, x, N, N, M, N};
+          else if (w.kernel == "bias_add")
+            args = {x, v0, out, M, N, N};
+          else
+            args = {x, v0, v1, out, N, M, N, 1e-5f};
+          check = [&, M, N, out](const LaunchFn& launch) -> std::string {
+            tcc::check(d.cuMemsetD32(out, kPoison32, static_cast<size_t>(M * N)), "poisoning");
+            launch(nullptr);
+            tcc::check(d.cuCtxSynchronize(), "running " + w.kernel, w.kernel);
+            const bool t = w.kernel == "transpose";
+            const int64_t rowsOut = t ? N : M, cols = t ? M : N;
+            std::vector<float> got(static_cast<size_t>(cols));
+            std::vector<double> ref(static_cast<size_t>(cols)), bound(static_cast<size_t>(cols));
+            int64_t bad = 0;
+            std::string first;
+            for (int64_t i : sampleRows(rowsOut)) {
+              tcc::check(d.cuMemcpyDtoH(got.data(), out + static_cast<CUdeviceptr>(i * cols * 4),
+                                        static_cast<size_t>(cols) * 4),
+                         "downloading a row");
+              const float* xr = in.hx + i * N;
+              if (t) {
                 for (int64_t j = 0; j < cols; ++j) {
-                  // Exact rows compare the f32 result with the double reference rounded once.
-                  double want = bound[j] > 0 ? ref[j] : static_cast<float>(ref[j]);
-                  double e = std::fabs(got[j] - want);
-                  if (!(bound[j] > 0 ? e <= bound[j] : got[j] == want)) {
-                    if (bad++ == 0)
-                      first = "(" + std::to_string(i) + ", " + std::to_string(j) + "): got " +
-                              std::to_string(got[j]) + ", want " + std::to_string(want);
-                  }
+                  ref[j] = in.hx[j * N + i];
+                  bound[j] = 0;
+                }
+              } else if (w.kernel == "bias_add") {
+                for (int64_t j = 0; j < cols; ++j) {
+                  ref[j] = xr[j] + in.hy[j];
+                  bound[j] = 0;
+                }
+              } else if (w.kernel == "softmax" || w.kernel == "softmax_persistent") {
+                double mx = -INFINITY, s = 0;
+                for (int64_t j = 0; j < N; ++j)
+                  mx = std::max(mx, static_cast<double>(xr[j]));
+                for (int64_t j = 0; j < N; ++j)
+                  s += ref[j] = std::exp(xr[j] - mx);
+                for (int64_t j = 0; j < N; ++j) {
+                  ref[j] /= s;
+                  bound[j] = 1e-5 * ref[j] * std::max(1.0, (mx - xr[j]) / 8) + FLT_MIN;
+                }
+              } else {
+                double mean = 0, meanAbs = 0, var = 0;
+                for (int64_t j = 0; j < N; ++j) {
+                  mean += xr[j];
+                  meanAbs += std::fabs(xr[j]);
+                }
+                mean /= N;
+                meanAbs /= N;
+                for (int64_t j = 0; j < N; ++j)
+                  var += (xr[j] - mean) * (xr[j] - mean);
+                const double rstd = 1 / std::sqrt(var / N + 1e-5);
+                for (int64_t j = 0; j < N; ++j) {
+                  const double wj = in.hy[j], bj = in.hy[N + j];
+                  ref[j] = (xr[j] - mean) * rstd * wj + bj;
+                  bound[j] = 1e-5 * (std::fabs(wj) * rstd * (std::fabs(xr[j]) + meanAbs) +
+                                     std::fabs(bj));
                 }
               }
-              return bad ? std::to_string(bad) +
-                               " wrong elements in the sampled rows; the first at " + first
-                         : "";
-            };
-          } else {
-            const bool bf16 = w.kernel == "matmul_bf16";
-            auto to16 = [&](float f) { return bf16 ? toBf16(f) : toHalf(f); };
-            auto from16 = [bf16](uint16_t h) { return bf16 ? fromBf16(h) : fromHalf(h); };
-            if (!mmb || mmb->M != M || mmb->N != N || mmb->K != K || mmb->bf16 != bf16) {
-              const size_t na = static_cast<size_t>(M * K), nb = static_cast<size_t>(K * N),
-                           nc = static_cast<size_t>(M * N);
-              if (static_cast<int64_t>(std::max(na, nb) + static_cast<size_t>(N)) > in.n)
-                throw tcc::Error("benchmarking " + w.name, "the shared inputs are too small");
-              mmb.reset(); // the previous shape's memory first
-              mmb = std::make_unique<MatmulBuffers>();
-              mmb->M = M;
-              mmb->N = N;
-              mmb->K = K;
-              mmb->bf16 = bf16;
-              mmb->a = tcc::bench::DeviceBuffer(na * 2);
-              mmb->b = tcc::bench::DeviceBuffer(nb * 2);
-              mmb->c = tcc::bench::DeviceBuffer(nc * 2);
-              mmb->bias = tcc::bench::DeviceBuffer(static_cast<size_t>(N) * 2);
-              mmb->ha.resize(na);
-              mmb->hb.resize(nb);
-              mmb->hc.resize(nc);
-              mmb->hbias.resize(static_cast<size_t>(N));
-              // Values in +-[0.1, 1] from the shared f32 inputs (which lie in +-[0.5, 4]).
-              for (size_t i = 0; i < na; ++i)
-                mmb->ha[i] = to16(in.hx[i] / 4);
-              for (size_t i = 0; i < nb; ++i)
-                mmb->hb[i] = to16(in.hy[i] / 4);
-              for (int64_t j = 0; j < N; ++j)
-                mmb->hbias[j] = to16(in.hx[na + j] / 4);
-              tcc::check(d.cuMemcpyHtoD(mmb->a.get(), mmb->ha.data(), na * 2), "uploading A");
-              tcc::check(d.cuMemcpyHtoD(mmb->b.get(), mmb->hb.data(), nb * 2), "uploading B");
-              tcc::check(
-                  d.cuMemcpyHtoD(mmb->bias.get(), mmb->hbias.data(), static_cast<size_t>(N) * 2),
-                  "uploading the bias");
+              for (int64_t j = 0; j < cols; ++j) {
+                // Exact rows compare the f32 result with the double reference rounded once.
+                double want = bound[j] > 0 ? ref[j] : static_cast<float>(ref[j]);
+                double e = std::fabs(got[j] - want);
+                if (!(bound[j] > 0 ? e <= bound[j] : got[j] == want)) {
+                  if (bad++ == 0)
+                    first = "(" + std::to_string(i) + ", " + std::to_string(j) + "): got " +
+                            std::to_string(got[j]) + ", want " + std::to_string(want);
+                }
+              }
             }
-            const CUdeviceptr a = mmb->a.get(), b = mmb->b.get(), c = mmb->c.get();
-            const bool bias = w.kernel == "matmul_bias";
-            if (bias)
-              args = {a, b, mmb->bias.get(), c, M, N, K, K, 1, N, 1, N, 1};
-            else
-              args = {a, b, c, M, N, K, K, 1, N, 1, N, 1};
-            check = [&, M, N, K, c, bias, from16](const LaunchFn& launch) -> std::string {
-              tcc::check(d.cuMemsetD32(c, (uint32_t(kPoison16) << 16) | kPoison16,
-                                       static_cast<size_t>(M * N / 2)),
-                         "poisoning");
-              launch(nullptr);
-              tcc::check(d.cuCtxSynchronize(), "running " + w.kernel, w.kernel);
-              tcc::check(d.cuMemcpyDtoH(mmb->hc.data(), c, static_cast<size_t>(M * N) * 2),
-                         "downloading C");
-              return compareProduct(mmb->ha.data(), mmb->hb.data(),
-                                    bias ? mmb->hbias.data() : nullptr, mmb->hc.data(), M, N, K,
-                                    from16);
-            };
+            return bad ? std::to_string(bad) +
+                             " wrong elements in the sampled rows; the first at " + first
+                       : "";
+          };
+        } else {
+          const bool bf16 = w.kernel == "matmul_bf16";
+          auto to16 = [&](float f) { return bf16 ? toBf16(f) : toHalf(f); };
+          auto from16 = [bf16](uint16_t h) { return bf16 ? fromBf16(h) : fromHalf(h); };
+          if (!mmb || mmb->M != M || mmb->N != N || mmb->K != K || mmb->bf16 != bf16) {
+            const size_t na = static_cast<size_t>(M * K), nb = static_cast<size_t>(K * N),
+                         nc = static_cast<size_t>(M * N);
+            if (static_cast<int64_t>(std::max(na, nb) + static_cast<size_t>(N)) > in.n)
+              throw tcc::Error("benchmarking " + w.name, "the shared inputs are too small");
+            mmb.reset(); // the previous shape's memory first
+            mmb = std::make_unique<MatmulBuffers>();
+            mmb->M = M;
+            mmb->N = N;
+            mmb->K = K;
+            mmb->bf16 = bf16;
+            mmb->a = tcc::bench::DeviceBuffer(na * 2);
+            mmb->b = tcc::bench::DeviceBuffer(nb * 2);
+            mmb->c = tcc::bench::DeviceBuffer(nc * 2);
+            mmb->bias = tcc::bench::DeviceBuffer(static_cast<size_t>(N) * 2);
+            mmb->ha.resize(na);
+            mmb->hb.resize(nb);
+            mmb->hc.resize(nc);
+            mmb->hbias.resize(static_cast<size_t>(N));
+            // Values in +-[0.1, 1] from the shared f32 inputs (which lie in +-[0.5, 4]).
+            for (size_t i = 0; i < na; ++i)
+              mmb->ha[i] = to16(in.hx[i] / 4);
+            for (size_t i = 0; i < nb; ++i)
+              mmb->hb[i] = to16(in.hy[i] / 4);
+            for (int64_t j = 0; j < N; ++j)
+              mmb->hbias[j] = to16(in.hx[na + j] / 4);
+            tcc::check(d.cuMemcpyHtoD(mmb->a.get(), mmb->ha.data(), na * 2), "uploading A");
+            tcc::check(d.cuMemcpyHtoD(mmb->b.get(), mmb->hb.data(), nb * 2), "uploading B");
+            tcc::check(
+                d.cuMemcpyHtoD(mmb->bias.get(), mmb->hbias.data(), static_cast<size_t>(N) * 2),
+                "uploading the bias");
           }
-          const tcc::KernelMetadata* chosen = k.planArgs(args.data(), args.size()).variant;
-          row.variant = chosen->specialisationString() + " " + chosen->arch;
-          row.note = check([&](CUstream s) { k.launchArgs(s, args.data(), args.size()); });
-          row.correct = row.note.empty();
-          row.r = tcc::bench::run([&](CUstream s) { k.launchArgs(s, args.data(), args.size()); },
-                                  o.bench);
-          row.ok = true;
-          if (w.gemm) {
-            row.value = row.r.tflops(w.flops);
-          } else {
-            row.value = row.r.gbps(w.bytes);
-            row.fractionOfCopy = o.copyGbps > 0 ? row.value / o.copyGbps : 0;
-          }
-          if (row.correct && std::string(source) == "tcc" && row.value > best.value) {
-            best.value = row.value;
-            best.config = config;
-            best.k = &k;
-            best.args = args;
-            best.check = check;
-            best.lib = std::move(lib); // k lives in it (on the heap): still valid
-          }
-        } catch (const tcc::Error& e) {
-          row.note = e.what();
+          const CUdeviceptr a = mmb->a.get(), b = mmb->b.get(), c = mmb->c.get();
+          const bool bias = w.kernel == "matmul_bias";
+          if (bias)
+            args = {a, b, mmb->bias.get(), c, M, N, K, K, 1, N, 1, N, 1};
+          else
+            args = {a, b, c, M, N, K, K, 1, N, 1, N, 1};
+          check = [&, M, N, K, c, bias, from16](const LaunchFn& launch) -> std::string {
+            tcc::check(d.cuMemsetD32(c, (uint32_t(kPoison16) << 16) | kPoison16,
+                                     static_cast<size_t>(M * N / 2)),
+                       "poisoning");
+            launch(nullptr);
+            tcc::check(d.cuCtxSynchronize(), "running " + w.kernel, w.kernel);
+            tcc::check(d.cuMemcpyDtoH(mmb->hc.data(), c, static_cast<size_t>(M * N) * 2),
+                       "downloading C");
+            return compareProduct(mmb->ha.data(), mmb->hb.data(),
+                                  bias ? mmb->hbias.data() : nullptr, mmb->hc.data(), M, N, K,
+                                  from16);
+          };
         }
-        if (row.ok)
-          std::printf("%-36s %-8s %-28s %-14s %9.4f %9.4f %9.4f %10s %7.1f%%%s\n",
-                      row.workload.c_str(), row.source.c_str(), row.config.c_str(),
-                      row.variant.substr(0, 14).c_str(), row.r.median, row.r.p20, row.r.p80,
-                      (fmt("%.1f ", row.value) + row.metric).c_str(), 100 * row.fractionOfCopy,
-                      row.correct ? "" : ("  WRONG: " + row.note).c_str());
-        else
-          std::printf("%-36s %-8s %-28s FAILED: %s\n", row.workload.c_str(), row.source.c_str(),
-                      row.config.c_str(), row.note.c_str());
-        std::fflush(stdout);
-        rows.push_back(row);
+        const tcc::KernelMetadata* chosen = k.planArgs(args.data(), args.size()).variant;
+        row.variant = chosen->specialisationString() + " " + chosen->arch;
+        row.note = check([&](CUstream s) { k.launchArgs(s, args.data(), args.size()); });
+        row.correct = row.note.empty();
+        row.r = tcc::bench::run([&](CUstream s) { k.launchArgs(s, args.data(), args.size()); },
+                                o.bench);
+        row.ok = true;
+        if (w.gemm) {
+          row.value = row.r.tflops(w.flops);
+        } else {
+          row.value = row.r.gbps(w.bytes);
+          row.fractionOfCopy = o.copyGbps > 0 ? row.value / o.copyGbps : 0;
+        }
+        if (row.correct && row.value > best.value) {
+          best.value = row.value;
+          best.config = config;
+          best.k = &k;
+          best.args = args;
+          best.check = check;
+          best.lib = std::move(lib); // k lives in it (on the heap): still valid
+        }
+      } catch (const tcc::Error& e) {
+        row.note = e.what();
       }
+      if (row.ok)
+        std::printf("%-36s %-8s %-28s %-14s %9.4f %9.4f %9.4f %10s %7.1f%%%s\n",
+                    row.workload.c_str(), row.source.c_str(), row.config.c_str(),
+                    row.variant.substr(0, 14).c_str(), row.r.median, row.r.p20, row.r.p80,
+                    (fmt("%.1f ", row.value) + row.metric).c_str(), 100 * row.fractionOfCopy,
+                    row.correct ? "" : ("  WRONG: " + row.note).c_str());
+      else
+        std::printf("%-36s %-8s %-28s FAILED: %s\n", row.workload.c_str(), row.source.c_str(),
+                    row.config.c_str(), row.note.c_str());
+      std::fflush(stdout);
+      rows.push_back(row);
     }
     if (o.triton.empty() || !same)
       continue;

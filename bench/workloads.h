@@ -3,8 +3,8 @@
 // the ports of Triton's tutorials (lang-examples/triton/: 01 vector add, 02 fused softmax,
 // 03 matmul, 04 dropout with and without a seed, 05 layer norm forward, 06 fused attention
 // forward, 07 extern functions (libdevice asin), 08 grouped GEMM, 09 persistent matmul) at
-// the tutorials' shapes (issue 13), for every applicable configuration of tcc's kernels and
-// of the nvcc stand-ins: each checked (output poisoned, all elements or sampled rows against
+// the tutorials' shapes (issue 13), for every applicable configuration of tcc's kernels:
+// each checked (output poisoned, all elements or sampled rows against
 // a CPU reference; the seeded dropout bit for bit against Triton's Philox), then timed with
 // the runtime's harness (L2 flushed, median), as GB/s and fraction of the device copy, or
 // TFLOP/s. bench/triton_bench.py runs Triton (for the tutorials, their original kernels:

@@ -5,7 +5,9 @@
 #   tcc       of the tcc build $TCC_BUILD_DIR (default build/), brought up to date here
 #             (scripts/build.sh tcc); or $TCC, a tcc built elsewhere, used as it is
 #   tcc-pack  of the same build (scripts/build.sh tcc-pack: the runtime and tcc-pack only)
-#   nvcc      $CUDA_HOME/bin/nvcc (default /usr/local/cuda), for the stand-ins
+#   nvcc      $CUDA_HOME/bin/nvcc (default /usr/local/cuda), for the few cubins the runtime
+#             needs and tcc cannot make (test/gpu/fixtures/elementwise.cu: a foreign cubin
+#             for tcc-pack, the launch-overhead kernel, wrong architectures)
 # in the build folder $TCC_ARTIFACT_BUILD_DIR (default build-art/<DIR's path>). Every output
 # depends on its sources and on the programs that make it: a second run after a change to
 # tcc remakes what tcc made, and files no entry of the table makes are removed. A command

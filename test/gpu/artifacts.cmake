@@ -13,11 +13,12 @@
 #                                  ptxas.txt; <config> is BM64_BN64_W4, BM128_BN128_BK32_RELU0_W8
 #   tcc/<test kernel>/<config>/    kernels of single GPU tests, the Triton tutorial ports,
 #                                  the tensor-core ceiling of tcc-tune --peak
-#   fixture/<kernel>/<config>/     nvcc-built stand-ins wrapped by tcc-pack (signatures of
-#                                  the 2-D ones from the metadata tcc writes for the example)
-#   fixture/{tiny,errors,headers}  the launch-overhead kernel, wrong-architecture cubins and
-#                                  the launch headers of vector_add/copy and tiny
-#   headers/{fixture_kernels,tcc_kernels}/   launch headers (tcc-pack --header, tcc --emit=header)
+#   fixture/                       nvcc-built cubins wrapped by tcc-pack, only where the
+#                                  runtime needs what tcc cannot make: vector_add/copy/
+#                                  <config>/ (a foreign cubin, general and 16-byte variants),
+#                                  tiny (the launch-overhead kernel), errors (wrong-
+#                                  architecture cubins), headers (tcc-pack --header)
+#   headers/tcc_kernels/           launch headers of tcc --emit=header
 #   kinds/                         artifact kinds the runtime loads, and every course example
 #                                  built with no flags at all (kinds/default/<example>)
 #   check_bounds/                  tcc --check-bounds builds
@@ -109,28 +110,18 @@ tcc_example(matmul_bf16 "BM=128 BN=256 BK=64" 8 3)
 tcc_example(matmul_f32 "BM=64 BN=64 BK=32" 4)
 tcc_example(matmul_f32 "BM=32 BN=32 BK=32" 4)
 
-# --- nvcc stand-ins ------------------------------------------------------------------------
-# The elementwise ones (BLOCK, warps), general and 16-byte specialised.
-foreach(cfg 128:4 256:4 1024:4 4096:4 1024:8 2048:4 2048:8 4096:8)
+# --- nvcc cubins wrapped by tcc-pack: what the runtime needs and tcc cannot make ------------
+# A foreign (nvcc) cubin packaged with tcc-pack, in two configurations (BLOCK, warps), each
+# with its general variant and a 16-byte one that faults on misaligned pointers, so that the
+# runtime's variant choice is observable (test/gpu/elementwise_test.cpp); BLOCK1024_W4 is
+# also what launch_errors_test.cpp and the tcc-pack headers load, BLOCK4096_W8 differs in
+# both block and warps, so a grid or block size not taken from the packed metadata fails.
+foreach(cfg 1024:4 4096:8)
   string(REPLACE ":" ";" cfg "${cfg}")
   list(GET cfg 0 block)
   list(GET cfg 1 warps)
   tcc_elementwise_fixture(${block} ${warps})
 endforeach()
-# The 2-D ones: tcc_fixture(file.cu "kernels" "-D assignments" num_warps).
-tcc_fixture(matrix.cu "copy2d transpose bias_add" "BM=32 BN=32" 4)
-tcc_fixture(matrix.cu "copy2d transpose bias_add" "BM=64 BN=64" 4)
-foreach(cfg 1:4 8:4 1024:4 4096:8 8192:16 16384:16)
-  string(REPLACE ":" ";" cfg "${cfg}")
-  list(GET cfg 0 block)
-  list(GET cfg 1 warps)
-  tcc_fixture(rows.cu "softmax layernorm" "BLOCK=${block}" ${warps})
-endforeach()
-tcc_fixture(matmul.cu "matmul matmul_bias" "BM=128 BN=128 BK=32 RELU=True" 8)
-tcc_fixture(matmul.cu "matmul_bias" "BM=128 BN=128 BK=32 RELU=False" 8)
-tcc_fixture(matmul.cu "matmul matmul_bias" "BM=32 BN=32 BK=32 RELU=True" 4)
-tcc_fixture(matmul.cu "matmul_bf16" "BM=32 BN=32 BK=32" 4)
-tcc_fixture(matmul.cu "matmul_f32" "BM=32 BN=32 BK=32" 4)
 # The launch-overhead kernel: 128 threads, one block for n <= 128.
 tcc_nvcc_fixture(fixture/tiny/tiny.cubin CU elementwise.cu NVCC -DBLOCK=128 -DNUM_WARPS=4
   PACK --name tiny --arch ${TCC_ARTIFACT_ARCH} --num-warps 4 --grid "cdiv(n, 128)"
@@ -148,8 +139,8 @@ tcc_nvcc_fixture(fixture/errors/mismatch/vector_add.cubin CU elementwise.cu ARCH
   PACK --name vector_add --arch ${TCC_ARTIFACT_ARCH} ${_va_signature})
 
 # --- headers -------------------------------------------------------------------------------
-# The stand-ins' (tcc-pack, namespace fixture): the elementwise ones and tiny, and the 2-D
-# ones of the examples' default configurations where a stand-in of it exists.
+# tcc-pack's (namespace fixture, test/gpu/header_test.cpp and bench/launch_overhead.cpp): the
+# packed elementwise cubins and tiny.
 tcc_pack_header(fixture/headers/vector_add.h NAMESPACE fixture METADATA
   fixture/vector_add/BLOCK1024_W4/vector_add.json
   fixture/vector_add/BLOCK1024_W4/vector_add.d16_d16_d16_d16.json)
@@ -157,14 +148,6 @@ tcc_pack_header(fixture/headers/vector_copy.h NAMESPACE fixture METADATA
   fixture/vector_copy/BLOCK1024_W4/vector_copy.json
   fixture/vector_copy/BLOCK1024_W4/vector_copy.d16_d16_d16.json)
 tcc_pack_header(fixture/headers/tiny.h NAMESPACE fixture METADATA fixture/tiny/tiny.json)
-foreach(k copy2d:BM32_BN32_W4 transpose:BM32_BN32_W4 bias_add:BM64_BN64_W4
-          softmax:BLOCK1024_W4 layernorm:BLOCK1024_W4)
-  string(REPLACE ":" ";" k "${k}")
-  list(GET k 0 ex)
-  list(GET k 1 cfg)
-  tcc_pack_header(headers/fixture_kernels/${ex}.h NAMESPACE fixture
-                  METADATA fixture/${ex}/${cfg}/${ex}.json)
-endforeach()
 # tcc's own (--emit=header, every variant; test/gpu/header_2d_test.cpp), default configurations.
 tcc_header(transpose "BM=32 BN=32" 4)
 tcc_header(softmax "BLOCK=1024" 4)

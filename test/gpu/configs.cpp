@@ -49,7 +49,8 @@ tcc::Kernel& kernelOf(const KernelConfig& config) {
 
 std::string KernelConfig::label() const {
   std::string arch = archSet == "generic" ? "_sm90" : archSet == "all" ? "_sm90a" : "";
-  return sanitize(source + "_" + kernel + "_" + config + arch);
+  // "tcc_": the test names gpu-run.sh and gpu-focus.sh filter on (Artifacts/Matmul.*/tcc_*).
+  return sanitize("tcc_" + kernel + "_" + config + arch);
 }
 
 void VariantCoverage::record(const KernelConfig& config, const tcc::Kernel& kernel,
@@ -84,40 +85,37 @@ std::vector<KernelConfig> findConfigs(bool (*wanted)(const std::string& kernel))
   namespace fs = std::filesystem;
   std::vector<KernelConfig> r;
   const std::string art = artifactsDir();
-  for (const char* source : {"fixture", "tcc"}) {
-    for (const std::string& kdir : subdirs(art + "/" + source)) {
-      std::string kernel = fs::path(kdir).filename().string();
-      if (!wanted(kernel))
+  for (const std::string& kdir : subdirs(art + "/tcc")) {
+    std::string kernel = fs::path(kdir).filename().string();
+    if (!wanted(kernel))
+      continue;
+    for (const std::string& cdir : subdirs(kdir)) {
+      // The general variant's metadata (the least specialised; parameters and constexprs
+      // are shared by all variants): x.json, beside x.spec.json or x.d16_..._e1.json.
+      std::vector<std::string> jsons = metadataFiles(cdir);
+      if (jsons.empty())
         continue;
-      for (const std::string& cdir : subdirs(kdir)) {
-        // The general variant's metadata (the least specialised; parameters and constexprs
-        // are shared by all variants): x.json, beside x.spec.json or x.d16_..._e1.json.
-        std::vector<std::string> jsons = metadataFiles(cdir);
-        if (jsons.empty())
-          continue;
-        KernelConfig c;
-        c.source = source;
-        c.kernel = kernel;
-        c.config = fs::path(cdir).filename().string();
-        c.dir = cdir;
-        bool archSpecific = false;
-        try {
-          for (size_t i = 0; i < jsons.size(); ++i) {
-            tcc::KernelMetadata m = tcc::loadMetadataFile(jsons[i]);
-            archSpecific = archSpecific || m.archSpecific;
-            if (i == 0 || m.specialisationScore() < c.meta.specialisationScore())
-              c.meta = std::move(m);
-          }
-        } catch (const tcc::Error& e) {
-          c.loadError = e.what(); // the family makes one case for it, which fails saying so
+      KernelConfig c;
+      c.kernel = kernel;
+      c.config = fs::path(cdir).filename().string();
+      c.dir = cdir;
+      bool archSpecific = false;
+      try {
+        for (size_t i = 0; i < jsons.size(); ++i) {
+          tcc::KernelMetadata m = tcc::loadMetadataFile(jsons[i]);
+          archSpecific = archSpecific || m.archSpecific;
+          if (i == 0 || m.specialisationScore() < c.meta.specialisationScore())
+            c.meta = std::move(m);
         }
-        if (archSpecific) {
-          c.archSet = "all";
-          r.push_back(c);
-          c.archSet = "generic";
-        }
-        r.push_back(c);
+      } catch (const tcc::Error& e) {
+        c.loadError = e.what(); // the family makes one case for it, which fails saying so
       }
+      if (archSpecific) {
+        c.archSet = "all";
+        r.push_back(c);
+        c.archSet = "generic";
+      }
+      r.push_back(c);
     }
   }
   return r;

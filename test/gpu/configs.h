@@ -1,5 +1,5 @@
-// The kernel configurations under the artifacts folder (test/gpu/artifacts.cmake):
-// <artifacts>/<source>/<kernel>/<config>/ for source "fixture" (nvcc stand-ins) and "tcc".
+// The kernel configurations tcc built into the artifacts folder (test/gpu/artifacts.cmake):
+// <artifacts>/tcc/<kernel>/<config>/.
 // Found when the test cases are made (before main), from the metadata alone: no GPU needed.
 #pragma once
 
@@ -15,7 +15,6 @@
 namespace gputest {
 
 struct KernelConfig {
-  std::string source;       // "fixture" or "tcc"
   std::string kernel;       // the folder's name, which is the kernel's name
   std::string config;       // "BM64_BN64_W4"
   std::string dir;          // the configuration's folder
@@ -40,7 +39,7 @@ struct KernelConfig {
 // process (so that the many cases of a configuration load its modules once).
 tcc::Kernel& kernelOf(const KernelConfig& config);
 
-// Every configuration of the kernels whose folder name satisfies `wanted`, fixtures first.
+// Every configuration of the kernels whose folder name satisfies `wanted`.
 std::vector<KernelConfig> findConfigs(bool (*wanted)(const std::string& kernel));
 
 // Which specialised variants of each configuration the cases select (a variant is named by

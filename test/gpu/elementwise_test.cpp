@@ -1,7 +1,9 @@
-// Vector copy and vector add on the GPU, for every artifact configuration found (nvcc
-// fixtures and, once it emits cubins, tcc's own), over the sizes that catch off-by-one and
-// masking errors, compared bit for bit with a CPU reference. Outputs are poisoned before
-// each launch; the regions before and after the output are checked untouched.
+// Vector copy and vector add on the GPU, for every configuration tcc built and for the nvcc
+// cubins that tcc-pack wraps (fixture/: a foreign cubin with its general and its 16-byte
+// variant, which faults on misaligned pointers, so the runtime's variant choice shows), over
+// the sizes that catch off-by-one and masking errors, compared bit for bit with a CPU
+// reference. Outputs are poisoned before each launch; the regions before and after the
+// output are checked untouched.
 #include "gpu_util.h"
 
 #include <algorithm>
@@ -21,7 +23,7 @@ constexpr uint32_t kPoison = 0x7fbadbadu; // a NaN no kernel computes
 
 struct Case {
   std::string dir;    // the configuration's folder
-  std::string source; // "fixture" or "tcc"
+  std::string source; // "tcc", or "fixture" (nvcc's, packed by tcc-pack)
   std::string config; // "BLOCK1024_W4"
   int64_t n = 0;
   int64_t offset = 0; // elements added to every pointer (1: only 4-byte aligned)
@@ -176,7 +178,7 @@ INSTANTIATE_TEST_SUITE_P(Artifacts, Elementwise, testing::ValuesIn(cases()), cas
 // Without artifacts the parameterised tests vanish; say so rather than pass silently.
 TEST(Artifacts, Present) {
   TCC_REQUIRE_GPU();
-  ASSERT_TRUE(gputest::exists(gputest::artifactsDir() + "/fixture"))
+  ASSERT_TRUE(gputest::exists(gputest::artifactsDir() + "/tcc"))
       << "no artifacts in " << gputest::artifactsDir()
       << " (run scripts/build-artifacts.sh and set TCC_ARTIFACTS)";
   EXPECT_FALSE(cases().empty());

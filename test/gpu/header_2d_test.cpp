@@ -1,22 +1,14 @@
 // The generated launch headers of the 2-D examples, from the default configurations
-// (scripts/build-artifacts.sh): the stand-ins' made by tcc-pack in <artifacts>/headers/
-// fixture_kernels/ (namespace fixture), tcc's own by `tcc --emit=header` in tcc_kernels/
-// (`--variants=auto`: general, aligned and, for copy2d, unit inner strides; global
-// namespace). Typed functions with the cubins
-// embedded, launched on an awkward shape and compared with the CPU as the library-launched
-// tests do (transpose: exact; softmax: 1e-5 relative).
+// (test/gpu/artifacts.cmake's tcc_header lines): `tcc --emit=header` in <artifacts>/headers/
+// tcc_kernels/ (`--variants=auto`: general, aligned and, for copy2d, unit inner strides;
+// global namespace). Typed functions with the cubins embedded, launched on an awkward shape
+// and compared with the CPU as the library-launched tests do (transpose: exact; softmax:
+// 1e-5 relative).
 #include "gpu_util.h"
 #include "matrix.h"
 
 #include <cmath>
 
-#if __has_include(<fixture_kernels/transpose.h>) && __has_include(<fixture_kernels/softmax.h>)
-#include <fixture_kernels/softmax.h>
-#include <fixture_kernels/transpose.h>
-#define TCC_HAVE_FIXTURE_2D_HEADERS 1
-#else
-#define TCC_HAVE_FIXTURE_2D_HEADERS 0
-#endif
 #if __has_include(<tcc_kernels/transpose.h>)
 #include <tcc_kernels/transpose.h>
 #define TCC_HAVE_TCC_TRANSPOSE_HEADER 1
@@ -84,21 +76,6 @@ template <typename F> void checkSoftmax(F launch) {
     return gputest::Expected{ref[i * N + j], 1e-5 * ref[i * N + j]};
   });
   EXPECT_TRUE(r.ok()) << r.describe();
-}
-
-TEST(GeneratedHeader2D, FixtureTransposeAndSoftmax) {
-  TCC_REQUIRE_GPU();
-#if !TCC_HAVE_FIXTURE_2D_HEADERS
-  GTEST_FAIL() << "built without the 2-D fixture headers: run scripts/build-artifacts.sh before "
-                  "configuring, with -DTCC_ARTIFACTS=<dir>";
-#else
-  checkTranspose([](CUdeviceptr s, CUdeviceptr d, int32_t m, int32_t n, int32_t ss, int32_t sd) {
-    fixture::transpose(nullptr, s, d, m, n, ss, sd);
-  });
-  checkSoftmax([](CUdeviceptr o, CUdeviceptr i, int32_t is, int32_t os, int32_t m, int32_t n) {
-    fixture::softmax(nullptr, o, i, is, os, m, n);
-  });
-#endif
 }
 
 TEST(GeneratedHeader2D, TccTranspose) {

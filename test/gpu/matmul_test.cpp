@@ -235,7 +235,7 @@ INSTANTIATE_TEST_SUITE_P(Artifacts, Matmul, testing::ValuesIn(cases()), caseName
 TEST(Plans, Matmul) {
   std::vector<Case> all = cases();
   if (all.empty())
-    TCC_REQUIRE_ARTIFACT_FILE("fixture/matmul/BM32_BN32_BK32_W4/matmul.json");
+    TCC_REQUIRE_ARTIFACT_FILE("tcc/matmul/BM32_BN32_BK32_W4/matmul.json");
   gputest::VariantCoverage coverage;
   for (const Case& c : all) {
     SCOPED_TRACE(c.name);

@@ -1,5 +1,5 @@
-// copy2d, transpose and bias_add (lang-examples) on the GPU, for every configuration found
-// (nvcc stand-ins and tcc's own), over awkward shapes and strided, transposed and misaligned
+// copy2d, transpose and bias_add (lang-examples) on the GPU, for every configuration tcc
+// built (test/gpu/artifacts.cmake), over awkward shapes and strided, transposed and misaligned
 // views, against a CPU reference. Error bound: exact (bit for bit). Copies and transposes
 // move values; bias_add's f32 sum of two floats of magnitude <= 1000 is exact in double, so
 // rounding the double sum to float is the correctly rounded f32 addition the GPU does.
@@ -185,7 +185,7 @@ INSTANTIATE_TEST_SUITE_P(Artifacts, MatrixKernels, testing::ValuesIn(cases()), c
 TEST(Plans, MatrixKernels) {
   std::vector<Case> all = cases();
   if (all.empty())
-    TCC_REQUIRE_ARTIFACT_FILE("fixture/copy2d/BM32_BN32_W4/copy2d.json");
+    TCC_REQUIRE_ARTIFACT_FILE("tcc/copy2d/BM32_BN32_W4/copy2d.json");
   gputest::VariantCoverage coverage;
   for (const Case& c : all) {
     SCOPED_TRACE(c.name);

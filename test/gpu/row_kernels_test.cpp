@@ -224,7 +224,7 @@ INSTANTIATE_TEST_SUITE_P(Artifacts, RowKernels, testing::ValuesIn(cases()), case
 TEST(Plans, RowKernels) {
   std::vector<Case> all = cases();
   if (all.empty())
-    TCC_REQUIRE_ARTIFACT_FILE("fixture/softmax/BLOCK1024_W4/softmax.json");
+    TCC_REQUIRE_ARTIFACT_FILE("tcc/softmax/BLOCK1024_W4/softmax.json");
   std::map<std::string, std::pair<bool, bool>> specialised; // dir -> (has one, chosen once)
   for (const Case& c : all) {
     SCOPED_TRACE(c.name);

@@ -249,13 +249,12 @@ function(_tcc_art_nvcc_cubin var cu arch)
 endfunction()
 
 # tcc_nvcc_fixture(<output> CU <file in test/gpu/fixtures> [ARCH <nvcc arch>] [NVCC ...]
-#                  [SIGNATURE <src> [SIGNATURE_FLAGS ...]] [PACK ...])
-# A stand-in: nvcc compiles CU to a cubin, tcc-pack wraps it into <output> (+ its .json).
-# With SIGNATURE, the kernel's name, parameters, grid, constexprs and warps come from the
-# metadata tcc writes for <src> built with SIGNATURE_FLAGS (tcc --emit=ptx), so that the
-# stand-in cannot drift from the example it stands in for; else PACK spells them out.
+#                  [PACK ...])
+# A cubin the runtime needs and tcc cannot make (a foreign compiler's; one for the wrong
+# architecture): nvcc compiles CU to a cubin, tcc-pack wraps it into <output> (+ its .json)
+# with the kernel's name, parameters, grid, constexprs and warps that PACK spells out.
 function(tcc_nvcc_fixture out)
-  cmake_parse_arguments(PARSE_ARGV 1 A "" "CU;ARCH;SIGNATURE" "NVCC;SIGNATURE_FLAGS;PACK")
+  cmake_parse_arguments(PARSE_ARGV 1 A "" "CU;ARCH" "NVCC;PACK")
   if(A_UNPARSED_ARGUMENTS OR NOT A_CU)
     message(FATAL_ERROR "tcc_nvcc_fixture(${out}): CU is required; unknown: ${A_UNPARSED_ARGUMENTS}")
   endif()
@@ -265,40 +264,25 @@ function(tcc_nvcc_fixture out)
   get_filename_component(rel_dir "${out}" DIRECTORY)
   get_filename_component(stem "${out}" NAME_WLE) # k.d16_d16: its metadata is k.d16_d16.json
   _tcc_art_promise("${out}" "${rel_dir}/${stem}.json")
+  set_property(GLOBAL APPEND PROPERTY TCC_ARTIFACT_NVCC_FIXTURES "${out}")
   if(NOT TCC_ARTIFACT_MODE STREQUAL "BUILD")
     return()
   endif()
   _tcc_art_nvcc_cubin(cubin ${A_CU} ${A_ARCH} ${A_NVCC})
-  set(deps "${cubin}" "${TCC_PACK_EXECUTABLE}")
-  set(sig_args)
-  if(A_SIGNATURE)
-    _tcc_art_resolve(sig_src "${A_SIGNATURE}")
-    set(sig_dir "${CMAKE_BINARY_DIR}/signatures/${rel_dir}")
-    add_custom_command(
-      OUTPUT "${sig_dir}/${stem}.json"
-      COMMAND "${CMAKE_COMMAND}" "-DMKDIR=${sig_dir}" "-DCLEAN=${sig_dir}/${stem}"
-              -P "${_tcc_art_rules_dir}/run.cmake" --
-              "${TCC_EXECUTABLE}" "${sig_src}" ${A_SIGNATURE_FLAGS} --variants=single
-              --emit=ptx -o "${sig_dir}/${stem}.ptx"
-      DEPENDS "${sig_src}" "${TCC_EXECUTABLE}" "${_tcc_art_rules_dir}/run.cmake"
-      COMMENT "tcc: the signature of ${out}"
-      VERBATIM)
-    list(APPEND deps "${sig_dir}/${stem}.json")
-    set(sig_args --signature "${sig_dir}/${stem}.json")
-  endif()
   add_custom_command(
     OUTPUT "${TCC_ARTIFACT_DIR}/${out}" "${TCC_ARTIFACT_DIR}/${rel_dir}/${stem}.json"
     COMMAND "${CMAKE_COMMAND}" -E make_directory "${TCC_ARTIFACT_DIR}/${rel_dir}"
     COMMAND "${TCC_PACK_EXECUTABLE}" -o "${TCC_ARTIFACT_DIR}/${out}" --cubin "${cubin}"
-            ${sig_args} ${A_PACK} --source test/gpu/fixtures/${A_CU}
-    DEPENDS ${deps}
+            ${A_PACK} --source test/gpu/fixtures/${A_CU}
+    DEPENDS "${cubin}" "${TCC_PACK_EXECUTABLE}"
     COMMENT "tcc-pack: ${out}"
     VERBATIM)
 endfunction()
 
 # tcc_elementwise_fixture(<block> <num_warps>)
-# The elementwise stand-ins (fixtures/elementwise.cu): fixture/{vector_add,vector_copy}/
-# BLOCK<block>_W<warps>/, each with the general variant and the 16-byte specialised one.
+# nvcc's vector add and copy (fixtures/elementwise.cu) packed by tcc-pack: fixture/
+# {vector_add,vector_copy}/BLOCK<block>_W<warps>/, each with the general variant and the
+# 16-byte specialised one (which faults on misaligned pointers).
 function(tcc_elementwise_fixture block warps)
   set(cfg BLOCK${block}_W${warps})
   foreach(aligned 0 1)
@@ -322,56 +306,8 @@ function(tcc_elementwise_fixture block warps)
   endforeach()
 endfunction()
 
-# tcc_fixture(<file.cu> "<kernels>" "<-D assignments>" <num_warps>)
-# The 2-D stand-ins of the examples <kernels> (fixtures/matrix.cu, rows.cu, matmul.cu), one
-# configuration: fixture/<kernel>/<config>/<kernel>.cubin with the signature tcc gives the
-# example in that configuration. RELU is matmul_bias's only; matmul.cu compiles the plain
-# matmul entry for f16, bf16 or f32 operands (ELEM 1, 2, 3).
-function(tcc_fixture cu kernels defines warps)
-  separate_arguments(defs UNIX_COMMAND "${defines}")
-  set(nv)
-  foreach(a IN LISTS defs)
-    string(REGEX REPLACE "=True$" "=1" a "${a}")
-    string(REGEX REPLACE "=False$" "=0" a "${a}")
-    list(APPEND nv "-D${a}")
-  endforeach()
-  separate_arguments(ks UNIX_COMMAND "${kernels}")
-  get_property(derived GLOBAL PROPERTY TCC_ARTIFACT_DERIVED)
-  foreach(k IN LISTS ks)
-    set(extra)
-    if(k STREQUAL "matmul" OR k STREQUAL "matmul_bias")
-      set(extra -DELEM=1 -DNAME=matmul)
-    elseif(k STREQUAL "matmul_bf16")
-      set(extra -DELEM=2 -DNAME=matmul_bf16)
-    elseif(k STREQUAL "matmul_f32")
-      set(extra -DELEM=3 -DNAME=matmul_f32)
-    endif()
-    set(own)
-    set(sig_flags)
-    foreach(a IN LISTS defs)
-      if(a MATCHES "^RELU=" AND NOT k STREQUAL "matmul_bias")
-        continue()
-      endif()
-      list(APPEND own "${a}")
-      list(APPEND sig_flags -D "${a}")
-    endforeach()
-    list(JOIN own " " own)
-    tcc_artifact_config_name(cfg "${own}" ${warps})
-    if(k IN_LIST derived)
-      set(src "art:src/${k}.tile")
-    else()
-      set(src "lang-examples/${k}.tile")
-    endif()
-    tcc_nvcc_fixture(fixture/${k}/${cfg}/${k}.cubin CU ${cu}
-      NVCC ${nv} -DNUM_WARPS=${warps} ${extra}
-      SIGNATURE "${src}" SIGNATURE_FLAGS ${sig_flags} --num-warps ${warps} --kernel ${k}
-      PACK --arch ${TCC_ARTIFACT_ARCH})
-    set_property(GLOBAL APPEND PROPERTY TCC_ARTIFACT_FIXTURE_CONFIGS "${k}/${cfg}")
-  endforeach()
-endfunction()
-
 # tcc_pack_header(<output.h> NAMESPACE <ns> METADATA <json>...)
-# A launch header of stand-ins (tcc-pack --header), from their metadata files.
+# A launch header of packed cubins (tcc-pack --header), from their metadata files.
 function(tcc_pack_header out)
   cmake_parse_arguments(PARSE_ARGV 1 A "" "NAMESPACE" "METADATA")
   _tcc_art_promise("${out}")
@@ -479,7 +415,7 @@ function(tcc_artifacts_finish)
     COMMENT "tcc: compile_times.json (${TCC_TIMING_RUNS} runs of each default configuration)"
     VERBATIM)
   get_property(examples GLOBAL PROPERTY TCC_ARTIFACT_EXAMPLE_CONFIGS)
-  get_property(fixtures GLOBAL PROPERTY TCC_ARTIFACT_FIXTURE_CONFIGS)
+  get_property(fixtures GLOBAL PROPERTY TCC_ARTIFACT_NVCC_FIXTURES)
   get_property(headers GLOBAL PROPERTY TCC_ARTIFACT_HEADERS)
   list(LENGTH examples nexamples)
   list(LENGTH fixtures nfixtures)
@@ -494,7 +430,8 @@ function(tcc_artifacts_finish)
   file(WRITE "${CMAKE_BINARY_DIR}/manifest-lines.txt.tmp"
     "arch: ${TCC_ARTIFACT_ARCH}; nvcc: ${nvcc_version}\n"
     "tcc: compiled ${nexamples} configurations, 0 failed; specialised with --variants=auto\n"
-    "2-D fixtures: ${nfixtures} configurations (nvcc stand-ins, signatures from tcc's metadata)\n"
+    "nvcc fixtures: ${nfixtures} cubins packed by tcc-pack (foreign cubins, the launch-overhead "
+    "kernel, wrong architectures)\n"
     "headers: ${nheaders}\n"
     "examples: ${examples_line}\n")
   configure_file("${CMAKE_BINARY_DIR}/manifest-lines.txt.tmp"

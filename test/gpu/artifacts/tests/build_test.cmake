@@ -5,8 +5,8 @@
 #         [-DCUDA_HOME=...] -P build_test.cmake
 #
 # 1. The real table (test/gpu/artifacts.cmake) configured with TCC_ARTIFACT_EXAMPLES=vector_add;
-#    then built: one course example's configuration (every variant, ptxas.txt), a 2-D nvcc
-#    stand-in (its signature from tcc's metadata), a derived source and a tcc-pack header;
+#    then built: one course example's configuration (every variant, ptxas.txt), an nvcc
+#    cubin packed by tcc-pack (its 16-byte variant), a derived source and a tcc-pack header;
 #    each checked, then built again: nothing to do.
 # 2. A table with one kernel tcc rejects: the build fails, showing tcc's located error.
 cmake_minimum_required(VERSION 3.20)
@@ -26,9 +26,10 @@ expect(rc EQUAL 0)
 file(STRINGS "${WORK}/build/expected-artifacts.txt" promised)
 expect("tcc/vector_add/BLOCK1024_W4/ptxas.txt" IN_LIST promised)
 expect(NOT "tcc/softmax/BLOCK1024_W4/softmax.cubin" IN_LIST promised) # not in the subset
-expect("fixture/softmax/BLOCK1024_W4/softmax.cubin" IN_LIST promised) # fixtures: always
+expect("fixture/tiny/tiny.cubin" IN_LIST promised) # nvcc fixtures: always
 
-set(outputs tcc/vector_add/BLOCK1024_W4/vector_add.cubin fixture/copy2d/BM32_BN32_W4/copy2d.cubin
+set(packed fixture/vector_add/BLOCK1024_W4/vector_add.d16_d16_d16_d16)
+set(outputs tcc/vector_add/BLOCK1024_W4/vector_add.cubin ${packed}.cubin
             src/matmul_bf16.tile fixture/headers/tiny.h)
 set(targets ${outputs})
 list(TRANSFORM targets PREPEND "${art}/")
@@ -49,18 +50,19 @@ string(JSON warps GET "${meta}" num_warps)
 string(JSON block GET "${meta}" constexprs BLOCK)
 expect(warps EQUAL 4 AND block EQUAL 1024)
 
-# The stand-in: tcc's name, parameters and grid for copy2d at BM=32 BN=32, nvcc's code.
-file(READ "${art}/fixture/copy2d/BM32_BN32_W4/copy2d.json" fx)
-file(READ "${WORK}/build/signatures/fixture/copy2d/BM32_BN32_W4/copy2d.json" sig)
-foreach(key name grid params num_warps constexprs)
-  string(JSON a GET "${fx}" ${key})
-  string(JSON b GET "${sig}" ${key})
-  expect(a STREQUAL b)
-endforeach()
+# The packed cubin: nvcc's code, the signature the table spells out (the aligned variant:
+# every parameter divisible by 16).
+file(READ "${art}/${packed}.json" fx)
 string(JSON compiler GET "${fx}" compiler)
 expect(compiler MATCHES "tcc-pack")
+string(JSON name GET "${fx}" name)
 string(JSON grid0 GET "${fx}" grid 0)
-expect(grid0 STREQUAL "cdiv(M, 32)")
+string(JSON warps GET "${fx}" num_warps)
+expect(name STREQUAL "vector_add" AND grid0 STREQUAL "cdiv(n, 1024)" AND warps EQUAL 4)
+foreach(i 0 1 2 3)
+  string(JSON div GET "${fx}" params ${i} divisibility)
+  expect(div EQUAL 16)
+endforeach()
 
 # The derived source and the header.
 file(READ "${art}/src/matmul_bf16.tile" derived)
