@@ -4,6 +4,9 @@
 # GoogleTest's sources (the GPU machine has no libgtest).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+# Always run: it brings tcc and tcc-pack up to date and remakes every artifact older than
+# them, its source or its line of the table (test/gpu/CMakeLists.txt says why the tcc build's
+# GPU tests do not depend on the artifacts instead).
 bash "$root/scripts/build-artifacts.sh" "$root/.carry/artifacts"
 gtest=${TCC_GTEST_SOURCES:-/usr/src/googletest}
 if [ -f "$gtest/googletest/CMakeLists.txt" ]; then
