@@ -163,8 +163,8 @@ private:
         if (isa<LoopLikeOpInterface>(p) && !p->isAncestor(def))
           at = std::max(at, lastInside[p]);
       end = std::max(end, at);
-      if (auto index = dyn_cast<MemDescIndexOp>(user))
-        end = std::max(end, lastUse(index.getResult(), def));
+      if (isa<MemDescIndexOp, MemDescTransOp>(user))
+        end = std::max(end, lastUse(user->getResult(0), def));
     }
     return end;
   }
@@ -239,9 +239,17 @@ private:
     });
   }
 
+  /// `mem` without the views over it (memdesc_trans).
+  static Value stripViews(Value mem) {
+    while (auto trans = mem.getDefiningOp<MemDescTransOp>())
+      mem = trans.getSrc();
+    return mem;
+  }
+
   static Operation *rootAlloc(Value mem) {
+    mem = stripViews(mem);
     while (auto index = mem.getDefiningOp<MemDescIndexOp>())
-      mem = index.getSrc();
+      mem = stripViews(index.getSrc());
     return mem.getDefiningOp<LocalAllocOp>();
   }
 
@@ -262,7 +270,7 @@ private:
     int64_t base = offsets.lookup(root);
     auto rootType = cast<SharedMemType>(root->getResult(0).getType());
     Access a{base, base + rootType.getBytes(), write, std::nullopt, root};
-    if (auto index = mem.getDefiningOp<MemDescIndexOp>()) {
+    if (auto index = stripViews(mem).getDefiningOp<MemDescIndexOp>()) {
       APInt constant;
       int64_t tileBytes = index.getType().getTileBytes();
       if (matchPattern(index.getIndex(), m_ConstantInt(&constant))) {

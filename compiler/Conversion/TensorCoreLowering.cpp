@@ -123,6 +123,16 @@ struct MemDescIndexLowering : OpConversionPattern<MemDescIndexOp> {
   }
 };
 
+/// The same bytes seen transposed: the same address.
+struct MemDescTransLowering : OpConversionPattern<MemDescTransOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(MemDescTransOp op, OneToNOpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    replaceWithRegisters(rewriter, op, {adaptor.getSrc().front()});
+    return success();
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // Loads out of shared memory
 //===----------------------------------------------------------------------===//
@@ -538,7 +548,8 @@ struct WarpGroupDotWaitLowering : OpConversionPattern<WarpGroupDotWaitOp> {
 } // namespace
 
 void populateTensorCoreLoweringPatterns(TileTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<LocalAllocLowering, MemDescIndexLowering, LocalLoadLowering, AsyncCopyLowering,
+  patterns.add<LocalAllocLowering, MemDescIndexLowering, MemDescTransLowering,
+               LocalLoadLowering, AsyncCopyLowering,
                SimpleLowering<AsyncCommitOp>, SimpleLowering<AsyncWaitOp>,
                SimpleLowering<BarrierOp>, SimpleLowering<FenceAsyncSharedOp>, MmaSyncLowering,
                WarpGroupDotLowering, WarpGroupDotWaitLowering>(converter, patterns.getContext());

@@ -43,13 +43,30 @@ using namespace mlir::tile;
 namespace {
 
 /// A load to turn into copies: the load, the local_alloc storing it, and the ops in the
-/// loop body that compute its pointers and mask (in program order).
+/// loop body that compute its pointers and mask (in program order). A load the kernel
+/// transposes before storing it (`k = load(...).T` for `dot(q, k)`, through layout
+/// conversions) is copied as it is, into slots of `slotType` (the alloc's shape and
+/// order reversed), and the dot reads the slot through tile.memdesc_trans.
 struct Stream {
   LoadOp load;
   LocalAllocOp alloc;
   SmallVector<Operation *> slice;
   LocalAllocOp ring;
+  SharedMemType slotType;
+  SmallVector<Operation *> between; // the trans and the conversions before it, last first
 };
+
+/// The shared tile `type` seen transposed (2-D #tile.nvmma_shared): what a copy of the
+/// untransposed tile fills.
+SharedMemType transposedTile(SharedMemType type) {
+  auto encoding = cast<NVMMASharedEncodingAttr>(type.getEncoding());
+  ArrayRef<int64_t> shape = type.getShape();
+  ArrayRef<unsigned> order = encoding.getOrder();
+  auto reversed = NVMMASharedEncodingAttr::get(type.getContext(), encoding.getSwizzle(),
+                                               {order[1], order[0]});
+  return SharedMemType::get(type.getContext(), {shape[1], shape[0]}, type.getElementType(),
+                            reversed);
+}
 
 
 class Pipeliner {
@@ -57,6 +74,7 @@ public:
   Pipeliner(scf::ForOp loop, unsigned numStages) : loop(loop), numStages(numStages) {}
 
   void run() {
+    hoistInvariantTiles();
     collect();
     if (streams.empty() || numStages < 2)
       return;
@@ -129,12 +147,39 @@ private:
     return true;
   }
 
+  /// A tile stored to shared memory in the body from a value made before the loop
+  /// (tutorial 06's Q, `dot(q, k)` in every iteration) is stored once, before it: a
+  /// local_alloc with a value is never written again.
+  void hoistInvariantTiles() {
+    for (Operation &op : llvm::make_early_inc_range(*loop.getBody())) {
+      auto alloc = dyn_cast<LocalAllocOp>(&op);
+      if (alloc && alloc.getSrc() && loop.isDefinedOutsideOfLoop(alloc.getSrc()))
+        alloc->moveBefore(loop);
+    }
+  }
+
   void collect() {
     for (Operation &op : *loop.getBody()) {
       auto alloc = dyn_cast<LocalAllocOp>(&op);
-      if (!alloc || !alloc.getSrc())
+      if (!alloc || !alloc.getSrc() || !isa<NVMMASharedEncodingAttr>(alloc.getType().getEncoding()))
         continue;
-      auto load = alloc.getSrc().getDefiningOp<LoadOp>();
+      Value src = alloc.getSrc();
+      SharedMemType slotType = alloc.getType();
+      SmallVector<Operation *> between;
+      if (auto trans = src.getDefiningOp<TransOp>()) {
+        if (trans.getOrder().size() != 2 || trans.getOrder()[0] != 1 || !trans->hasOneUse())
+          continue;
+        between.push_back(trans);
+        src = trans.getSrc();
+        while (auto cvt = src.getDefiningOp<ConvertLayoutOp>()) {
+          if (!cvt->hasOneUse())
+            break;
+          between.push_back(cvt);
+          src = cvt.getSrc();
+        }
+        slotType = transposedTile(slotType);
+      }
+      auto load = src.getDefiningOp<LoadOp>();
       if (!load || load->getBlock() != loop.getBody() || !load->hasOneUse() || !tcc::isZeroOrAbsent(load.getOther()))
         continue;
       auto type = cast<RankedTensorType>(load.getType());
@@ -144,13 +189,13 @@ private:
       // The copies move what a thread holds along its registers' dimension: it must be
       // the rows of the shared tile.
       std::optional<Distribution> dist = Distribution::get(type);
-      auto encoding = dyn_cast<NVMMASharedEncodingAttr>(alloc.getType().getEncoding());
-      if (!dist || !encoding || dist->getTileOrder().front() != encoding.getOrder().front())
+      auto encoding = cast<NVMMASharedEncodingAttr>(slotType.getEncoding());
+      if (!dist || dist->getTileOrder().front() != encoding.getOrder().front())
         continue;
       llvm::SetVector<Operation *> ops;
       if (!sliceOf(load.getPtr(), ops) || (load.getMask() && !sliceOf(load.getMask(), ops)))
         continue;
-      Stream stream{load, alloc, {}, {}};
+      Stream stream{load, alloc, {}, {}, slotType, between};
       stream.slice = ops.takeVector();
       llvm::sort(stream.slice, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
       streams.push_back(stream);
@@ -233,7 +278,7 @@ private:
       Value mask = SplatOp::create(b, loc, getI1SameShape(ptrType), valid);
       if (Value original = s.load.getMask())
         mask = arith::AndIOp::create(b, loc, mapping.lookupOrDefault(original), mask);
-      Value dst = MemDescIndexOp::create(b, loc, s.alloc.getType(), s.ring, slot);
+      Value dst = MemDescIndexOp::create(b, loc, s.slotType, s.ring, slot);
       int32_t vec = int32_t(getVectorWidth(s.load));
       AsyncCopyOp::create(b, loc, ptr, dst, mask, vec);
     }
@@ -247,7 +292,7 @@ private:
     OpBuilder b(loop);
     // The rings, before the loop.
     for (Stream &s : streams) {
-      SharedMemType tile = s.alloc.getType();
+      SharedMemType tile = s.slotType;
       SmallVector<int64_t> shape{int64_t(numStages)};
       shape.append(tile.getShape().begin(), tile.getShape().end());
       auto ringType = SharedMemType::get(loop.getContext(), shape, tile.getElementType(),
@@ -299,9 +344,13 @@ private:
     issueCopies(b, ahead, valid, writeSlot, [](Value arg) { return arg; }, distance);
     for (Stream &s : streams) {
       b.setInsertionPoint(s.alloc);
-      Value slot = MemDescIndexOp::create(b, loc, s.alloc.getType(), s.ring, readSlot);
+      Value slot = MemDescIndexOp::create(b, loc, s.slotType, s.ring, readSlot);
+      if (!s.between.empty())
+        slot = MemDescTransOp::create(b, loc, s.alloc.getType(), slot);
       s.alloc.getResult().replaceAllUsesWith(slot);
       s.alloc.erase();
+      for (Operation *op : s.between)
+        op->erase();
       s.load.erase();
     }
 

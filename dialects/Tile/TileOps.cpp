@@ -2,6 +2,7 @@
 
 #include "dialects/Tile/TileDialect.h"
 #include "dialects/Tile/Libdevice.h"
+#include "dialects/Tile/SharedLayout.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -625,6 +626,63 @@ LogicalResult MemDescIndexOp::verify() {
       result.getEncoding() != src.getEncoding())
     return emitOpError() << "gives one tile of " << src << ", not " << result;
   return success();
+}
+
+LogicalResult MemDescTransOp::verify() {
+  SharedMemType src = getSrc().getType(), result = getType();
+  auto from = dyn_cast<NVMMASharedEncodingAttr>(src.getEncoding());
+  auto to = dyn_cast<NVMMASharedEncodingAttr>(result.getEncoding());
+  if (src.isRing() || result.isRing() || src.getShape().size() != 2 || !from || !to)
+    return emitOpError() << "transposes one 2-D #tile.nvmma_shared tile, not " << src
+                         << " into " << result;
+  bool same = result.getElementType() == src.getElementType() &&
+              result.getShape()[0] == src.getShape()[1] &&
+              result.getShape()[1] == src.getShape()[0] &&
+              from.getSwizzle() == to.getSwizzle() && from.getOrder().size() == 2 &&
+              to.getOrder().size() == 2 && to.getOrder()[0] == 1 - from.getOrder()[0] &&
+              to.getOrder()[1] == 1 - from.getOrder()[1];
+  if (!same)
+    return emitOpError() << "the transpose of " << src << " is not " << result
+                         << ": shapes and orders reversed, element type and swizzle the same";
+  return success();
+}
+
+namespace {
+/// `local_alloc(convert_layout(x))` stores x as its threads hold it (an mma accumulator
+/// cast to f16, flash attention's P, is stored for the next dot straight from the
+/// accumulator layout) when the warps' stores cost at most twice the wavefronts of the
+/// converted tile's: the conversion itself writes the tile to shared memory and reads it
+/// back, behind a barrier, before that store.
+struct StoreWithoutConversion : OpRewritePattern<LocalAllocOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LocalAllocOp op, PatternRewriter &rewriter) const override {
+    Value src = op.getSrc();
+    auto cvt = src ? src.getDefiningOp<ConvertLayoutOp>() : ConvertLayoutOp();
+    if (!cvt || !cvt->hasOneUse())
+      return failure();
+    auto fromType = cast<RankedTensorType>(cvt.getSrc().getType());
+    std::optional<Distribution> from = Distribution::get(fromType);
+    std::optional<Distribution> to = Distribution::get(cast<RankedTensorType>(cvt.getType()));
+    unsigned bytes = fromType.getElementTypeBitWidth() / 8;
+    if (!from || !to || bytes == 0)
+      return failure();
+    SharedLayout layout = getSharedLayout(op.getType());
+    unsigned width = std::max(1u, 16 / bytes);
+    int64_t direct =
+        countWavefronts(layout, distributionAccesses(*from, layout.order[0], width), bytes);
+    int64_t converted =
+        countWavefronts(layout, distributionAccesses(*to, layout.order[0], width), bytes);
+    if (direct > 2 * converted)
+      return failure();
+    rewriter.modifyOpInPlace(op, [&] { op.getSrcMutable().assign(cvt.getSrc()); });
+    return success();
+  }
+};
+} // namespace
+
+void LocalAllocOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                               MLIRContext *context) {
+  patterns.add<StoreWithoutConversion>(context);
 }
 
 LogicalResult AsyncCopyOp::verify() {

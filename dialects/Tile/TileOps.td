@@ -526,6 +526,9 @@ def Tile_LocalAllocOp : Tile_Op<"local_alloc", [MemoryEffects<[MemAlloc, MemWrit
   let results = (outs Tile_Smem:$result);
   let assemblyFormat = "($src^ `:` type($src))? attr-dict `->` qualified(type($result))";
   let hasVerifier = 1;
+  // A conversion's only user: the tile stored as it is held, where the bank-conflict
+  // model says that costs no more than the conversion does.
+  let hasCanonicalizer = 1;
 }
 
 def Tile_LocalLoadOp : Tile_Op<"local_load", [MemoryEffects<[MemRead]>]> {
@@ -554,6 +557,24 @@ def Tile_MemDescIndexOp : Tile_Op<"memdesc_index", [Pure]> {
   let arguments = (ins Tile_Smem:$src, I32:$index);
   let results = (outs Tile_Smem:$result);
   let assemblyFormat = "$src `[` $index `]` attr-dict `:` qualified(type($src)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def Tile_MemDescTransOp : Tile_Op<"memdesc_trans", [Pure]> {
+  let summary = "a 2-D shared-memory tile seen transposed";
+  let description = [{
+    ```mlir
+    %kt = tile.memdesc_trans %k : !tile.smem<64x128xf16, #tile.nvmma_shared<{swizzle = 128, order = [1, 0]}>> -> !tile.smem<128x64xf16, #tile.nvmma_shared<{swizzle = 128, order = [0, 1]}>>
+    ```
+    The same bytes: element (i, j) of the result is element (j, i) of `%src`. The shapes
+    are each other's reverse, and so are the `#tile.nvmma_shared` orders (the swizzle is
+    the same), so that the rows in memory are the same. tile-pipeline copies a load that
+    the kernel transposes before a dot (`dot(q, k.T)`) into a ring as it is, and the dot
+    reads the slot through this view.
+  }];
+  let arguments = (ins Tile_Smem:$src);
+  let results = (outs Tile_Smem:$result);
+  let assemblyFormat = "$src attr-dict `:` qualified(type($src)) `->` qualified(type($result))";
   let hasVerifier = 1;
 }
 

@@ -154,3 +154,30 @@ func.func @add_into_dot(%a: tensor<16x16xf16>, %b: tensor<16x16xf16>, %x: tensor
   %u = arith.addf %t, %d3 : tensor<16x16xf32>
   return %u : tensor<16x16xf32>
 }
+
+// A tile converted only to be stored to shared memory is stored as its threads hold it
+// when the bank-conflict model finds those stores no dearer than twice the converted
+// tile's (the conversion itself writes and reads the tile): an mma accumulator cast to
+// f16 (flash attention's P) is stored straight from the accumulator layout; a layout
+// whose warps write 2-byte elements down a column, 4-way conflicted, keeps its
+// conversion.
+#mma = #tile.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#rows = #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#cols = #tile.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [0, 1]}>
+#sw = #tile.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+// CHECK-LABEL: func.func @store_without_conversion
+// CHECK-NOT: tile.convert_layout
+// CHECK: tile.local_alloc %arg0 : tensor<64x64xf16, #mma>
+func.func @store_without_conversion(%p: tensor<64x64xf16, #mma>) -> !tile.smem<64x64xf16, #sw> {
+  %c = tile.convert_layout %p : tensor<64x64xf16, #mma> -> tensor<64x64xf16, #rows>
+  %s = tile.local_alloc %c : tensor<64x64xf16, #rows> -> !tile.smem<64x64xf16, #sw>
+  return %s : !tile.smem<64x64xf16, #sw>
+}
+// CHECK-LABEL: func.func @conversion_kept
+// CHECK: %[[C:.*]] = tile.convert_layout %arg0
+// CHECK: tile.local_alloc %[[C]]
+func.func @conversion_kept(%p: tensor<64x64xf16, #cols>) -> !tile.smem<64x64xf16, #sw> {
+  %c = tile.convert_layout %p : tensor<64x64xf16, #cols> -> tensor<64x64xf16, #rows>
+  %s = tile.local_alloc %c : tensor<64x64xf16, #rows> -> !tile.smem<64x64xf16, #sw>
+  return %s : !tile.smem<64x64xf16, #sw>
+}

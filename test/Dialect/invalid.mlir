@@ -387,3 +387,31 @@ func.func @wgmma_unswizzled(%a: !tile.smem<64x64xf16, #s0>, %b: !tile.smem<64x64
   %d = tile.warpgroup_dot %a, %b, %acc : !tile.smem<64x64xf16, #s0>, !tile.smem<64x64xf16, #s128>, tensor<64x64xf32, #mma3>
   return
 }
+
+// -----
+
+#s = #tile.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#t64 = #tile.nvmma_shared<{swizzle = 64, order = [0, 1]}>
+func.func @memdesc_trans_swizzle(%k: !tile.smem<64x128xf16, #s>) {
+  // expected-error @+1 {{the transpose of '!tile.smem<64x128xf16, #tile.nvmma_shared<{swizzle = 128, order = [1, 0]}>>' is not '!tile.smem<128x64xf16, #tile.nvmma_shared<{swizzle = 64, order = [0, 1]}>>': shapes and orders reversed, element type and swizzle the same}}
+  %t = tile.memdesc_trans %k : !tile.smem<64x128xf16, #s> -> !tile.smem<128x64xf16, #t64>
+  return
+}
+
+// -----
+
+#s = #tile.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+func.func @memdesc_trans_order(%k: !tile.smem<64x128xf16, #s>) {
+  // expected-error @+1 {{shapes and orders reversed}}
+  %t = tile.memdesc_trans %k : !tile.smem<64x128xf16, #s> -> !tile.smem<128x64xf16, #s>
+  return
+}
+
+// -----
+
+#s = #tile.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+func.func @memdesc_trans_ring(%k: !tile.smem<3x64x64xf16, #s>) {
+  // expected-error @+1 {{transposes one 2-D #tile.nvmma_shared tile}}
+  %t = tile.memdesc_trans %k : !tile.smem<3x64x64xf16, #s> -> !tile.smem<3x64x64xf16, #s>
+  return
+}

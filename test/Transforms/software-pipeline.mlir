@@ -164,6 +164,49 @@ func.func @integer_offset_varying(%base: tensor<64x64x!tile.ptr<f16>, #A>, %o0: 
 // -----
 
 #A = #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#B = #tile.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+#T = #tile.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [2, 2], order = [0, 1]}>
+#mma = #tile.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#s = #tile.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#st = #tile.nvmma_shared<{swizzle = 128, order = [0, 1]}>
+
+// Flash attention's first product, dot(q, k.T): Q is made before the loop, so its store
+// to shared memory moves before the loop (stored once); K is loaded row-major, converted
+// and transposed before its store: it is copied as loaded into a ring of 64x64 tiles in
+// the reversed order, and the dot reads each slot through tile.memdesc_trans. With every
+// shared tile a ring slot or made outside the loop, the product may stay in flight.
+// CHECK-LABEL: func.func @transposed_operand
+// CHECK:      %[[Q:.*]] = tile.local_alloc %arg0 : tensor<64x64xf16, #{{.*}}> -> !tile.smem<64x64xf16, #[[S:.*]]>
+// CHECK:      %[[RING:.*]] = tile.local_alloc -> !tile.smem<3x64x64xf16, #[[S]]>
+// CHECK:      tile.async_copy %{{.*}}, %{{.*}} {vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #{{.*}}>, !tile.smem<64x64xf16, #[[S]]>
+// CHECK:      scf.for
+// CHECK-NOT:    tile.local_alloc
+// CHECK-NOT:    tile.trans
+// CHECK-NOT:    tile.convert_layout
+// CHECK:        %[[SLOT:.*]] = tile.memdesc_index %[[RING]]
+// CHECK:        %[[KT:.*]] = tile.memdesc_trans %[[SLOT]] : !tile.smem<64x64xf16, #[[S]]> -> !tile.smem<64x64xf16, #[[ST:.*]]>
+// CHECK:        tile.warpgroup_dot %[[Q]], %[[KT]]
+// CHECK:        tile.warpgroup_dot_wait {{.*}} {pending = 1 : i32}
+func.func @transposed_operand(%q: tensor<64x64xf16, #A>, %pk: tensor<64x64x!tile.ptr<f16>, #A>, %n: i32) -> tensor<64x64xf32, #mma> attributes {tile.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0) -> (tensor<64x64xf32, #mma>) : i32 {
+    %k = tile.load %pk {vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #A>
+    %kc = tile.convert_layout %k : tensor<64x64xf16, #A> -> tensor<64x64xf16, #B>
+    %kt = tile.trans %kc, [1, 0] : tensor<64x64xf16, #B> -> tensor<64x64xf16, #T>
+    %qs = tile.local_alloc %q : tensor<64x64xf16, #A> -> !tile.smem<64x64xf16, #s>
+    %ks = tile.local_alloc %kt : tensor<64x64xf16, #T> -> !tile.smem<64x64xf16, #st>
+    %d = tile.warpgroup_dot %qs, %ks, %acc : !tile.smem<64x64xf16, #s>, !tile.smem<64x64xf16, #st>, tensor<64x64xf32, #mma>
+    %w = tile.warpgroup_dot_wait %d {pending = 0 : i32} : tensor<64x64xf32, #mma>
+    scf.yield %w : tensor<64x64xf32, #mma>
+  }
+  return %r : tensor<64x64xf32, #mma>
+}
+
+// -----
+
+#A = #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #A1 = #tile.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #tile.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
 #s = #tile.nvmma_shared<{swizzle = 128, order = [1, 0]}>
