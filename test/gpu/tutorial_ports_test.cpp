@@ -644,13 +644,19 @@ INSTANTIATE_TEST_SUITE_P(
                       AttentionCase{1, 2, 1024, 64, true, "hd64_causal_c4_W4_S3"},
                       AttentionCase{2, 3, 256, 128, false, "hd128_c4_W4_S3"},
                       AttentionCase{2, 3, 256, 128, true, "hd128_causal_c4_W4_S3"},
-                      // Z, H and N_CTX multiples of 16: the aligned variant, whose V tile
-                      // goes through tile-pipeline's cp.async ring (the others run the
-                      // general one, with Z or H not a multiple of 16).
+                      // Every shape runs the aligned variant (N_CTX a multiple of 16; Z and
+                      // H are not asked: they only scale Z * H * N_CTX), whose K and V go
+                      // through tile-pipeline's cp.async rings; Z = H = 16 as well.
                       AttentionCase{16, 16, 256, 64, false, "hd64_c4_W4_S3"},
                       AttentionCase{16, 16, 256, 64, true, "hd64_causal_c4_W4_S3"},
                       AttentionCase{16, 16, 128, 128, false, "hd128_c4_W4_S3"},
-                      AttentionCase{16, 16, 128, 128, true, "hd128_causal_c4_W4_S3"}));
+                      AttentionCase{16, 16, 128, 128, true, "hd128_causal_c4_W4_S3"},
+                      // The 128-row configurations: 13 (BLOCK_N 64, one warpgroup, two
+                      // m64 products each) and 16 (BLOCK_N 128, 8 warps, 2 stages).
+                      AttentionCase{2, 3, 512, 64, false, "hd64_c13_W4_S3"},
+                      AttentionCase{2, 3, 512, 64, true, "hd64_causal_c13_W4_S3"},
+                      AttentionCase{1, 2, 256, 128, false, "hd128_c16_W8_S2"},
+                      AttentionCase{1, 2, 256, 128, true, "hd128_causal_c16_W8_S2"}));
 // (N_CTX a multiple of the blocks, as the tutorial assumes: its loops do not mask the keys
 // of the next head, only the end of the whole Z * H * N_CTX tensor.)
 
