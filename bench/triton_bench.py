@@ -255,9 +255,10 @@ def rand(shape, dtype=None, lo=0.5, hi=4.0, gen=None):
 class Workload:
     """One shape of one kernel: Triton configs, the PyTorch op, and the check."""
 
-    def __init__(self, name, kernel, M, N, K=0, causal=False):
+    def __init__(self, name, kernel, M, N, K=0, causal=False, dtype="f16"):
         self.name, self.kernel, self.M, self.N, self.K = name, kernel, M, N, K
         self.causal = causal
+        self.dtype = dtype  # matmul's operands: f16 or bf16 (tcc's -D DTYPE=bf16 builds)
         if kernel == "triton_06_fused_attention":
             # M = N_CTX, N = HEAD_DIM, K = Z * H; the tutorial's count: two matmuls of
             # 2 Z H N_CTX^2 HEAD_DIM, half of it when causal.
@@ -397,12 +398,12 @@ class Workload:
             self.ref = torch.matmul(self.a, self.b)
             return
         if self.K:
-            t = torch.bfloat16 if self.kernel == "matmul_bf16" else torch.float16
+            t = torch.bfloat16 if self.dtype == "bf16" else torch.float16
             self.a = rand((M, K), t, 0.1, 1.0, g)
             self.b = rand((K, N), t, 0.1, 1.0, g)
             self.bias = rand((N,), t, 0.1, 1.0, g)
             self.out = torch.empty((M, N), device="cuda", dtype=t)
-            if self.kernel in ("matmul", "matmul_bf16"):
+            if self.kernel == "matmul":
                 self.ref = torch.matmul(self.a, self.b)
             else:
                 self.ref = torch.addmm(self.bias, self.a, self.b)
@@ -502,7 +503,7 @@ class Workload:
             return (layernorm_kernel, layernorm_kernel, (M,),
                     (self.x, self.v0, self.v1, self.out, N, M, N, 1e-5), c)
         grid = (cdiv(M, c["BM"]) * cdiv(N, c["BN"]),)
-        if k in ("matmul", "matmul_bf16"):
+        if k == "matmul":
             return (matmul_kernel, matmul_kernel, grid,
                     (self.a, self.b, self.out, M, N, K, K, 1, N, 1, N, 1), c)
         return (matmul_bias_kernel, matmul_bias_kernel, grid,
@@ -538,7 +539,7 @@ class Workload:
         if k == "layernorm":
             return lambda: torch.nn.functional.layer_norm(self.x, (self.N,), self.v0, self.v1,
                                                           1e-5)
-        if k in ("matmul", "matmul_bf16"):
+        if k == "matmul":
             return lambda: torch.matmul(self.a, self.b, out=self.out)
         return lambda: torch.addmm(self.bias, self.a, self.b, out=self.out)
 
@@ -577,7 +578,7 @@ def workloads():
     for s in (1024, 4096):
         w.append(Workload(f"matmul_fp16_{s}^3", "matmul", s, s, s))
     w.append(Workload("matmul_bias_fp16_4096^3", "matmul_bias", 4096, 4096, 4096))
-    w.append(Workload("matmul_bf16_4096^3", "matmul_bf16", 4096, 4096, 4096))
+    w.append(Workload("matmul_bf16_4096^3", "matmul", 4096, 4096, 4096, dtype="bf16"))
     # Triton's tutorials, at their shapes (bench/workloads.cpp, tcc's ports of them in
     # lang-examples/triton/ against the original kernels of bench/triton_tutorials.py).
     for n in (98432, 1 << 27):  # 01's test size and its benchmark's largest

@@ -19,13 +19,16 @@ namespace {
 struct Workload {
   std::string name;   // "softmax_16384x4096"
   // What its arguments and check are: transpose, softmax, softmax_persistent, bias_add,
-  // layernorm, matmul, matmul_bias, matmul_bf16, and for the tutorials' own t01_add,
+  // layernorm, matmul, matmul_bias, and for the tutorials' own t01_add,
   // t04_dropout, t04_seeded_dropout, t05_layernorm, t06_attention, t07_asin, t08_grouped
   // (02 runs as softmax_persistent, 03 and 09 as matmul: the same signatures).
   std::string kernel;
   std::string folder; // artifacts/tcc/<folder>: the kernel's, or a tutorial port's
   std::string entry;  // the kernel's name in its library
   std::string prefix, exclude; // only configuration folders named prefix* without `exclude`
+  // A GEMM's element type: only configurations whose constexpr DTYPE is this (those without
+  // one, matmul_bias and the tutorials' ports, are f16) run it.
+  std::string dtype = "f16";
   std::string block = "BLOCK"; // the constexpr that must be the next power of two >= N
                                // (rows in one block; "": none)
   int64_t M = 0, N = 0, K = 0;
@@ -97,8 +100,8 @@ std::vector<Workload> workloads() {
   mm("matmul", "matmul_fp16_1024^3", 1024);
   mm("matmul", "matmul_fp16_4096^3", 4096);
   mm("matmul_bias", "matmul_bias_fp16_4096^3", 4096);
-  // The same product on bf16 operands (matmul_bf16: matmul.tile with bf16 everywhere).
-  mm("matmul_bf16", "matmul_bf16_4096^3", 4096);
+  // The same product on bf16 operands: matmul.tile's configurations built with -D DTYPE=bf16.
+  mm("matmul", "matmul_bf16_4096^3", 4096)->dtype = "bf16";
 
   // Triton's tutorials: tcc's ports (lang-examples/triton/, artifacts tcc/triton_0N_*) at
   // the tutorials' shapes; bench/triton_bench.py exports the original kernels under the
@@ -213,6 +216,15 @@ int64_t constexprOf(const tcc::KernelMetadata& m, const std::string& name, int64
   return otherwise;
 }
 
+// A constexpr whose value is a type or a string ("bf16"), or `otherwise` where there is none.
+std::string constexprText(const tcc::KernelMetadata& m, const std::string& name,
+                          const std::string& otherwise) {
+  for (const auto& c : m.constexprs)
+    if (c.first == name)
+      return c.second.isString() ? c.second.asString() : c.second.toString();
+  return otherwise;
+}
+
 // Whether a configuration folder holds the workload's kernel: a tutorial's folders of the
 // right kernel (04 and 05 keep several kernels' configurations side by side).
 bool folderApplies(const Workload& w, const std::string& config) {
@@ -221,11 +233,14 @@ bool folderApplies(const Workload& w, const std::string& config) {
 }
 
 // Whether a configuration runs the workload as the benchmark means it: rows in one block
-// (BLOCK = next power of two >= N), the bias matmul without ReLU (what addmm does).
+// (BLOCK = next power of two >= N), the bias matmul without ReLU (what addmm does), a GEMM
+// on operands of its element type (matmul.tile's DTYPE).
 bool applies(const Workload& w, const tcc::KernelMetadata& m) {
   if (w.kernel == "softmax" || w.kernel == "softmax_persistent" || w.kernel == "layernorm" ||
       w.kernel == "t05_layernorm")
     return w.block.empty() || constexprOf(m, w.block, 0) == nextPow2(w.N);
+  if (w.gemm && constexprText(m, "DTYPE", "f16") != w.dtype)
+    return false;
   if (w.kernel == "matmul_bias")
     return constexprOf(m, "RELU", 1) == 0;
   return true;
@@ -786,15 +801,20 @@ std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInpu
     for (const std::string& dir : configFolders(kdir)) {
       if (!folderApplies(w, std::filesystem::path(dir).filename().string()))
         continue;
-      bool specific = false, portable = false;
+      bool specific = false, portable = false, applicable = true;
       try {
         tcc::Library all(dir);
         for (const tcc::KernelMetadata& m : all.kernel(w.entry).variants()) {
           specific = specific || m.archSpecific;
           portable = portable || !m.archSpecific;
         }
+        // Not run at all where the configuration does not apply (matmul's folder holds
+        // every element type's configurations).
+        applicable = applies(w, all.kernel(w.entry).variants().back());
       } catch (const tcc::Error&) {
       }
+      if (!applicable)
+        continue;
       runs.push_back({dir, true});
       if (specific && portable)
         runs.push_back({dir, false});
@@ -911,7 +931,7 @@ std::vector<WorkloadRow> runWorkloads(const WorkloadOptions& o, const SharedInpu
                        : "";
           };
         } else {
-          const bool bf16 = w.kernel == "matmul_bf16";
+          const bool bf16 = w.dtype == "bf16";
           auto to16 = [&](float f) { return bf16 ? toBf16(f) : toHalf(f); };
           auto from16 = [bf16](uint16_t h) { return bf16 ? fromBf16(h) : fromHalf(h); };
           if (!mmb || mmb->M != M || mmb->N != N || mmb->K != K || mmb->bf16 != bf16) {

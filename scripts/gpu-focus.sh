@@ -12,7 +12,10 @@
 #   bash scripts/gpu-focus.sh TEST_FILTER BENCH_FILTER [ARTIFACTS]
 #
 # e.g. gpu-focus.sh 'Artifacts/Matmul.*/tcc_*' matmul (BENCH_FILTER "a,b": either). Logs and
-# results under $OUT.
+# results under $OUT. The SASS step takes the cubins whose path matches $TCC_FOCUS_SASS
+# (default BENCH_FILTER); matmul's bf16 configurations are tcc/matmul/DTYPEbf16_*, so
+# for matmul_bf16_4096^3: TCC_FOCUS_SASS=DTYPEbf16 gpu-focus.sh
+# 'Artifacts/Matmul.*/tcc_matmul_DTYPEbf16_*' matmul_bf16.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd) || exit 2
 cd "$root" || exit 2

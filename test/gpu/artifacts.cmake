@@ -10,7 +10,8 @@
 #                                  (<example>.cubin/json: the general variant; .d16_... the
 #                                  aligned one; ..._e1_... unit inner strides where the
 #                                  kernel has strides) and ptxas -v of every variant in
-#                                  ptxas.txt; <config> is BM64_BN64_W4, BM128_BN128_BK32_RELU0_W8
+#                                  ptxas.txt; <config> is BM64_BN64_W4, BM128_BN128_BK32_RELU0_W8,
+#                                  DTYPEbf16_BM64_BN64_BK32_W4 (matmul's bf16 operands)
 #   tcc/<test kernel>/<config>/    kernels of single GPU tests, the Triton tutorial ports,
 #                                  the tensor-core ceiling of tcc-tune --peak
 #   fixture/                       nvcc-built cubins wrapped by tcc-pack, only where the
@@ -22,15 +23,10 @@
 #   kinds/                         artifact kinds the runtime loads, and every course example
 #                                  built with no flags at all (kinds/default/<example>)
 #   check_bounds/                  tcc --check-bounds builds
-#   src/                           derived sources (matmul with bf16 and f32 operands)
 #   compile_times.json, MANIFEST.txt, FILES.txt
 #
 # TCC_ARTIFACT_EXAMPLES="matmul matmul_bias" keeps only those examples' tcc_example lines (and
 # tcc_header lines), for a focused GPU run; everything else is built either way.
-
-# --- derived sources ----------------------------------------------------------------------
-tcc_derived_source(matmul_bf16 FROM lang-examples/matmul.tile TYPE bf16)
-tcc_derived_source(matmul_f32 FROM lang-examples/matmul.tile TYPE f32)
 
 # --- the course examples: tcc_example(example "-D assignments" num_warps [num_stages]) ------
 # An example's first line is its default configuration (timed into compile_times.json).
@@ -94,6 +90,15 @@ tcc_example(matmul "BM=128 BN=64 BK=64" 4 3)
 tcc_example(matmul "BM=64 BN=128 BK=64" 4 3)
 tcc_example(matmul "BM=64 BN=128 BK=64" 4 5)
 tcc_example(matmul "BM=128 BN=64 BK=64" 8 4)
+# matmul's element type DTYPE (f16 above): bf16 operands (tcc-bench's matmul_bf16_4096^3 runs
+# these), and f32 operands (tf32 mma.sync).
+tcc_example(matmul "DTYPE=bf16 BM=64 BN=64 BK=32" 4)
+tcc_example(matmul "DTYPE=bf16 BM=128 BN=128 BK=32" 8)
+tcc_example(matmul "DTYPE=bf16 BM=32 BN=32 BK=32" 4)
+tcc_example(matmul "DTYPE=bf16 BM=128 BN=256 BK=64" 8 4)
+tcc_example(matmul "DTYPE=bf16 BM=128 BN=256 BK=64" 8 3)
+tcc_example(matmul "DTYPE=f32 BM=64 BN=64 BK=32" 4)
+tcc_example(matmul "DTYPE=f32 BM=32 BN=32 BK=32" 4)
 tcc_example(matmul_bias "BM=64 BN=64 BK=32 RELU=True" 4)
 tcc_example(matmul_bias "BM=64 BN=64 BK=32 RELU=False" 4)
 tcc_example(matmul_bias "BM=128 BN=128 BK=32 RELU=True" 8)
@@ -102,13 +107,6 @@ tcc_example(matmul_bias "BM=32 BN=32 BK=32 RELU=True" 4)
 tcc_example(matmul_bias "BM=128 BN=256 BK=64 RELU=False" 8 4)
 tcc_example(matmul_bias "BM=128 BN=256 BK=64 RELU=True" 8 4)
 tcc_example(matmul_bias "BM=128 BN=256 BK=64 RELU=False" 8 3)
-tcc_example(matmul_bf16 "BM=64 BN=64 BK=32" 4)
-tcc_example(matmul_bf16 "BM=128 BN=128 BK=32" 8)
-tcc_example(matmul_bf16 "BM=32 BN=32 BK=32" 4)
-tcc_example(matmul_bf16 "BM=128 BN=256 BK=64" 8 4)
-tcc_example(matmul_bf16 "BM=128 BN=256 BK=64" 8 3)
-tcc_example(matmul_f32 "BM=64 BN=64 BK=32" 4)
-tcc_example(matmul_f32 "BM=32 BN=32 BK=32" 4)
 
 # --- nvcc cubins wrapped by tcc-pack: what the runtime needs and tcc cannot make ------------
 # A foreign (nvcc) cubin packaged with tcc-pack, in two configurations (BLOCK, warps), each
@@ -296,13 +294,14 @@ endforeach()
 
 # --- bounds-checked builds (test/gpu/check_bounds_test.cpp) ----------------------------------
 # The GPU test kernel oob_copy (reads `shift` elements ahead), the course's vector add and
-# matmul, and the f32 matmul (whose operand loads become cp.async copies), each in its first
-# configuration (--config 0: a bounds check need not tune) with its default variant set.
+# matmul, and matmul with f32 operands (-D DTYPE=f32, whose operand loads become cp.async
+# copies), each in its first configuration (--config 0: a bounds check need not tune) with
+# its default variant set.
 tcc_artifact(check_bounds/oob_copy/oob_copy.cubin SOURCE test/gpu/kernels/oob_copy.tile
              FLAGS --check-bounds)
 tcc_artifact(check_bounds/vector_add/vector_add.cubin SOURCE lang-examples/vector_add.tile
              FLAGS --config 0 --check-bounds)
 tcc_artifact(check_bounds/matmul/matmul.cubin SOURCE lang-examples/matmul.tile
              FLAGS --config 0 --check-bounds)
-tcc_artifact(check_bounds/matmul_f32/matmul_f32.cubin SOURCE art:src/matmul_f32.tile
-             FLAGS --config 0 --check-bounds)
+tcc_artifact(check_bounds/matmul_f32/matmul.cubin SOURCE lang-examples/matmul.tile
+             FLAGS --config 0 -D DTYPE=f32 --check-bounds)

@@ -17,29 +17,28 @@
 
 namespace {
 
-std::string dirOf(const std::string& kernel) {
-  return gputest::artifactsDir() + "/check_bounds/" + kernel;
+std::string dirOf(const std::string& folder) {
+  return gputest::artifactsDir() + "/check_bounds/" + folder;
 }
 
-#define REQUIRE_ARTIFACT(kernel)                                                             \
+// DIR/check_bounds/<folder>/<kernel>.json: matmul_f32/ holds the kernel matmul.
+#define REQUIRE_ARTIFACT_IN(folder, kernel)                                                  \
   do {                                                                                       \
     TCC_REQUIRE_GPU();                                                                       \
-    TCC_REQUIRE_ARTIFACT_FILE(dirOf(kernel) + "/" kernel ".json");                           \
+    TCC_REQUIRE_ARTIFACT_FILE(dirOf(folder) + "/" kernel ".json");                           \
   } while (0)
+#define REQUIRE_ARTIFACT(kernel) REQUIRE_ARTIFACT_IN(kernel, kernel)
 
-// "FILE.tile:LINE:COLUMN" of the load of A in the source the artifact was built from: the
-// artifact's DIR/src/FILE.tile (a derived example) or the repository's lang-examples/, so that
-// the expected message follows the example when its lines move.
+// "FILE.tile:LINE:COLUMN" of the load of A in lang-examples/FILE.tile, the source the
+// artifact was built from, so that the expected message follows the example when its lines
+// move.
 std::string loadOfA(const std::string& file) {
-  for (const std::string& path : {gputest::artifactsDir() + "/src/" + file + ".tile",
-                                  std::string(TCC_SOURCE_DIR) + "/lang-examples/" + file + ".tile"}) {
-    std::ifstream in(path);
-    std::string line;
-    for (int number = 1; std::getline(in, line); ++number)
-      if (size_t at = line.find("load(a + "); at != std::string::npos)
-        return file + ".tile:" + std::to_string(number) + ":" + std::to_string(at + 1);
-  }
-  ADD_FAILURE() << "no `load(a + ` in " << file << ".tile (artifact src/ or lang-examples/)";
+  std::ifstream in(std::string(TCC_SOURCE_DIR) + "/lang-examples/" + file + ".tile");
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number)
+    if (size_t at = line.find("load(a + "); at != std::string::npos)
+      return file + ".tile:" + std::to_string(number) + ":" + std::to_string(at + 1);
+  ADD_FAILURE() << "no `load(a + ` in lang-examples/" << file << ".tile";
   return file + ".tile:?";
 }
 
@@ -255,12 +254,12 @@ TEST(CheckBounds, MatmulReadingPastAIsReported) {
     EXPECT_EQ(gputest::halfToFloat(c[size_t(m - 1) * n + j]), 0.0f) << "column " << j;
 }
 
-// matmul with f32 operands (tf32 mma.sync; DIR/src/matmul_f32.tile, derived from matmul.tile
-// by the artifacts table, test/gpu/artifacts.cmake): its operand loads become cp.async
+// matmul with f32 operands (tf32 mma.sync; matmul.tile built with -D DTYPE=f32 into
+// DIR/check_bounds/matmul_f32/, test/gpu/artifacts.cmake): its operand loads become cp.async
 // copies in every variant of the checked build, so this checks that the copies keep the
 // checked masks. Small integers are exact in tf32.
 TEST(CheckBounds, AsynchronousCopiesAreCheckedToo) {
-  REQUIRE_ARTIFACT("matmul_f32");
+  REQUIRE_ARTIFACT_IN("matmul_f32", "matmul");
   tcc::Library lib(dirOf("matmul_f32"));
   auto run = [&](int32_t m, int32_t n, int32_t k, int32_t aRows, std::vector<float>* c,
                  std::vector<float>* expected, CUdeviceptr* aBase, size_t* aSize) {
@@ -284,8 +283,8 @@ TEST(CheckBounds, AsynchronousCopiesAreCheckedToo) {
     *aSize = 0;
     tcc::driver().cuMemGetAddressRange(aBase, aSize, ba.get());
     std::string e = errorOf([&] {
-      lib.kernel("matmul_f32").launch(nullptr, ba.get(), bb.get(), bc.get(), m, n, k, k,
-                                      int32_t(1), n, int32_t(1), n, int32_t(1));
+      lib.kernel("matmul").launch(nullptr, ba.get(), bb.get(), bc.get(), m, n, k, k, int32_t(1),
+                                  n, int32_t(1), n, int32_t(1));
     });
     c->resize(size_t(m) * n);
     gputest::download(c->data(), bc.get(), 4 * c->size());
@@ -304,8 +303,8 @@ TEST(CheckBounds, AsynchronousCopiesAreCheckedToo) {
   // 128 x 64 x 64 (the aligned, unit-stride variant) with A one row short: row 127 is read
   // by program 1 at byte offsets [4 * 127 * 64, 4 * 128 * 64) = [32512, 32768).
   std::string e = run(128, 64, 64, 127, &c, &expected, &base, &size);
-  EXPECT_EQ(e.find("tcc: kernel 'matmul_f32': running (--check-bounds): out-of-bounds load at " +
-                   loadOfA("matmul_f32") + " by program (1, 0, 0): byte offset 32"),
+  EXPECT_EQ(e.find("tcc: kernel 'matmul': running (--check-bounds): out-of-bounds load at " +
+                   loadOfA("matmul") + " by program (1, 0, 0): byte offset 32"),
             0u)
       << e;
   EXPECT_NE(e.find(" of 'a' (" + std::to_string(size) + " bytes valid; element 81"),

@@ -16,7 +16,7 @@ namespace gputest {
 
 struct KernelConfig {
   std::string kernel;       // the folder's name, which is the kernel's name
-  std::string config;       // "BM64_BN64_W4"
+  std::string config;       // "BM64_BN64_W4", "DTYPEbf16_BM64_BN64_BK32_W4" (the folder's name)
   std::string dir;          // the configuration's folder
   // "": every variant (on an H200 the sm_90a ones win); "generic": only variants that are
   // not architecture-specific (the sm_90 mma.sync code of a kernel with a dot), so that

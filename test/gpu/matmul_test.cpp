@@ -1,9 +1,9 @@
-// matmul and matmul_bias (lang-examples) on the GPU, and matmul with bf16 and f32 operands
-// (matmul_bf16 / matmul_f32, derived from matmul.tile by the artifacts table), for
-// every configuration found, over awkward shapes (1x1x1, 1xN, Mx1, one off the block sizes,
-// K not a multiple of BK, 2049x4097), strided, transposed (column-major A and B, or C) and
-// misaligned operands, against a CPU reference accumulated in double from the exact
-// operand values.
+// matmul and matmul_bias (lang-examples) on the GPU, matmul also with bf16 and f32 operands
+// (its constexpr DTYPE: the artifacts table's DTYPEbf16_* and DTYPEf32_* configurations; a
+// case takes the element type from the metadata's parameters), for every configuration found,
+// over awkward shapes (1x1x1, 1xN, Mx1, one off the block sizes, K not a multiple of BK,
+// 2049x4097), strided, transposed (column-major A and B, or C) and misaligned operands,
+// against a CPU reference accumulated in double from the exact operand values.
 //
 // Error bounds, with s = sum_k |a_ik| |b_kj| + |bias_j| (the magnitude of the terms of
 // element ij, so that cancellation is held to the error of the terms):

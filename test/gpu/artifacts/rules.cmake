@@ -75,15 +75,10 @@ function(_tcc_art_in_subset ex out)
   endif()
 endfunction()
 
-# A source named relative to the checkout (lang-examples/x.tile) or, with "art:", a file the
-# table itself makes (art:src/matmul_bf16.tile). Sets <var> to its absolute path and
-# <var>_DEPENDS to what a command reading it depends on.
+# A source named relative to the checkout (lang-examples/x.tile): sets <var> to its absolute
+# path.
 function(_tcc_art_resolve var src)
-  if(src MATCHES "^art:(.*)$")
-    set(${var} "${TCC_ARTIFACT_DIR}/${CMAKE_MATCH_1}" PARENT_SCOPE)
-  else()
-    set(${var} "${_tcc_art_source_root}/${src}" PARENT_SCOPE)
-  endif()
+  set(${var} "${_tcc_art_source_root}/${src}" PARENT_SCOPE)
 endfunction()
 
 # tcc_artifact(<output> SOURCE <src> [FLAGS ...] [LOG <file>] [ALSO <file>...] [NO_METADATA]
@@ -159,10 +154,11 @@ function(tcc_artifact out)
 endfunction()
 
 # tcc_example(<example> "<-D assignments>" <num_warps> [<num_stages>])
-# A course example (lang-examples/<example>.tile, or art:src/<example>.tile where the table
-# derives it) in one configuration, with --variants=auto and ptxas -v kept in ptxas.txt:
-# tcc/<example>/<config>/<example>.cubin (+ variants beside it). An example's first entry is
-# its default configuration, the one compile_times.json times.
+# A course example (lang-examples/<example>.tile) in one configuration, with --variants=auto
+# and ptxas -v kept in ptxas.txt: tcc/<example>/<config>/<example>.cubin (+ variants beside
+# it). The assignments may set a constexpr whose value is a type (matmul's "DTYPE=bf16": one
+# kernel, other operand types). An example's first entry is its default configuration, the
+# one compile_times.json times.
 function(tcc_example ex defines warps)
   set(stages "")
   if(ARGC GREATER 3)
@@ -173,12 +169,7 @@ function(tcc_example ex defines warps)
     return()
   endif()
   tcc_artifact_config_name(cfg "${defines}" ${warps} ${stages})
-  get_property(derived GLOBAL PROPERTY TCC_ARTIFACT_DERIVED)
-  if(ex IN_LIST derived)
-    set(src "art:src/${ex}.tile")
-  else()
-    set(src "lang-examples/${ex}.tile")
-  endif()
+  set(src "lang-examples/${ex}.tile")
   set(flags)
   separate_arguments(defs UNIX_COMMAND "${defines}")
   foreach(a IN LISTS defs)
@@ -200,28 +191,6 @@ function(tcc_example ex defines warps)
   set_property(GLOBAL APPEND PROPERTY TCC_ARTIFACT_EXAMPLE_CONFIGS "${ex}/${cfg}")
   tcc_artifact(tcc/${ex}/${cfg}/${ex}.cubin SOURCE "${src}" LOG ptxas.txt
                FLAGS ${flags} --variants=auto --ptxas-verbose)
-endfunction()
-
-# tcc_derived_source(<name> FROM <src> TYPE <element type>)
-# src/<name>.tile: <src> with every `f16` type replaced by <type> and its kernel renamed
-# (def matmul( -> def <name>( ), made by derive_source.cmake when <src> changes.
-function(tcc_derived_source name)
-  cmake_parse_arguments(PARSE_ARGV 1 A "" "FROM;TYPE" "")
-  set_property(GLOBAL APPEND PROPERTY TCC_ARTIFACT_DERIVED ${name})
-  _tcc_art_promise(src/${name}.tile)
-  if(NOT TCC_ARTIFACT_MODE STREQUAL "BUILD")
-    return()
-  endif()
-  _tcc_art_resolve(from "${A_FROM}")
-  get_filename_component(kernel "${from}" NAME_WE)
-  add_custom_command(
-    OUTPUT "${TCC_ARTIFACT_DIR}/src/${name}.tile"
-    COMMAND "${CMAKE_COMMAND}" "-DIN=${from}" "-DOUT=${TCC_ARTIFACT_DIR}/src/${name}.tile"
-            "-DTYPE=${A_TYPE}" "-DKERNEL=${kernel}" "-DNAME=${name}" "-DSHOWN=${A_FROM}"
-            -P "${_tcc_art_rules_dir}/derive_source.cmake"
-    DEPENDS "${from}" "${_tcc_art_rules_dir}/derive_source.cmake"
-    COMMENT "derive: src/${name}.tile (${A_FROM}, ${A_TYPE} operands)"
-    VERBATIM)
 endfunction()
 
 # An nvcc-built cubin in the build folder (not an artifact), shared by the entries that ask

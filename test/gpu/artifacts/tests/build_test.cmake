@@ -6,8 +6,9 @@
 #
 # 1. The real table (test/gpu/artifacts.cmake) configured with TCC_ARTIFACT_EXAMPLES=vector_add;
 #    then built: one course example's configuration (every variant, ptxas.txt), an nvcc
-#    cubin packed by tcc-pack (its 16-byte variant), a derived source and a tcc-pack header;
-#    each checked, then built again: nothing to do.
+#    cubin packed by tcc-pack (its 16-byte variant), matmul with f32 operands (-D DTYPE=f32,
+#    the bounds-checked build) and a tcc-pack header; each checked, then built again:
+#    nothing to do.
 # 2. A table with one kernel tcc rejects: the build fails, showing tcc's located error.
 cmake_minimum_required(VERSION 3.20)
 set(TEST_NAME artifacts-build)
@@ -30,7 +31,7 @@ expect("fixture/tiny/tiny.cubin" IN_LIST promised) # nvcc fixtures: always
 
 set(packed fixture/vector_add/BLOCK1024_W4/vector_add.d16_d16_d16_d16)
 set(outputs tcc/vector_add/BLOCK1024_W4/vector_add.cubin ${packed}.cubin
-            src/matmul_bf16.tile fixture/headers/tiny.h)
+            check_bounds/matmul_f32/matmul.cubin fixture/headers/tiny.h)
 set(targets ${outputs})
 list(TRANSFORM targets PREPEND "${art}/")
 run("build a part" "${CMAKE_COMMAND}" --build "${WORK}/build" --target ${targets})
@@ -64,9 +65,13 @@ foreach(i 0 1 2 3)
   expect(div EQUAL 16)
 endforeach()
 
-# The derived source and the header.
-file(READ "${art}/src/matmul_bf16.tile" derived)
-expect(derived MATCHES "def matmul_bf16\\(" AND derived MATCHES "\\*bf16" AND NOT derived MATCHES "[^b]f16")
+# matmul built with -D DTYPE=f32: its metadata says so, in the constexprs and the parameters.
+file(READ "${art}/check_bounds/matmul_f32/matmul.json" mm)
+string(JSON dtype GET "${mm}" constexprs DTYPE)
+string(JSON a GET "${mm}" params 0 type)
+string(JSON c GET "${mm}" params 2 type)
+expect(dtype STREQUAL "f32" AND a STREQUAL "*f32" AND c STREQUAL "*f32")
+# The header.
 file(READ "${art}/fixture/headers/tiny.h" header)
 expect(header MATCHES "namespace fixture")
 
