@@ -317,17 +317,10 @@ bool completeSet(const std::vector<std::pair<std::string, std::string>>& given,
       grid::Expr e;
       std::vector<int64_t> slots;
       std::string why;
-      bool known = grid::parse(sc.second, &e, &why) &&
-                   grid::bind(
-                       &e,
-                       [&](const std::string& n) -> int {
-                         std::optional<int64_t> x = n == sc.first ? std::nullopt : set.integer(n);
-                         if (!x)
-                           return -1;
-                         slots.push_back(*x);
-                         return int(slots.size() - 1);
-                       },
-                       &why);
+      bool known = grid::parseWithValues(
+          sc.second,
+          [&](const std::string& n) { return n == sc.first ? std::nullopt : set.integer(n); },
+          &e, &slots, &why);
       if (!known) {
         pending = sc.first;
         pendingWhy = why;
@@ -528,27 +521,20 @@ bool argumentSets(const Options& o, const std::vector<ParamInfo>& params,
 
 std::optional<double> evaluateCount(const std::string& text, const KernelMetadata& m,
                                     const ArgSet& set, int64_t numSms, std::string* why) {
-  grid::Expr e;
   std::string err;
-  std::vector<int64_t> slots;
-  bool ok = grid::parse(text, &e, &err) &&
-            grid::bind(
-                &e,
-                [&](const std::string& n) -> int {
-                  std::optional<int64_t> v = set.integer(n);
-                  if (!v)
-                    if (const ConstexprValue* c = m.constexprValue(n); c && c->isInteger())
-                      v = c->asInt();
-                  if (!v && n == "num_sms" && numSms > 0)
-                    v = numSms;
-                  if (!v)
-                    return -1;
-                  slots.push_back(*v);
-                  return int(slots.size() - 1);
-                },
-                &err);
   int64_t r = 0;
-  ok = ok && grid::evaluate(e, slots.data(), &r, &err);
+  bool ok = grid::evaluateWithValues(
+      text,
+      [&](const std::string& n) {
+        std::optional<int64_t> v = set.integer(n);
+        if (!v)
+          if (const ConstexprValue* c = m.constexprValue(n); c && c->isInteger())
+            v = c->asInt();
+        if (!v && n == "num_sms" && numSms > 0)
+          v = numSms;
+        return v;
+      },
+      &r, &err);
   if (!ok) {
     if (why)
       *why = err;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <optional>
 
 namespace {
 
@@ -117,6 +118,43 @@ TEST(RuntimeGrid, NamesAndCxx) {
   EXPECT_EQ(tcc::grid::names(e), (std::vector<std::string>{"n", "BLOCK"}));
   std::string cxx = tcc::grid::toCxx(e, "g.", [](const std::string& n) { return "v_" + n; });
   EXPECT_EQ(cxx, "g.add(g.cdiv(v_n, v_BLOCK), g.mul(v_n, g.neg(INT64_C(2))))");
+}
+
+// parseWithValues / evaluateWithValues: names bound by value through a lookup (the form the
+// runtime's argument specifications and tcc-tune use).
+std::optional<int64_t> lookup(const std::string& name) {
+  Env env;
+  for (size_t i = 0; i < env.names.size(); ++i)
+    if (env.names[i] == name)
+      return env.values[i];
+  return std::nullopt;
+}
+
+TEST(RuntimeGrid, ValuesByName) {
+  int64_t v = 0;
+  std::string err;
+  EXPECT_TRUE(tcc::grid::evaluateWithValues("cdiv(n, BLOCK) - m", lookup, &v, &err)) << err;
+  EXPECT_EQ(v, 15);
+  // The same messages as parse, bind and evaluate give.
+  EXPECT_FALSE(tcc::grid::evaluateWithValues("cdiv(N, 128)", lookup, &v, &err));
+  EXPECT_EQ(err, error("cdiv(N, 128)"));
+  EXPECT_NE(err.find("unknown name 'N'"), std::string::npos) << err;
+  EXPECT_FALSE(tcc::grid::evaluateWithValues("n / 2", lookup, &v, &err));
+  EXPECT_EQ(err, error("n / 2"));
+  EXPECT_FALSE(tcc::grid::evaluateWithValues("n // (m + 7)", lookup, &v, &err));
+  EXPECT_EQ(err, error("n // (m + 7)"));
+  EXPECT_NE(err.find("divides by zero"), std::string::npos) << err;
+
+  // Parsing and binding alone: one slot per mention, in order, and nothing evaluated yet
+  // (tcc-tune tells a name not yet known from an expression that fails to evaluate).
+  tcc::grid::Expr e;
+  std::vector<int64_t> slots = {99};
+  ASSERT_TRUE(tcc::grid::parseWithValues("m * n + n // 0", lookup, &e, &slots, &err)) << err;
+  EXPECT_EQ(slots, (std::vector<int64_t>{-7, 1000, 1000}));
+  EXPECT_FALSE(tcc::grid::evaluate(e, slots.data(), &v, &err));
+  EXPECT_NE(err.find("divides by zero"), std::string::npos) << err;
+  EXPECT_FALSE(tcc::grid::parseWithValues("n + K", lookup, &e, &slots, &err));
+  EXPECT_NE(err.find("unknown name 'K'"), std::string::npos) << err;
 }
 
 TEST(RuntimeGrid, LongExpressionsUseTheHeap) {

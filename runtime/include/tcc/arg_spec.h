@@ -167,21 +167,9 @@ bool evaluateShape(const Spec& spec, ValueOf&& valueOf, std::vector<int64_t>* sh
                    std::string* error) {
   shape->clear();
   for (const std::string& d : spec.dims) {
-    grid::Expr e;
-    std::vector<int64_t> slots;
     std::string why;
-    bool ok = grid::parse(d, &e, &why) && grid::bind(
-                                              &e,
-                                              [&](const std::string& name) -> int {
-                                                std::optional<int64_t> v = valueOf(name);
-                                                if (!v)
-                                                  return -1;
-                                                slots.push_back(*v);
-                                                return int(slots.size() - 1);
-                                              },
-                                              &why);
     int64_t value = 0;
-    ok = ok && grid::evaluate(e, slots.data(), &value, &why);
+    bool ok = grid::evaluateWithValues(d, valueOf, &value, &why);
     if (ok && value < 0) {
       why = "dimension '" + d + "' is " + std::to_string(value) + ", negative";
       ok = false;

@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -405,6 +406,38 @@ inline bool evaluate(const Expr& e, const int64_t* slots, int64_t* result, std::
   }
   *result = v[e.nodes.size() - 1];
   return true;
+}
+
+// Parses `text` and binds each name it mentions to the value `valueOf(name) ->
+// std::optional<int64_t>` gives (none: an unknown name), appending the values to *slots so
+// that evaluate(*e, slots->data(), ...) computes it. False with the reason in *error on a
+// syntax error or an unknown name.
+template <typename ValueOf>
+bool parseWithValues(std::string_view text, ValueOf&& valueOf, Expr* e,
+                     std::vector<int64_t>* slots, std::string* error) {
+  slots->clear();
+  return parse(text, e, error) && bind(
+                                      e,
+                                      [&](const std::string& name) -> int {
+                                        std::optional<int64_t> v = valueOf(name);
+                                        if (!v)
+                                          return -1;
+                                        slots->push_back(*v);
+                                        return static_cast<int>(slots->size() - 1);
+                                      },
+                                      error);
+}
+
+// Parses `text`, binds its names through `valueOf` (as parseWithValues) and evaluates it
+// into *result; false with the reason in *error on a syntax error, an unknown name,
+// division by zero or overflow.
+template <typename ValueOf>
+bool evaluateWithValues(std::string_view text, ValueOf&& valueOf, int64_t* result,
+                        std::string* error) {
+  Expr e;
+  std::vector<int64_t> slots;
+  return parseWithValues(text, valueOf, &e, &slots, error) &&
+         evaluate(e, slots.data(), result, error);
 }
 
 // Renders the expression as a C++ expression of type int64_t in which each operation is a
