@@ -352,8 +352,8 @@ private:
             arith::TruncIOp>(op))
       return value(op->getOperand(0));
     if (auto np = dyn_cast<tile::NumProgramsOp>(op)) {
-      int64_t axis = np->getAttrOfType<IntegerAttr>("axis").getInt();
-      return axis >= 0 && axis < 3 ? grid_[axis] : nullptr;
+      uint32_t axis = np.getAxis(); // verified: 0, 1 or 2
+      return axis < 3 ? grid_[axis] : nullptr;
     }
     if (op->getNumOperands() != 2)
       return nullptr;

@@ -51,12 +51,13 @@ std::optional<Distribution> getDistributionOrError(Operation *op, Type type) {
 std::optional<SmallVector<int64_t>>
 mapRegistersInThread(const Distribution &src, const Distribution &dst,
                      function_ref<SmallVector<int64_t>(ArrayRef<int64_t>)> toSrc) {
-  if (src.getNumThreads() != dst.getNumThreads())
+  unsigned threadsPerWarp = dst.getThreadsPerWarp();
+  if (src.getNumThreads() != dst.getNumThreads() || src.getThreadsPerWarp() != threadsPerWarp)
     return std::nullopt;
   SmallVector<int64_t> map(dst.getNumRegs(), -1);
   SmallVector<int64_t> coords(dst.getRank()), rel(src.getRank());
   for (unsigned t = 0; t < dst.getNumThreads(); ++t) {
-    unsigned lane = t % 32, warp = t / 32;
+    unsigned lane = t % threadsPerWarp, warp = t / threadsPerWarp;
     SmallVector<int64_t> dstBase, srcBase;
     for (unsigned d = 0; d < dst.getRank(); ++d)
       dstBase.push_back(dst.getThreadBase(d, lane, warp));

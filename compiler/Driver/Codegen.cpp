@@ -122,6 +122,7 @@ struct Compiled {
   struct Launch {
     int64_t sharedBytes = 0;
     int numWarps = 4;
+    int threadsPerWarp = 32; // the target's (#tile.target)
     bool hasPtxasInfo = false;
     tcc::PtxasFunctionInfo ptxas;
     int unchecked = 0; // --check-bounds: accesses tile-check-bounds could not trace
@@ -351,6 +352,7 @@ bool Codegen::compileTimed(ModuleOp tileModule,
     if (auto bytes = func->getAttrOfType<IntegerAttr>(tile::kSharedBytesAttrName))
       launch.sharedBytes = bytes.getInt();
     launch.numWarps = int(tile::getNumWarps(func));
+    launch.threadsPerWarp = int(tile::getThreadsPerWarp(func));
     if (auto unchecked = func->getAttrOfType<IntegerAttr>(tile::kCheckBoundsUncheckedAttrName))
       launch.unchecked = int(unchecked.getInt());
   }
@@ -524,6 +526,7 @@ tcc::KernelArtifact Codegen::describe(func::FuncOp kernel, const Assumptions &as
   artifact.costFlops = cost.flops;
   if (auto it = compiled.kernels.find(artifact.name); it != compiled.kernels.end()) {
     artifact.numWarps = it->second.numWarps;
+    artifact.threadsPerWarp = it->second.threadsPerWarp;
     artifact.sharedBytes = it->second.sharedBytes;
     artifact.hasPtxasInfo = it->second.hasPtxasInfo;
     artifact.registers = it->second.ptxas.registers;

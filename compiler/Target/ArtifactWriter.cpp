@@ -138,6 +138,11 @@ std::string validateArtifact(const KernelArtifact& a) {
   }
   if (a.numWarps < 1 || a.numWarps > 32)
     return k + "num_warps " + std::to_string(a.numWarps) + " is outside 1..32";
+  // The format's threads_per_block is 32 * num_warps (docs/artifacts.md; the runtime checks
+  // it): NVIDIA's warp size, which #tile.target's verifier also insists on.
+  if (a.threadsPerWarp != 32)
+    return k + "threads per warp " + std::to_string(a.threadsPerWarp) +
+           " is not 32, the warp size the artifact format assumes";
   if (a.sharedBytes < 0 || a.sharedBytes > 227 * 1024)
     return k + "shared memory of " + std::to_string(a.sharedBytes) +
            " bytes is outside 0..232448";
@@ -299,7 +304,7 @@ std::string artifactMetadataJson(const KernelArtifact& a, const std::string& cub
   if (!ptxFileName.empty())
     j.set("ptx", ptxFileName);
   j.set("num_warps", a.numWarps);
-  j.set("threads_per_block", 32 * a.numWarps);
+  j.set("threads_per_block", a.threadsPerWarp * a.numWarps);
   j.set("shared_bytes", a.sharedBytes);
   if (a.numStages > 0)
     j.set("num_stages", a.numStages);

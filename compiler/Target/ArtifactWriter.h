@@ -77,7 +77,9 @@ struct KernelArtifact {
   std::string entry; // the entry symbol in the cubin; empty means the same as `name`
   std::vector<KernelParam> params;                          // in call order
   std::vector<KernelConstexpr> constexprs; // in declaration order
-  int numWarps = 4;                  // threads per block = 32 * numWarps
+  int numWarps = 4;                  // warps per block
+  int threadsPerWarp = 32;           // the target's (#tile.target); threads per block =
+                                     // threadsPerWarp * numWarps
   int numStages = 0;                 // pipeline stages compiled for; 0: not recorded
   int64_t sharedBytes = 0;           // dynamic shared memory per block, in bytes
   std::array<std::string, 3> grid = {"1", "1", "1"}; // grid expressions (docs/ir.md)
@@ -104,9 +106,9 @@ constexpr const char* kArtifactFormat = "tcc-kernel";
 constexpr int kArtifactVersion = 1;
 
 // Checks an artifact before it is written: identifiers, parameter types, divisibility (a
-// power of two), num_warps (1..32), shared_bytes (0..227 KiB), arch ("sm_NN[a|f]"), grid
-// expressions parse and mention only integer parameters or integer constexprs, a cubin or
-// PTX.
+// power of two), num_warps (1..32), threads per warp (32), shared_bytes (0..227 KiB), arch
+// ("sm_NN[a|f]"), grid expressions parse and mention only integer parameters or integer
+// constexprs, a cubin or PTX.
 // Returns an empty string when valid, otherwise what is wrong (naming the kernel).
 std::string validateArtifact(const KernelArtifact& artifact);
 

@@ -348,6 +348,9 @@ TEST(ArtifactContract, WriterOutputReadsBackUnchanged) {
   EXPECT_EQ(w.metadataPath, dir.path() + "/vector_add.d16_d16_d16_d16.json");
   EXPECT_EQ(w.ptxPath, dir.path() + "/vector_add.d16_d16_d16_d16.ptx");
   EXPECT_EQ(tcc::readFile(w.cubinPath, "cubin"), a.cubin);
+  // threads_per_block: the target's threads per warp times num_warps (8).
+  EXPECT_NE(tcc::readFile(w.metadataPath, "metadata").find("\"threads_per_block\": 256"),
+            std::string::npos);
   EXPECT_EQ(tcc::readFile(w.ptxPath, "ptx"), a.ptx);
 
   tcc::KernelMetadata m = tcc::loadMetadataFile(w.metadataPath);
@@ -479,6 +482,8 @@ TEST(ArtifactContract, WriterValidates) {
   EXPECT_NE(invalid([](auto& a) { a.params[1].divisibility = 3; }).find("power of two"), std::string::npos);
   EXPECT_NE(invalid([](auto& a) { a.params[1].name = "x"; }).find("appears twice"), std::string::npos);
   EXPECT_NE(invalid([](auto& a) { a.numWarps = 0; }).find("num_warps"), std::string::npos);
+  EXPECT_NE(invalid([](auto& a) { a.threadsPerWarp = 64; }).find("threads per warp 64"),
+            std::string::npos);
   EXPECT_NE(invalid([](auto& a) { a.sharedBytes = 1 << 20; }).find("shared memory"), std::string::npos);
   EXPECT_NE(invalid([](auto& a) { a.arch = "90"; }).find("architecture"), std::string::npos);
   EXPECT_NE(invalid([](auto& a) { a.grid[0] = "cdiv(n, BLOCK"; }).find("grid[0]"), std::string::npos);
