@@ -5,8 +5,11 @@
 #include "frontend_test_util.h"
 
 #include "compiler/Frontend/MLIRGen.h"
+#include "dialects/Tile/TileDialect.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/MLIRContext.h"
 
 #include <gtest/gtest.h>
@@ -15,6 +18,16 @@ using namespace tcc;
 using namespace tcc::test;
 
 namespace {
+
+// The strings of an array attribute ("<not a string>" for any other element).
+std::vector<std::string> strings(mlir::ArrayAttr array) {
+  std::vector<std::string> r;
+  for (mlir::Attribute a : array) {
+    auto s = llvm::dyn_cast<mlir::StringAttr>(a);
+    r.push_back(s ? s.str() : "<not a string>");
+  }
+  return r;
+}
 
 TEST(MLIRGen, KernelAttributesAndArguments) {
   Source s("@kernel(grid=(cdiv(n, B),), num_warps=2)\n"
@@ -28,18 +41,39 @@ TEST(MLIRGen, KernelAttributesAndArguments) {
   ASSERT_TRUE(m) << s.errors();
   auto fn = *m->getOps<mlir::func::FuncOp>().begin();
   EXPECT_EQ(fn.getName(), "k");
-  EXPECT_TRUE(fn->hasAttr("tile.kernel"));
+  EXPECT_TRUE(fn->hasAttr(mlir::tile::kKernelAttrName));
+  EXPECT_TRUE(mlir::tile::isKernel(fn));
   EXPECT_EQ(fn.getNumArguments(), 2u);
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  m->print(os);
-  os.flush();
-  EXPECT_NE(text.find("tile.grid = [\"cdiv(n, 32)\", \"1\", \"1\"]"), std::string::npos) << text;
-  EXPECT_NE(text.find("tile.constexprs = {B = 32 : i64}"), std::string::npos) << text;
-  EXPECT_NE(text.find("tile.num_warps = 2 : i32"), std::string::npos) << text;
-  EXPECT_NE(text.find("tile.arg_names = [\"x\", \"n\"]"), std::string::npos) << text;
-  EXPECT_NE(text.find("arith.constant dense<1.000000e+00> : tensor<32xf16>"), std::string::npos)
-      << text;
+
+  auto grid = fn->getAttrOfType<mlir::ArrayAttr>(mlir::tile::kGridAttrName);
+  ASSERT_TRUE(grid);
+  EXPECT_EQ(strings(grid), (std::vector<std::string>{"cdiv(n, 32)", "1", "1"}));
+  auto constexprs = fn->getAttrOfType<mlir::DictionaryAttr>(mlir::tile::kConstexprsAttrName);
+  ASSERT_TRUE(constexprs);
+  EXPECT_EQ(constexprs.size(), 1u);
+  auto block = constexprs.getAs<mlir::IntegerAttr>("B");
+  ASSERT_TRUE(block);
+  EXPECT_EQ(block.getInt(), 32);
+  EXPECT_TRUE(block.getType().isInteger(64));
+  auto warps = fn->getAttrOfType<mlir::IntegerAttr>(mlir::tile::kNumWarpsAttrName);
+  ASSERT_TRUE(warps);
+  EXPECT_EQ(warps.getInt(), 2);
+  EXPECT_TRUE(warps.getType().isInteger(32));
+  EXPECT_EQ(mlir::tile::getNumWarps(fn), 2u);
+  auto argNames = fn->getAttrOfType<mlir::ArrayAttr>(mlir::tile::kArgNamesAttrName);
+  ASSERT_TRUE(argNames);
+  EXPECT_EQ(strings(argNames), (std::vector<std::string>{"x", "n"}));
+
+  // The stored value: a splat constant of 1.0 as a tensor<32xf16>.
+  int ones = 0;
+  fn.walk([&](mlir::arith::ConstantOp c) {
+    auto type = llvm::dyn_cast<mlir::RankedTensorType>(c.getType());
+    auto value = llvm::dyn_cast<mlir::DenseFPElementsAttr>(c.getValue());
+    if (type && type.getShape() == llvm::ArrayRef<int64_t>{32} && type.getElementType().isF16() &&
+        value && value.isSplat() && value.getSplatValue<llvm::APFloat>().convertToDouble() == 1.0)
+      ++ones;
+  });
+  EXPECT_EQ(ones, 1);
 }
 
 TEST(MLIRGen, VerificationFailureIsACleanInternalError) {
