@@ -233,7 +233,7 @@ private:
 
   void findWgmmaOperands() {
     func.walk([&](WarpGroupDotOp dot) {
-      for (Value operand : {dot.getA(), dot.getB()})
+      for (Value operand : {Value(dot.getA()), Value(dot.getB())})
         if (Operation *root = rootAlloc(operand))
           wgmmaRead.insert(root);
     });
@@ -400,7 +400,9 @@ private:
       return;
     }
     if (auto dot = dyn_cast<WarpGroupDotOp>(op)) {
-      SmallVector<Access> reads{accessOf(dot.getA(), false), accessOf(dot.getB(), false)};
+      SmallVector<Access> reads{accessOf(dot.getB(), false)};
+      if (isa<SharedMemType>(dot.getA().getType())) // else in registers
+        reads.push_back(accessOf(dot.getA(), false));
       for (const Access &r : reads)
         if (conflicts(s, r)) {
           barrierBefore(op, s, insert);

@@ -79,6 +79,54 @@ Value asTf32(OpBuilder &b, Location loc, Value f) {
   return LLVM::BitcastOp::create(b, loc, b.getI32Type(), f);
 }
 
+/// A packed pair (packPair) as the i32 an "r" operand of inline PTX takes.
+Value asI32(OpBuilder &b, Location loc, Value pair) {
+  if (pair.getType().isInteger(32))
+    return pair;
+  return LLVM::BitcastOp::create(b, loc, b.getI32Type(), pair);
+}
+
+/// One wgmma.mma_async m64`n`k16 with A from registers (`a`: four i32, f16 or bf16
+/// pairs) and B from its descriptor, on the `n` / 2 accumulators `d` (D += A * B, or D =
+/// A * B without `accumulate`); the new accumulators. NVVM's op takes a descriptor for A
+/// only, so this is the PTX itself, the accumulators tied through it.
+SmallVector<Value> wgmmaRegisterA(OpBuilder &b, Location loc, Type element, int64_t n,
+                                  ArrayRef<Value> d, ArrayRef<Value> a, Value descB,
+                                  bool transB, bool accumulate) {
+  int64_t count = int64_t(d.size());
+  std::string ty = element.isBF16() ? "bf16" : "f16";
+  std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, " + std::string(accumulate ? "1" : "0") +
+                     ", 0;\nwgmma.mma_async.sync.aligned.m64n" + std::to_string(n) +
+                     "k16.f32." + ty + "." + ty + " {";
+  for (int64_t i = 0; i < count; ++i)
+    text += (i ? ", $" : "$") + std::to_string(i);
+  text += "}, {";
+  for (int64_t i = 0; i < 4; ++i)
+    text += (i ? ", $" : "$") + std::to_string(count + i);
+  text += "}, $" + std::to_string(count + 4) + ", p, 1, 1, " + (transB ? "1" : "0") + ";\n}";
+  std::string constraints;
+  for (int64_t i = 0; i < count; ++i)
+    constraints += (i ? ",=f" : "=f");
+  constraints += ",r,r,r,r,l";
+  SmallVector<Value> operands(a.begin(), a.end());
+  operands.push_back(descB);
+  if (accumulate)
+    for (int64_t i = 0; i < count; ++i) {
+      constraints += "," + std::to_string(i);
+      operands.push_back(d[i]);
+    }
+  Type f32 = b.getF32Type();
+  auto result = LLVM::LLVMStructType::getLiteral(b.getContext(), SmallVector<Type>(count, f32));
+  auto asmOp = LLVM::InlineAsmOp::create(b, loc, result, operands, text, constraints,
+                                         /*has_side_effects=*/true, /*is_align_stack=*/false,
+                                         LLVM::TailCallKind::None, LLVM::AsmDialectAttr(),
+                                         ArrayAttr());
+  SmallVector<Value> out;
+  for (int64_t i = 0; i < count; ++i)
+    out.push_back(LLVM::ExtractValueOp::create(b, loc, asmOp.getResult(0), i));
+  return out;
+}
+
 //===----------------------------------------------------------------------===//
 // Buffers
 //===----------------------------------------------------------------------===//
@@ -432,15 +480,25 @@ struct WarpGroupDotLowering : OpConversionPattern<WarpGroupDotOp> {
     std::optional<Distribution> acc = getDistributionOrError(op, op.getType());
     if (!acc)
       return failure();
-    SharedMemType aType = op.getA().getType(), bType = op.getB().getType();
-    Type element = aType.getElementType();
+    SharedMemType bType = op.getB().getType();
+    auto sharedA = dyn_cast<SharedMemType>(op.getA().getType());
+    Type element = bType.getElementType();
     nvvm::MmaType type = mmaTypeOf(element);
     int64_t kInstr = type == nvvm::MmaType::TF32 ? 8 : 16;
-    OperandDescriptor aDesc(aType, 1), bDesc(bType, 0);
-    if ((aDesc.mnMajor || bDesc.mnMajor) && type == nvvm::MmaType::TF32)
+    // A register operand (verified: f16/bf16 in the accumulator's mma layout) has no
+    // descriptor; its distribution says which register holds which element.
+    std::optional<OperandDescriptor> aDesc;
+    std::optional<Distribution> aDist;
+    if (sharedA)
+      aDesc.emplace(sharedA, 1);
+    else if (!(aDist = getDistributionOrError(op, op.getA().getType())))
+      return failure();
+    OperandDescriptor bDesc(bType, 0);
+    if (((aDesc && aDesc->mnMajor) || bDesc.mnMajor) && type == nvvm::MmaType::TF32)
       return op.emitOpError("tf32 wgmma reads K-major operands only");
     int64_t M = op.getType().getDimSize(0), N = op.getType().getDimSize(1);
-    int64_t K = aType.getShape()[1];
+    int64_t K = sharedA ? sharedA.getShape()[1]
+                        : cast<RankedTensorType>(op.getA().getType()).getDimSize(1);
     int64_t wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
     int64_t instrN = mma.getInstrShape()[1];
     int64_t mStride = 16 * wm, nStride = instrN * wn;
@@ -464,7 +522,6 @@ struct WarpGroupDotLowering : OpConversionPattern<WarpGroupDotOp> {
                                     i32Const(rewriter, loc, ~int64_t(63)));
       nBase = emitWarpBase(rewriter, loc, *acc, 1, warp);
     }
-    Value aAddress = sharedAddress(rewriter, loc, adaptor.getA().front());
     Value bAddress = sharedAddress(rewriter, loc, adaptor.getB().front());
     SmallVector<Value> values = llvm::to_vector(adaptor.getAcc());
     Type f32 = rewriter.getF32Type();
@@ -475,8 +532,33 @@ struct WarpGroupDotLowering : OpConversionPattern<WarpGroupDotOp> {
     // The k step 0 descriptor of each M and N block, built once; every k step's is that
     // plus a constant (OperandDescriptor::advance).
     SmallVector<Value> firstA, firstB;
-    for (int64_t mi = 0; mi < mReps; ++mi)
-      firstA.push_back(aDesc.emit(rewriter, loc, aAddress, add(rewriter, loc, mBase, mi * mStride)));
+    if (aDesc) {
+      Value aAddress = sharedAddress(rewriter, loc, adaptor.getA().front());
+      for (int64_t mi = 0; mi < mReps; ++mi)
+        firstA.push_back(
+            aDesc->emit(rewriter, loc, aAddress, add(rewriter, loc, mBase, mi * mStride)));
+    }
+    // A register A's fragments, all packed before wgmma.fence: registers written between
+    // the fence and a wgmma reading them make ptxas insert another warpgroup.arrive
+    // (C7519) before it.
+    // wgmma's register A is mma.sync's m16k16 fragment per warp: a0 (row r, columns k0,
+    // k0 + 1), a1 (r + 8), a2 (r, k0 + 8, k0 + 9), a3 (r + 8), r the thread's row in its
+    // warp's 16: the registers an m64nNk16 accumulator holds for those elements.
+    SmallVector<SmallVector<Value>> aFragments; // [ks * mReps + mi]: four i32
+    if (!aDesc) {
+      ValueRange aRegs = adaptor.getA();
+      for (int64_t ks = 0; ks < K / kInstr; ++ks)
+        for (int64_t mi = 0; mi < mReps; ++mi) {
+          SmallVector<Value> &fragment = aFragments.emplace_back();
+          int64_t m0 = mi * mStride, k0 = ks * kInstr;
+          for (int64_t j = 0; j < 4; ++j) {
+            int64_t row = m0 + 8 * (j % 2), col = k0 + 8 * (j / 2);
+            Value pair = packPair(rewriter, loc, aRegs[regAt(*aDist, {row, col})],
+                                  aRegs[regAt(*aDist, {row, col + 1})]);
+            fragment.push_back(asI32(rewriter, loc, pair));
+          }
+        }
+    }
     for (int64_t ni = 0; ni < nReps; ++ni)
       firstB.push_back(bDesc.emit(rewriter, loc, bAddress, add(rewriter, loc, nBase, ni * nStride)));
     // A zero accumulator (`dot(q, k)` with no `acc`) is not written into registers at
@@ -487,7 +569,7 @@ struct WarpGroupDotLowering : OpConversionPattern<WarpGroupDotOp> {
     nvvm::wgmmaFence(rewriter, loc);
     for (int64_t ks = 0; ks < K / kInstr; ++ks)
       for (int64_t mi = 0; mi < mReps; ++mi) {
-        Value descA = aDesc.advance(rewriter, loc, firstA[mi], ks);
+        Value descA = aDesc ? aDesc->advance(rewriter, loc, firstA[mi], ks) : Value();
         for (int64_t ni = 0; ni < nReps; ++ni) {
           Value descB = bDesc.advance(rewriter, loc, firstB[ni], ks);
           // d[4j + i]: row l/4 + 8 (i / 2), column 8 j + 2 (l % 4) + i % 2.
@@ -496,12 +578,22 @@ struct WarpGroupDotLowering : OpConversionPattern<WarpGroupDotOp> {
             for (int64_t i = 0; i < 4; ++i)
               regs.push_back(regAt(*acc, {mi * mStride + 8 * (i / 2), ni * nStride + 8 * j + i % 2}));
           bool accumulate = !(zeroAcc && ks == 0);
+          if (!aDesc) {
+            SmallVector<Value> d;
+            for (int64_t r : regs)
+              d.push_back(values[r]);
+            d = wgmmaRegisterA(rewriter, loc, element, instrN, d, aFragments[ks * mReps + mi],
+                               descB, bDesc.mnMajor, accumulate);
+            for (auto [i, r] : llvm::enumerate(regs))
+              values[r] = d[i];
+            continue;
+          }
           Value block = LLVM::PoisonOp::create(rewriter, loc, structType);
           if (accumulate)
             for (auto [i, r] : llvm::enumerate(regs))
               block = LLVM::InsertValueOp::create(rewriter, loc, block, values[r], i);
           Value result = nvvm::wgmma(rewriter, loc, type, instrN, block, descA, descB,
-                                     aDesc.mnMajor, bDesc.mnMajor, accumulate);
+                                     aDesc->mnMajor, bDesc.mnMajor, accumulate);
           for (auto [i, r] : llvm::enumerate(regs))
             values[r] = LLVM::ExtractValueOp::create(rewriter, loc, result, i);
         }

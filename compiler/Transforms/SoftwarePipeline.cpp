@@ -223,7 +223,19 @@ private:
       auto dot = wait.getSrc().getDefiningOp<WarpGroupDotOp>();
       if (!dot)
         return;
-      for (Value operand : {dot.getA(), dot.getB()}) {
+      // In flight, the product is only what the next product accumulates onto: anything
+      // else reading it next iteration (tutorial 06 rescales its O by alpha first) would
+      // read registers still being written.
+      for (OpOperand &use : wait.getResult().getUses()) {
+        Value carried = loop.getRegionIterArgs()[use.getOperandNumber()];
+        for (OpOperand &next : carried.getUses()) {
+          auto reader = dyn_cast<WarpGroupDotOp>(next.getOwner());
+          if (!reader || next.get() != reader.getAcc() ||
+              next.getOperandNumber() != reader.getAccMutable().getOperandNumber())
+            safe = false;
+        }
+      }
+      for (Value operand : {Value(dot.getA()), Value(dot.getB())}) {
         auto alloc = operand.getDefiningOp<LocalAllocOp>();
         if (alloc && loop->isAncestor(alloc) && !rings.contains(alloc))
           safe = false;

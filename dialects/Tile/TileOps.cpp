@@ -701,32 +701,83 @@ LogicalResult AsyncCopyOp::verify() {
   return success();
 }
 
+/// Whether `a`, a register tile, is laid out as wgmma reads its A operand from registers:
+/// a version-3 #tile.mma layout with `mma`'s warps, all along M (each warpgroup holds
+/// whole rows), K a multiple of 16.
+static bool isRegisterOperandA(RankedTensorType a, MmaEncodingAttr mma) {
+  auto layout = dyn_cast_or_null<MmaEncodingAttr>(a.getEncoding());
+  return layout && layout.getVersion() == 3 && a.getRank() == 2 &&
+         layout.getWarpsPerCTA() == mma.getWarpsPerCTA() && mma.getWarpsPerCTA().size() == 2 &&
+         mma.getWarpsPerCTA()[1] == 1 && a.getDimSize(1) % 16 == 0 &&
+         (a.getElementType().isF16() || a.getElementType().isBF16());
+}
+
 LogicalResult WarpGroupDotOp::verify() {
-  SharedMemType a = getA().getType(), b = getB().getType();
+  SharedMemType b = getB().getType();
   auto acc = getAcc().getType();
-  if (a.isRing() || b.isRing() || a.getShape().size() != 2 || b.getShape().size() != 2)
-    return emitOpError() << "operands must be 2-D shared-memory tiles";
-  if (a.getElementType() != b.getElementType())
-    return emitOpError() << "operands have different element types " << a.getElementType()
-                         << " and " << b.getElementType();
-  if (a.getShape()[1] != b.getShape()[0] || acc.getDimSize(0) != a.getShape()[0] ||
+  auto sharedA = dyn_cast<SharedMemType>(getA().getType());
+  auto registerA = dyn_cast<RankedTensorType>(getA().getType());
+  ArrayRef<int64_t> aShape = sharedA ? sharedA.getShape() : registerA.getShape();
+  Type aElement = sharedA ? sharedA.getElementType() : registerA.getElementType();
+  if ((sharedA && sharedA.isRing()) || b.isRing() || aShape.size() != 2 ||
+      b.getShape().size() != 2)
+    return emitOpError() << "operands must be 2-D tiles (b in shared memory)";
+  if (aElement != b.getElementType())
+    return emitOpError() << "operands have different element types " << aElement << " and "
+                         << b.getElementType();
+  if (aShape[1] != b.getShape()[0] || acc.getDimSize(0) != aShape[0] ||
       acc.getDimSize(1) != b.getShape()[1])
-    return emitOpError() << "shapes do not form a matrix product: a " << shapeString(a.getShape())
+    return emitOpError() << "shapes do not form a matrix product: a " << shapeString(aShape)
                          << ", b " << shapeString(b.getShape()) << ", acc "
                          << shapeString(acc.getShape());
   auto mma = dyn_cast_or_null<MmaEncodingAttr>(acc.getEncoding());
   if (!mma || mma.getVersion() != 3)
     return emitOpError() << "accumulator must have a version-3 #tile.mma layout";
-  auto sa = dyn_cast_or_null<NVMMASharedEncodingAttr>(a.getEncoding());
+  if (registerA && !isRegisterOperandA(registerA, mma))
+    return emitOpError() << "a register operand a must be f16 or bf16 in a version-3 "
+                            "#tile.mma layout with the accumulator's warps, all along M, and K "
+                            "a multiple of 16";
+  auto sa = sharedA ? dyn_cast_or_null<NVMMASharedEncodingAttr>(sharedA.getEncoding())
+                    : NVMMASharedEncodingAttr();
   auto sb = dyn_cast_or_null<NVMMASharedEncodingAttr>(b.getEncoding());
-  if (!sa || !sb)
+  if ((sharedA && !sa) || !sb)
     return emitOpError() << "operands must have #tile.nvmma_shared layouts";
   // The descriptors encode the hardware's 32-, 64- and 128-byte swizzles only.
   for (auto [name, enc] : {std::pair{"a", sa}, std::pair{"b", sb}})
-    if (enc.getSwizzle() != 32 && enc.getSwizzle() != 64 && enc.getSwizzle() != 128)
+    if (enc && enc.getSwizzle() != 32 && enc.getSwizzle() != 64 && enc.getSwizzle() != 128)
       return emitOpError() << "operand " << name << " has a " << enc.getSwizzle()
                            << "-byte swizzle; wgmma reads 32-, 64- or 128-byte swizzles";
   return success();
+}
+
+namespace {
+/// `warpgroup_dot(local_alloc(p), b, acc)`, with p held as wgmma reads a register A (an
+/// accumulator cast to f16 with the same warps: flash attention's P), reads p itself.
+struct RegisterOperandA : OpRewritePattern<WarpGroupDotOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(WarpGroupDotOp op, PatternRewriter &rewriter) const override {
+    auto alloc = op.getA().getDefiningOp<LocalAllocOp>();
+    if (!alloc || !alloc.getSrc() || !alloc->hasOneUse())
+      return failure();
+    // Through a conversion the store needed (to a layout its stores suit): the registers
+    // before it are the operand.
+    Value src = alloc.getSrc();
+    if (auto cvt = src.getDefiningOp<ConvertLayoutOp>())
+      src = cvt.getSrc();
+    auto p = cast<RankedTensorType>(src.getType());
+    auto mma = dyn_cast_or_null<MmaEncodingAttr>(op.getAcc().getType().getEncoding());
+    if (!mma || !isRegisterOperandA(p, mma))
+      return failure();
+    rewriter.modifyOpInPlace(op, [&] { op.getAMutable().assign(src); });
+    rewriter.eraseOp(alloc);
+    return success();
+  }
+};
+} // namespace
+
+void WarpGroupDotOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                                 MLIRContext *context) {
+  patterns.add<RegisterOperandA>(context);
 }
 
 //===----------------------------------------------------------------------===//

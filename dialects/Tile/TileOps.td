@@ -638,15 +638,23 @@ def Tile_WarpGroupDotOp : Tile_Op<"warpgroup_dot", [MemoryEffects<[MemRead]>,
     %d = tile.warpgroup_dot %a, %b, %acc : !tile.smem<128x64xf16, #sa>, !tile.smem<64x256xf16, #sb>, tensor<128x256xf32, #mma>
     ```
     `a` (M x K) and `b` (K x N) in shared memory, `acc` in a version-3 `#tile.mma`
-    layout. The result is not ready, and the operands still being read, until a
-    `tile.warpgroup_dot_wait` retires it: that op's result is the value to use.
+    layout. `a` may instead be an f16 or bf16 tile in registers, in a version-3
+    `#tile.mma` layout with the accumulator's warps, one warp column (each warpgroup holds
+    whole rows): flash attention's P, the cast of the first product, read by the second
+    with no trip through shared memory. The result is not ready, and the operands still
+    being read, until a `tile.warpgroup_dot_wait` retires it: that op's result is the
+    value to use.
   }];
-  let arguments = (ins Tile_Smem:$a, Tile_Smem:$b, Tile_TileOf<[F32], "f32">:$acc);
+  let arguments = (ins AnyTypeOf<[Tile_Smem, Tile_TileOf<[F16, BF16], "f16 or bf16">]>:$a,
+                       Tile_Smem:$b, Tile_TileOf<[F32], "f32">:$acc);
   let results = (outs Tile_TileOf<[F32], "f32">:$result);
   let assemblyFormat = [{
     $a `,` $b `,` $acc attr-dict `:` qualified(type($a)) `,` qualified(type($b)) `,` type($acc)
   }];
   let hasVerifier = 1;
+  // An `a` stored to shared memory only for this product, from registers it can be read
+  // from as they are, is read from the registers.
+  let hasCanonicalizer = 1;
 }
 
 def Tile_WarpGroupDotWaitOp : Tile_Op<"warpgroup_dot_wait", [MemoryEffects<[MemRead, MemWrite]>,

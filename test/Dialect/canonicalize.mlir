@@ -181,3 +181,33 @@ func.func @conversion_kept(%p: tensor<64x64xf16, #cols>) -> !tile.smem<64x64xf16
   %s = tile.local_alloc %c : tensor<64x64xf16, #rows> -> !tile.smem<64x64xf16, #sw>
   return %s : !tile.smem<64x64xf16, #sw>
 }
+
+// A wgmma A operand stored to shared memory only for the product, from an f16 tile in the
+// accumulator's mma layout (flash attention's P), is read from the registers instead,
+// also through a conversion that served the store; with its warps across N (each
+// warpgroup holding half the columns of a row) it stays in shared memory.
+#m4 = #tile.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#m42 = #tile.mma<{version = 3, warpsPerCTA = [4, 2], instrShape = [16, 64, 16]}>
+#bl = #tile.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#s128 = #tile.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+// CHECK-LABEL: func.func @register_operand_a
+// CHECK-NOT: tile.local_alloc
+// CHECK: tile.warpgroup_dot %arg0, %arg1, %arg2 : tensor<64x64xf16, #{{.*}}>, !tile.smem
+// CHECK-NOT: tile.local_alloc
+// CHECK: tile.warpgroup_dot %arg0, %arg1, %arg2 : tensor<64x64xf16, #{{.*}}>, !tile.smem
+func.func @register_operand_a(%p: tensor<64x64xf16, #m4>, %v: !tile.smem<64x64xf16, #s128>, %acc: tensor<64x64xf32, #m4>) -> (tensor<64x64xf32, #m4>, tensor<64x64xf32, #m4>) {
+  %ps = tile.local_alloc %p : tensor<64x64xf16, #m4> -> !tile.smem<64x64xf16, #s128>
+  %d = tile.warpgroup_dot %ps, %v, %acc : !tile.smem<64x64xf16, #s128>, !tile.smem<64x64xf16, #s128>, tensor<64x64xf32, #m4>
+  %c = tile.convert_layout %p : tensor<64x64xf16, #m4> -> tensor<64x64xf16, #bl>
+  %cs = tile.local_alloc %c : tensor<64x64xf16, #bl> -> !tile.smem<64x64xf16, #s128>
+  %e = tile.warpgroup_dot %cs, %v, %acc : !tile.smem<64x64xf16, #s128>, !tile.smem<64x64xf16, #s128>, tensor<64x64xf32, #m4>
+  return %d, %e : tensor<64x64xf32, #m4>, tensor<64x64xf32, #m4>
+}
+// CHECK-LABEL: func.func @shared_operand_a_kept
+// CHECK: %[[S:.*]] = tile.local_alloc %arg0
+// CHECK: tile.warpgroup_dot %[[S]]
+func.func @shared_operand_a_kept(%p: tensor<64x128xf16, #m42>, %v: !tile.smem<128x128xf16, #s128>, %acc: tensor<64x128xf32, #m42>) -> tensor<64x128xf32, #m42> {
+  %ps = tile.local_alloc %p : tensor<64x128xf16, #m42> -> !tile.smem<64x128xf16, #s128>
+  %d = tile.warpgroup_dot %ps, %v, %acc : !tile.smem<64x128xf16, #s128>, !tile.smem<128x128xf16, #s128>, tensor<64x128xf32, #m42>
+  return %d : tensor<64x128xf32, #m42>
+}

@@ -415,3 +415,13 @@ func.func @memdesc_trans_ring(%k: !tile.smem<3x64x64xf16, #s>) {
   %t = tile.memdesc_trans %k : !tile.smem<3x64x64xf16, #s> -> !tile.smem<3x64x64xf16, #s>
   return
 }
+
+// -----
+
+#m42 = #tile.mma<{version = 3, warpsPerCTA = [4, 2], instrShape = [16, 64, 16]}>
+#s = #tile.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+func.func @wgmma_register_a_warps(%p: tensor<64x128xf16, #m42>, %v: !tile.smem<128x128xf16, #s>, %acc: tensor<64x128xf32, #m42>) {
+  // expected-error @+1 {{a register operand a must be f16 or bf16 in a version-3 #tile.mma layout with the accumulator's warps, all along M, and K a multiple of 16}}
+  %d = tile.warpgroup_dot %p, %v, %acc : tensor<64x128xf16, #m42>, !tile.smem<128x128xf16, #s>, tensor<64x128xf32, #m42>
+  return
+}

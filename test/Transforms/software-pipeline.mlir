@@ -204,6 +204,31 @@ func.func @transposed_operand(%q: tensor<64x64xf16, #A>, %pk: tensor<64x64x!tile
   return %r : tensor<64x64xf32, #mma>
 }
 
+// A product carried around the loop and rescaled before the next one accumulates onto
+// it (flash attention's `acc = acc * alpha`, then `dot(p, v, acc)`) is waited for in its own
+// iteration: in flight, the rescaling would read registers wgmma is still writing.
+// CHECK-LABEL: func.func @carried_product_rescaled
+// CHECK:      scf.for
+// CHECK:        tile.warpgroup_dot_wait {{.*}} {pending = 0 : i32}
+// CHECK-NOT:    pending = 1
+// CHECK:        scf.yield
+func.func @carried_product_rescaled(%q: tensor<64x64xf16, #A>, %pk: tensor<64x64x!tile.ptr<f16>, #A>, %n: i32) -> tensor<64x64xf32, #mma> attributes {tile.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+  %half = arith.constant dense<0.5> : tensor<64x64xf32, #mma>
+  %qs = tile.local_alloc %q : tensor<64x64xf16, #A> -> !tile.smem<64x64xf16, #s>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0) -> (tensor<64x64xf32, #mma>) : i32 {
+    %k = tile.load %pk {vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #A>
+    %ks = tile.local_alloc %k : tensor<64x64xf16, #A> -> !tile.smem<64x64xf16, #s>
+    %scaled = arith.mulf %acc, %half : tensor<64x64xf32, #mma>
+    %d = tile.warpgroup_dot %qs, %ks, %scaled : !tile.smem<64x64xf16, #s>, !tile.smem<64x64xf16, #s>, tensor<64x64xf32, #mma>
+    %w = tile.warpgroup_dot_wait %d {pending = 0 : i32} : tensor<64x64xf32, #mma>
+    scf.yield %w : tensor<64x64xf32, #mma>
+  }
+  return %r : tensor<64x64xf32, #mma>
+}
+
 // -----
 
 #A = #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
