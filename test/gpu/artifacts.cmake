@@ -253,6 +253,16 @@ foreach(v hd64:64:1 hd64_causal:64:3 hd128:128:1 hd128_causal:128:3)
                SOURCE ${_t}/06_fused_attention.tile
                FLAGS --arch sm_90a --config 4 -D HEAD_DIM=${hd} -D STAGE=${stage})
 endforeach()
+# Head dimension 128 also in configuration 16 (BLOCK_M 128, BLOCK_N 128, 2 stages, 8 warps):
+# the fastest of tcc's there (Triton's best, 3 stages, needs 256 KiB of shared memory).
+foreach(v hd128:1 hd128_causal:3)
+  string(REPLACE ":" ";" v "${v}")
+  list(GET v 0 tag)
+  list(GET v 1 stage)
+  tcc_artifact(tcc/triton_06_fused_attention/${tag}_c16_W8_S2/_attn_fwd.cubin
+               SOURCE ${_t}/06_fused_attention.tile
+               FLAGS --arch sm_90a --config 16 -D HEAD_DIM=128 -D STAGE=${stage})
+endforeach()
 # NUM_SMS 132 (the constexpr's default: an H100 or H200); the pointer kernel's configuration
 # 0 (128x128x64, 3 stages, 4 warps), the descriptor kernel's 7 (128x128x64, 3 stages, 8
 # warps, no epilogue subtiling).
