@@ -92,6 +92,11 @@ SmallVector<func::FuncOp> kernelsOf(ModuleOp module) {
   return kernels;
 }
 
+/// Whether `kernel` holds a tile.dot (such kernels get their own schedule and sm_90a images).
+bool hasDot(func::FuncOp kernel) {
+  return kernel.walk([](tile::DotOp) { return WalkResult::interrupt(); }).wasInterrupted();
+}
+
 /// --specialize NAME=D|NAME=eq1[,...] entries.
 bool parseSpecializations(const CodegenOptions &options, Assumptions *out,
                           DiagnosticEngine &diags) {
@@ -270,10 +275,8 @@ bool Codegen::compileTimed(ModuleOp tileModule,
     for (func::FuncOp kernel : kernelsOf(*module))
       if (!llvm::is_contained(result->only, kernel.getName().str()))
         kernel.erase();
-  // A kernel with a dot is generated in one order (chooseSchedule).
-  bool hasDot = false;
-  for (func::FuncOp kernel : kernelsOf(*module))
-    hasDot |= kernel.walk([](tile::DotOp) { return WalkResult::interrupt(); }).wasInterrupted();
+  // A module with a dot in any kernel is generated in one order (chooseSchedule).
+  bool anyDot = llvm::any_of(kernelsOf(*module), [](func::FuncOp k) { return hasDot(k); });
   for (func::FuncOp kernel : kernelsOf(*module)) {
     if (codegen.numStages)
       kernel->setAttr(tile::kNumStagesAttrName,
@@ -383,7 +386,7 @@ bool Codegen::compileTimed(ModuleOp tileModule,
     launch.pressureSchedule = ptxOptions.registerPressureSchedule;
   // --schedule=auto keeps a copy to generate code from a second time (chooseSchedule).
   std::unique_ptr<llvm::Module> spare;
-  if (stage != EmitStage::PTX && codegen.schedule == CodegenOptions::Schedule::Auto && !hasDot)
+  if (stage != EmitStage::PTX && codegen.schedule == CodegenOptions::Schedule::Auto && !anyDot)
     spare = cloneLLVMModule(*llvmModule);
   TimingScope ptxScope = scope.nest("NVPTX code generation");
   if (!emitPtx(*llvmModule, ptxOptions, &result->ptx, &error)) {
@@ -809,7 +812,7 @@ int Codegen::runArtifacts(ModuleOp module, ArrayRef<func::FuncOp> kernels,
   // otherwise a file artifact is the one compilation asked for, and a header has the
   // general variant and, when specialisations were asked, the specialised one.
   std::map<std::string, std::vector<Assumptions>> sets;
-  std::map<std::string, bool> hasDot;
+  std::map<std::string, bool> withDot;
   for (func::FuncOp kernel : kernels) {
     std::string name = kernel.getName().str();
     std::vector<Assumptions> &s = sets[name];
@@ -822,12 +825,12 @@ int Codegen::runArtifacts(ModuleOp module, ArrayRef<func::FuncOp> kernels,
       if (!specialised[name].empty())
         s.push_back(specialised[name]);
     }
-    kernel.walk([&](tile::DotOp) { hasDot[name] = true; });
+    withDot[name] = hasDot(kernel);
   }
   // With --variants=auto on sm_90, kernels with a dot also get sm_90a images (wgmma, runnable
   // on compute capability 9.0 exactly); the runtime and headers prefer them there.
   std::vector<std::string> imageArchs = archs;
-  bool anyDot = llvm::any_of(hasDot, [](auto &p) { return p.second; });
+  bool anyDot = llvm::any_of(withDot, [](auto &p) { return p.second; });
   bool addWgmma = autoVariants && anyDot && llvm::is_contained(archs, "sm_90") &&
                   !llvm::is_contained(archs, "sm_90a");
   if (addWgmma)
@@ -839,7 +842,7 @@ int Codegen::runArtifacts(ModuleOp module, ArrayRef<func::FuncOp> kernels,
     std::string archSuffix = arch == archs.front() ? "" : "." + arch;
     std::vector<std::string> members;
     for (func::FuncOp kernel : kernels)
-      if (!implicitWgmma || hasDot[kernel.getName().str()])
+      if (!implicitWgmma || withDot[kernel.getName().str()])
         members.push_back(kernel.getName().str());
     // The first set of every member in one image; then each further set alone.
     ImageJob primary;
