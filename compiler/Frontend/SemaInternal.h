@@ -327,6 +327,10 @@ public:
   /// broadcast_to, expand_dims, join and split, made of broadcasts, selects and
   /// reductions (SemaShape.cpp).
   Value shapeCall(Builtin b, llvm::StringRef name, const ast::CallExpr *call);
+  /// The arguments of `call` after its first, evaluated, as a list: the elements of a lone
+  /// tuple (f(x, (1, 0))) or the arguments themselves (f(x, 1, 0)); false once one is an
+  /// error (its message given).
+  bool trailingArguments(const ast::CallExpr *call, std::vector<Value> &out);
   /// rand, randn, randint, randint4x, rand4x, randn4x (Triton's Philox) and umulhi
   /// (SemaRandom.cpp).
   Value randomCall(Builtin b, llvm::StringRef name, const ast::CallExpr *call);

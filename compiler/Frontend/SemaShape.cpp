@@ -20,6 +20,20 @@
 using namespace tcc;
 using namespace tcc::sema;
 
+bool Sema::trailingArguments(const ast::CallExpr *call, std::vector<Value> &out) {
+  out.clear();
+  for (size_t i = 1; i < call->args.size(); ++i) {
+    Value d = expr(call->args[i]);
+    if (d.isError())
+      return false;
+    if (call->args.size() == 2 && d.kind == Value::Kind::Tuple)
+      out = d.elements;
+    else
+      out.push_back(d);
+  }
+  return true;
+}
+
 Value Sema::shapeCall(Builtin b, llvm::StringRef name, const ast::CallExpr *call) {
   std::vector<Value> a;
   std::vector<SMRange> r;
@@ -43,15 +57,8 @@ Value Sema::shapeCall(Builtin b, llvm::StringRef name, const ast::CallExpr *call
   auto inputAndShape = [&](Value &x, llvm::SmallVector<int64_t, 4> &target) {
     x = expr(call->args[0]);
     std::vector<Value> dims;
-    for (size_t i = 1; i < call->args.size(); ++i) {
-      Value d = expr(call->args[i]);
-      if (d.isError())
-        return false;
-      if (call->args.size() == 2 && d.kind == Value::Kind::Tuple)
-        dims = d.elements;
-      else
-        dims.push_back(d);
-    }
+    if (!trailingArguments(call, dims))
+      return false;
     SMRange shapeRange(call->args[1]->range.Start, call->args.back()->range.End);
     return !x.isError() && shapeArgument(Value::tuple(dims), shapeRange, target);
   };
@@ -346,15 +353,8 @@ Value Sema::shapeCall(Builtin b, llvm::StringRef name, const ast::CallExpr *call
     }
     Value x = expr(call->args[0]);
     std::vector<Value> order;
-    for (size_t i = 1; i < call->args.size(); ++i) {
-      Value d = expr(call->args[i]);
-      if (d.isError())
-        return d;
-      if (call->args.size() == 2 && d.kind == Value::Kind::Tuple)
-        order = d.elements;
-      else
-        order.push_back(d);
-    }
+    if (!trailingArguments(call, order))
+      return Value::error();
     if (x.isError())
       return x;
     if (b == Builtin::Permute && order.empty()) {
