@@ -70,6 +70,21 @@ static bool integerList(Sema &s, const Value &v, SMRange range, llvm::StringRef 
   return true;
 }
 
+/// Whether `fn`() got one offset per dimension of `bp` (a block pointer's offsets, a
+/// descriptor's block shape); false after an error and a note where `bp` is made.
+static bool oneOffsetPerDimension(Sema &s, const BlockPointer &bp, size_t given, SMRange range,
+                                  llvm::StringRef fn) {
+  size_t rank = bp.isDescriptor ? bp.blockShape.size() : bp.offsets.size();
+  if (given == rank)
+    return true;
+  llvm::StringRef what = bp.isDescriptor ? "descriptor" : "block pointer";
+  s.diags.error(range, fn + "() got " + std::to_string(given) + " offset" +
+                           (given == 1 ? "" : "s") + " for a " + what + " of rank " +
+                           std::to_string(rank) + "; give one per dimension");
+  s.diags.note(bp.range, ("the " + what + " is made here").str());
+  return false;
+}
+
 /// Compile-time integers of a block_shape / order argument.
 static bool constantList(Sema &s, const Value &v, SMRange range, llvm::StringRef fn,
                          llvm::StringRef what, std::vector<int64_t> &out) {
@@ -245,13 +260,8 @@ Value Sema::blockPtrCall(Builtin b, llvm::StringRef name, const ast::CallExpr *c
     std::vector<Value> deltas;
     if (!integerList(*this, a[1], r[1], name, "offsets", deltas))
       return Value::error();
-    if (deltas.size() != bp.offsets.size()) {
-      diags.error(r[1], name + "() got " + std::to_string(deltas.size()) + " offset" +
-                            (deltas.size() == 1 ? "" : "s") + " for a block pointer of rank " +
-                            std::to_string(bp.offsets.size()) + "; give one per dimension");
-      diags.note(bp.range, "the block pointer is made here");
+    if (!oneOffsetPerDimension(*this, bp, deltas.size(), r[1], name))
       return Value::error();
-    }
     for (size_t i = 0; i < deltas.size(); ++i) {
       if (isConstantInt(deltas[i], 0))
         continue;
@@ -509,13 +519,8 @@ Value Sema::descriptorMethod(const Value &desc, const ast::AttributeExpr *attr,
   std::vector<Value> offsets;
   if (!integerList(*this, a[0], r[0], name, "offsets", offsets))
     return Value::error();
-  if (offsets.size() != bp.blockShape.size()) {
-    diags.error(r[0], name + "() got " + std::to_string(offsets.size()) + " offset" +
-                          (offsets.size() == 1 ? "" : "s") + " for a descriptor of rank " +
-                          std::to_string(bp.blockShape.size()) + "; give one per dimension");
-    diags.note(bp.range, "the descriptor is made here");
+  if (!oneOffsetPerDimension(*this, bp, offsets.size(), r[0], name))
     return Value::error();
-  }
   for (Value &o : offsets)
     o = asOffset(*this, o, r[0]);
   std::vector<bool> all(bp.blockShape.size(), true);

@@ -133,4 +133,32 @@ TEST(Sema, ManyErrorsInOneRun) {
   EXPECT_EQ(s.diags.errorCount(), 4u) << s.errors();
 }
 
+// advance() on a block pointer and desc.load/store on a descriptor take one offset per
+// dimension: the error names both counts, and a note points at where the pointer is made.
+TEST(Sema, OffsetsCountIsTheRank) {
+  Source bp("@kernel(grid=(1,))\n"
+            "def k(x: *f32, n: i32):\n"
+            "    p = make_block_ptr(x, (n, n), (n, 1), (0, 0), (16, 16), (1, 0))\n"
+            "    p = advance(p, (16, 0, 0))\n");
+  EXPECT_EQ(bp.analyze(), nullptr);
+  std::string e = bp.errors();
+  EXPECT_NE(e.find("test.tile:4:20: error: advance() got 3 offsets for a block pointer of rank 2; "
+                   "give one per dimension"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(e.find("test.tile:3:9: note: the block pointer is made here"), std::string::npos) << e;
+
+  Source desc("@kernel(grid=(1,))\n"
+              "def k(x: *f32, n: i32):\n"
+              "    d = make_tensor_descriptor(x, [n, n], [n, 1], [16, 16])\n"
+              "    d.store([0], zeros((16, 16), dtype=f32))\n");
+  EXPECT_EQ(desc.analyze(), nullptr);
+  e = desc.errors();
+  EXPECT_NE(e.find("test.tile:4:13: error: desc.store() got 1 offset for a descriptor of rank 2; "
+                   "give one per dimension"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(e.find("note: the descriptor is made here"), std::string::npos) << e;
+}
+
 } // namespace
