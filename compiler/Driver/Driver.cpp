@@ -8,6 +8,7 @@
 #include "compiler/Target/ArtifactWriter.h"
 #include "compiler/Target/HeaderWriter.h"
 #include "tcc/atomic_file.h"
+#include "tcc/identifier.h"
 
 #include "compiler/Frontend/Diagnostics.h"
 #include "compiler/Frontend/Lexer.h"
@@ -195,9 +196,7 @@ const typed::Program *Driver::analyze() {
     llvm::StringRef text(d);
     auto [name, value] = text.split('=');
     name = name.trim();
-    bool validName = !name.empty() && (llvm::isAlpha(name[0]) || name[0] == '_') &&
-                     llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; });
-    if (!validName) {
+    if (!tcc::isIdentifier(name.str())) {
       diags.error("invalid -D '" + d + "': expected NAME=VALUE, such as -D BLOCK=512");
       continue;
     }
