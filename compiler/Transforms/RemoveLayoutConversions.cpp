@@ -582,23 +582,21 @@ private:
     return seed && value == seed.getResult();
   }
 
-  /// Tile ops left without users (the originals of what was re-created elsewhere).
-  /// Scalars are canonicalize's business.
+  /// Tile ops left without users (the originals of what was re-created elsewhere), and
+  /// those whose last users they were. Scalars are canonicalize's business. The greedy
+  /// driver with no patterns, no folding and only these ops does exactly that: it erases
+  /// each trivially dead op it is given, revisiting the given ops that fed it.
   void eraseDeadOps() {
-    bool changed = true;
-    while (changed) {
-      changed = false;
-      SmallVector<Operation *> dead;
-      func.walk([&](Operation *op) {
-        if (op->getNumResults() > 0 && llvm::any_of(op->getResultTypes(), isTile) &&
-            isOpTriviallyDead(op))
-          dead.push_back(op);
-      });
-      for (Operation *op : dead) {
-        op->erase();
-        changed = true;
-      }
-    }
+    SmallVector<Operation *> tileOps;
+    func.walk([&](Operation *op) {
+      if (llvm::any_of(op->getResultTypes(), isTile))
+        tileOps.push_back(op);
+    });
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingOps)
+        .enableFolding(false)
+        .enableConstantCSE(false);
+    (void)applyOpPatternsGreedily(tileOps, FrozenRewritePatternSet(), config);
   }
 };
 
