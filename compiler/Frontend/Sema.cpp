@@ -420,8 +420,8 @@ void Sema::elaborateKernel(const ast::FunctionDef &fn) {
   };
   std::vector<std::pair<const ast::Param *, size_t>> typedByConstexpr;
   for (const ast::Param &p : fn.params) {
-    if (p.annotation.present() && !parseScalarName(resolveAnnotationName(p.annotation.name)) &&
-        resolveAnnotationName(p.annotation.name) != "constexpr" &&
+    llvm::StringRef annotation = resolveAnnotationName(p.annotation.name);
+    if (p.annotation.present() && annotation != "constexpr" && !parseScalarName(annotation) &&
         isConstexprParam(p.annotation.name)) {
       typedByConstexpr.push_back({&p, k->arguments.size()});
       k->arguments.push_back(nullptr);

@@ -82,12 +82,6 @@ WarpAccesses ldmatrixAccesses(const Distribution &dist, unsigned kDim, bool tran
   return accesses;
 }
 
-/// Warp 0's 16-byte (or narrower) stores of an operand tile held in `dist` into shared
-/// memory whose rows run along `contig`.
-WarpAccesses storeAccesses(const Distribution &dist, unsigned contig, unsigned elementBytes) {
-  return distributionAccesses(dist, contig, std::max(1u, 16 / elementBytes));
-}
-
 class Accelerator {
 public:
   Accelerator(func::FuncOp func, TargetAttr target)

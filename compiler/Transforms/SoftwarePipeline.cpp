@@ -23,6 +23,7 @@
 #include "compiler/Transforms/LayoutUtils.h"
 #include "compiler/Transforms/LoopSlice.h"
 #include "compiler/Transforms/Passes.h"
+#include "dialects/Tile/SharedLayout.h"
 #include "dialects/Tile/TileDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -55,19 +56,6 @@ struct Stream {
   SharedMemType slotType;
   SmallVector<Operation *> between; // the trans and the conversions before it, last first
 };
-
-/// The shared tile `type` seen transposed (2-D #tile.nvmma_shared): what a copy of the
-/// untransposed tile fills.
-SharedMemType transposedTile(SharedMemType type) {
-  auto encoding = cast<NVMMASharedEncodingAttr>(type.getEncoding());
-  ArrayRef<int64_t> shape = type.getShape();
-  ArrayRef<unsigned> order = encoding.getOrder();
-  auto reversed = NVMMASharedEncodingAttr::get(type.getContext(), encoding.getSwizzle(),
-                                               {order[1], order[0]});
-  return SharedMemType::get(type.getContext(), {shape[1], shape[0]}, type.getElementType(),
-                            reversed);
-}
-
 
 class Pipeliner {
 public:
@@ -177,7 +165,7 @@ private:
           between.push_back(cvt);
           src = cvt.getSrc();
         }
-        slotType = transposedTile(slotType);
+        slotType = tcc::transposedSharedTile(slotType);
       }
       auto load = src.getDefiningOp<LoadOp>();
       if (!load || load->getBlock() != loop.getBody() || !load->hasOneUse() || !tcc::isZeroOrAbsent(load.getOther()))
@@ -207,10 +195,11 @@ private:
   }
 
   /// Whether the products carried around the loop (a wait whose result only the yield
-  /// takes) may stay in flight into the next iteration: only if every shared tile they
-  /// read is a ring slot. One staged by a plain local_alloc in the body (tutorial 06's K
-  /// and P tiles, next to its pipelined V) is written again next iteration while the
-  /// product would still read it; those products are waited for in their own iteration.
+  /// takes) may stay in flight into the next iteration: only if the next iteration uses
+  /// each as a product's accumulator and nothing else, and every shared tile they read is
+  /// a ring slot or made before the loop (one staged by a plain local_alloc in the body is
+  /// written again next iteration while the product would still read it). Otherwise they
+  /// are waited for in their own iteration.
   bool productsMayStayInFlight() {
     llvm::SmallPtrSet<Operation *, 4> rings;
     for (Stream &s : streams)
@@ -230,8 +219,7 @@ private:
         Value carried = loop.getRegionIterArgs()[use.getOperandNumber()];
         for (OpOperand &next : carried.getUses()) {
           auto reader = dyn_cast<WarpGroupDotOp>(next.getOwner());
-          if (!reader || next.get() != reader.getAcc() ||
-              next.getOperandNumber() != reader.getAccMutable().getOperandNumber())
+          if (!reader || &next != &reader.getAccMutable())
             safe = false;
         }
       }

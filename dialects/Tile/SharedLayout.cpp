@@ -135,6 +135,20 @@ unsigned accessWidth(const Distribution &dist, unsigned rowDim, unsigned maxWidt
   return std::min<int64_t>(dist.getContigRun(), maxWidth);
 }
 
+WarpAccesses storeAccesses(const Distribution &dist, unsigned rowDim, unsigned elementBytes) {
+  return distributionAccesses(dist, rowDim, std::max(1u, 16 / elementBytes));
+}
+
+SharedMemType transposedSharedTile(SharedMemType type) {
+  auto encoding = cast<NVMMASharedEncodingAttr>(type.getEncoding());
+  ArrayRef<int64_t> shape = type.getShape();
+  ArrayRef<unsigned> order = encoding.getOrder();
+  auto reversed = NVMMASharedEncodingAttr::get(type.getContext(), encoding.getSwizzle(),
+                                               {order[1], order[0]});
+  return SharedMemType::get(type.getContext(), {shape[1], shape[0]}, type.getElementType(),
+                            reversed);
+}
+
 WarpAccesses distributionAccesses(const Distribution &dist, unsigned rowDim,
                                   unsigned maxWidth) {
   WarpAccesses accesses;

@@ -96,8 +96,16 @@ SharedLayout chooseSharedLayout(
                                                  unsigned maxWidth)>
         patterns);
 
+/// Warp 0's stores of a tile held in `dist` into shared memory whose rows run along
+/// `rowDim`, in vectors of up to 16 bytes of `elementBytes`-byte elements.
+WarpAccesses storeAccesses(const Distribution &dist, unsigned rowDim, unsigned elementBytes);
+
 /// The layout of one tile of `type` (a !tile.smem buffer) as SharedLayout says it.
 SharedLayout getSharedLayout(SharedMemType type);
+
+/// The 2-D #tile.nvmma_shared tile `type` seen transposed: the shape and the order
+/// reversed, the same swizzle, so the same bytes (what tile.memdesc_trans gives).
+SharedMemType transposedSharedTile(SharedMemType type);
 
 } // namespace mlir::tile
 
@@ -109,6 +117,8 @@ using mlir::tile::distributionAccesses;
 using mlir::tile::OffsetReuse;
 using mlir::tile::planOffsetReuse;
 using mlir::tile::SharedLayout;
+using mlir::tile::storeAccesses;
+using mlir::tile::transposedSharedTile;
 using mlir::tile::WarpAccesses;
 } // namespace tcc
 

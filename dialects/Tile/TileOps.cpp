@@ -630,18 +630,11 @@ LogicalResult MemDescIndexOp::verify() {
 
 LogicalResult MemDescTransOp::verify() {
   SharedMemType src = getSrc().getType(), result = getType();
-  auto from = dyn_cast<NVMMASharedEncodingAttr>(src.getEncoding());
-  auto to = dyn_cast<NVMMASharedEncodingAttr>(result.getEncoding());
-  if (src.isRing() || result.isRing() || src.getShape().size() != 2 || !from || !to)
+  auto encoding = dyn_cast<NVMMASharedEncodingAttr>(src.getEncoding());
+  if (src.isRing() || src.getShape().size() != 2 || !encoding || encoding.getOrder().size() != 2)
     return emitOpError() << "transposes one 2-D #tile.nvmma_shared tile, not " << src
                          << " into " << result;
-  bool same = result.getElementType() == src.getElementType() &&
-              result.getShape()[0] == src.getShape()[1] &&
-              result.getShape()[1] == src.getShape()[0] &&
-              from.getSwizzle() == to.getSwizzle() && from.getOrder().size() == 2 &&
-              to.getOrder().size() == 2 && to.getOrder()[0] == 1 - from.getOrder()[0] &&
-              to.getOrder()[1] == 1 - from.getOrder()[1];
-  if (!same)
+  if (result != transposedSharedTile(src))
     return emitOpError() << "the transpose of " << src << " is not " << result
                          << ": shapes and orders reversed, element type and swizzle the same";
   return success();
@@ -667,11 +660,8 @@ struct StoreWithoutConversion : OpRewritePattern<LocalAllocOp> {
     if (!from || !to || bytes == 0)
       return failure();
     SharedLayout layout = getSharedLayout(op.getType());
-    unsigned width = std::max(1u, 16 / bytes);
-    int64_t direct =
-        countWavefronts(layout, distributionAccesses(*from, layout.order[0], width), bytes);
-    int64_t converted =
-        countWavefronts(layout, distributionAccesses(*to, layout.order[0], width), bytes);
+    int64_t direct = countWavefronts(layout, storeAccesses(*from, layout.order[0], bytes), bytes);
+    int64_t converted = countWavefronts(layout, storeAccesses(*to, layout.order[0], bytes), bytes);
     if (direct > 2 * converted)
       return failure();
     rewriter.modifyOpInPlace(op, [&] { op.getSrcMutable().assign(cvt.getSrc()); });
