@@ -432,11 +432,15 @@ int64_t alignedGroup(const AxisInfo &a, const AxisInfo &b, unsigned d) {
   return std::min({a.contiguity[d], a.divisibility[d], divAt(b, d, 1, 1), b.constancy[d]});
 }
 
-AxisInfo divsi(const AxisInfo &a, const AxisInfo &b) {
+/// Truncation toward zero breaks the grouping across 0, so the runs survive `/` and `%`
+/// only where the signs are known: a non-negative dividend and a positive divisor.
+bool divisionSignsKnown(const AxisInfo &a, const AxisInfo &b) {
+  return isNonNegative(a) && isPositive(b);
+}
+
+AxisInfo divsi(const AxisInfo &a, const AxisInfo &b, bool signsKnown) {
   if (isConst(b, 1))
     return a;
-  // Truncation toward zero breaks the grouping across 0, so signs must be known.
-  bool signsKnown = isNonNegative(a) && isPositive(b);
   std::optional<int64_t> bValue = b.getConstantValue();
   AxisInfo r = AxisInfo::unknown(a.getRank());
   for (unsigned d = 0; d < a.getRank(); ++d) {
@@ -452,10 +456,10 @@ AxisInfo divsi(const AxisInfo &a, const AxisInfo &b) {
   return r;
 }
 
-AxisInfo remsi(const AxisInfo &a, const AxisInfo &b) {
-  bool signsKnown = isNonNegative(a) && isPositive(b);
+AxisInfo remsi(const AxisInfo &a, const AxisInfo &b, bool signsKnown) {
   // x % v == x for 0 <= x < v.
-  if (signsKnown && a.range->second < b.range->first)
+  if (signsKnown && a.range && b.range && a.range->first >= 0 &&
+      a.range->second < b.range->first)
     return a;
   AxisInfo r = AxisInfo::unknown(a.getRank());
   for (unsigned d = 0; d < a.getRank(); ++d) {
@@ -656,7 +660,8 @@ AxisInfo visitShR(Operation *, const Inputs &in) {
   std::optional<int64_t> s = constantShift(in[1], in.type);
   if (!s || !isNonNegative(in[0]))
     return AxisInfo::unknown(in.rank());
-  return divsi(in[0], AxisInfo::constant(in.shape(), int64_t(1) << *s));
+  AxisInfo divisor = AxisInfo::constant(in.shape(), int64_t(1) << *s);
+  return divsi(in[0], divisor, divisionSignsKnown(in[0], divisor));
 }
 
 AxisInfo visitXOr(arith::XOrIOp, const Inputs &in) {
@@ -724,8 +729,12 @@ AxisInfo transfer(Operation *op, const Inputs &in) {
       .Case<arith::AddIOp>([&](Operation *) { return addLike(in[0], in[1], false, 1); })
       .Case<arith::SubIOp>([&](Operation *) { return addLike(in[0], in[1], true, 1); })
       .Case<arith::MulIOp>([&](Operation *) { return mul(in[0], in[1]); })
-      .Case<arith::DivSIOp>([&](Operation *) { return divsi(in[0], in[1]); })
-      .Case<arith::RemSIOp>([&](Operation *) { return remsi(in[0], in[1]); })
+      .Case<arith::DivSIOp>([&](Operation *) {
+        return divsi(in[0], in[1], divisionSignsKnown(in[0], in[1]));
+      })
+      .Case<arith::RemSIOp>([&](Operation *) {
+        return remsi(in[0], in[1], divisionSignsKnown(in[0], in[1]));
+      })
       .Case<arith::ShLIOp>([&](auto s) { return visitShL(s, in); })
       .Case<arith::ShRSIOp, arith::ShRUIOp>([&](Operation *s) { return visitShR(s, in); })
       .Case<arith::AndIOp, arith::OrIOp>([&](Operation *o) {
@@ -912,6 +921,16 @@ int64_t AxisInfoAnalysis::getPtrAlignment(Value ptr, unsigned dim) const {
 
 int64_t AxisInfoAnalysis::getMaskConstancy(Value mask, unsigned dim) const {
   return getAxisInfo(mask).constancy[dim];
+}
+
+bool signsKnownForDivision(const AxisInfo &dividend, const AxisInfo &divisor) {
+  return divisionSignsKnown(dividend, divisor);
+}
+
+AxisInfo divisionFacts(const AxisInfo &dividend, const AxisInfo &divisor, bool remainder,
+                       bool assumeSigns) {
+  bool signsKnown = assumeSigns || divisionSignsKnown(dividend, divisor);
+  return remainder ? remsi(dividend, divisor, signsKnown) : divsi(dividend, divisor, signsKnown);
 }
 
 } // namespace tcc

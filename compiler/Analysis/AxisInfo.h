@@ -95,6 +95,17 @@ private:
   llvm::DenseMap<mlir::Value, AxisInfo> infos;
 };
 
+/// Whether the facts of `dividend / divisor` and `dividend % divisor` (signed, truncating
+/// toward zero) may use the runs and alignment of the operands: only where the ranges say
+/// the dividend is non-negative and the divisor positive (a run that crosses 0 folds).
+bool signsKnownForDivision(const AxisInfo &dividend, const AxisInfo &divisor);
+
+/// The facts AxisInfo gives `dividend % divisor` (`remainder`) or `dividend / divisor`;
+/// with `assumeSigns`, those it would give if the signs were known (tile-version-signs
+/// asks what a version of the kernel that knows them would gain).
+AxisInfo divisionFacts(const AxisInfo &dividend, const AxisInfo &divisor, bool remainder,
+                       bool assumeSigns);
+
 /// Size in bytes of what `ptrLike` (a pointer or a tile of pointers) points to; i1 counts
 /// as one byte.
 int64_t getPointeeBytes(mlir::Type ptrLike);

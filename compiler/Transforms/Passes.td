@@ -205,6 +205,32 @@ def TileSpecializeArguments : Pass<"tile-specialize-arguments", "::mlir::ModuleO
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def TileVersionSigns : Pass<"tile-version-signs", "::mlir::ModuleOp"> {
+  let summary = "versions a kernel on the signs that `%` and `//` of its tiles need";
+  let description = [{
+    `%` and `//` truncate toward zero, so `(x + arange(0, 256)) % n` is contiguous in
+    aligned groups only if x >= 0 and n > 0: a run that crosses zero folds back.
+    AxisInfo proves that from integer ranges; when the signs come from scalars it cannot
+    bound (`pid_n * BLOCK` where `pid_n` is computed through `min` and `//`, as in Triton's
+    grouped matmul), the loads those tiles address get 1-element accesses.
+
+    For each signed remainder or division of integer tiles whose runs (contiguity for
+    `%`, constancy for `//`) would grow if the signs were known, the pass finds the
+    scalars the dividend and divisor are built from (through splat, broadcast,
+    expand_dims, hints, `+` and `*`); the dividend's must be >= 0, the divisor's >= 1. It
+    moves the pure computation of those scalars to the top of the kernel and puts the
+    rest of the kernel into `scf.if lo <= r <= 2^(w-2) for every scalar r`: the then
+    branch is a copy in which each r is replaced by `minsi(maxsi(r, lo), 2^(w-2))` (equal
+    to r there, but bounded for the integer-range analysis, so that no sum overflows), the
+    else branch is the kernel as it was, its loops unpipelined (it runs only for inputs
+    the condition rules out). The kernel is left unchanged unless AxisInfo,
+    run again, finds longer runs in the then branch. Shared memory of the two branches is
+    reused (tile-allocate-shared places by lifetime). The else branch keeps every input
+    correct.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
 def TestPrintInnerStrides : Pass<"test-print-inner-strides", "::mlir::ModuleOp"> {
   let summary = "(test) reports each kernel's inner-stride arguments as a remark";
   let description = [{
@@ -219,6 +245,8 @@ def TestPrintVariants : Pass<"test-print-variants", "::mlir::ModuleOp"> {
     For lit tests of deriveArgumentVariants (SpecializeArguments.h): one remark per kernel,
     `variants: general | x%16, n%16 | ...`, most general first.
   }];
+  // deriveArgumentVariants versions its probes (tile-version-signs).
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }
 
 def TestPrintAxisInfo : Pass<"test-print-axis-info", "::mlir::ModuleOp"> {

@@ -12,6 +12,9 @@ namespace tcc {
 void buildTileGpuPipeline(mlir::OpPassManager &pm, const GpuPipelineOptions &options) {
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
+  // Before any pass reads AxisInfo: the version of the kernel that knows the signs of its
+  // `%` and `//` gets the layouts and vector widths those allow.
+  pm.addPass(createTileVersionSigns());
   TileAssignLayoutsOptions assign;
   assign.numWarps = options.numWarps;
   pm.addPass(createTileAssignLayouts(assign));

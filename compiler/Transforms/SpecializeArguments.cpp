@@ -12,6 +12,7 @@
 #include "compiler/Analysis/InnerStrides.h"
 #include "compiler/Analysis/PointerOrigin.h"
 #include "compiler/Transforms/Passes.h"
+#include "compiler/Transforms/VersionSigns.h"
 #include "dialects/Tile/TileDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -130,6 +131,8 @@ namespace {
 std::vector<int64_t> valueFacts(func::FuncOp kernel, const ArgumentAssumptions &assumptions) {
   func::FuncOp probe = kernel.clone();
   applyArgumentAssumptions(probe, assumptions);
+  // As the pipeline will: a version that knows its divisions' signs, where that gains.
+  (void)versionOnSigns(probe);
   std::vector<int64_t> facts;
   {
     AxisInfoAnalysis axis(probe);
@@ -193,9 +196,11 @@ std::vector<ArgumentAssumptions> deriveArgumentVariants(func::FuncOp kernel) {
     sets.push_back(aligned);
   // The inner strides as the aligned variant sees them: its divisibilities keep addresses
   // contiguous that the general kernel cannot show to be (Triton's `(... + arange) % N`
-  // is contiguous in runs of N's divisor).
+  // is contiguous in runs of N's divisor, in the version of the kernel that knows the
+  // signs: tile-version-signs).
   func::FuncOp probe = kernel.clone();
   applyArgumentAssumptions(probe, aligned);
+  (void)versionOnSigns(probe);
   SmallVector<unsigned> strides = innerStrideArguments(probe);
   probe.erase();
   if (!strides.empty()) {

@@ -10,6 +10,8 @@
 #include "compiler/Transforms/SpecializeArguments.h"
 #include "dialects/Tile/TileDialect.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 
 namespace tcc {

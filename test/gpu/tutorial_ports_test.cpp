@@ -167,7 +167,12 @@ TEST_P(MatrixMultiplication03, MatchesDoublePrecision) {
 
 INSTANTIATE_TEST_SUITE_P(
     Shapes, MatrixMultiplication03,
+    // 272 x 400 x 96: multiples of 16 (the aligned variant, versioned by tile-version-signs)
+    // whose `% M` and `% N` wrap inside a tile.
     ::testing::Values(MatmulCase{512, 512, 512, "c3_W4_S4", false},
+                      MatmulCase{272, 400, 96, "c3_W4_S4", false},
+                      MatmulCase{512, 512, 512, "c0_W8_S3", false},
+                      MatmulCase{272, 400, 96, "c0_W8_S3", false},
                       MatmulCase{512, 512, 512, "c3_leaky_W4_S4", true},
                       MatmulCase{1000, 333, 77, "c3_leaky_W4_S4", true},
                       MatmulCase{512, 512, 512, "c0_leaky_W8_S3", true},
