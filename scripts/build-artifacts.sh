@@ -4,7 +4,8 @@
 # project, test/gpu/artifacts/CMakeLists.txt, with
 #   tcc       of the tcc build $TCC_BUILD_DIR (default build/), brought up to date here
 #             (scripts/build.sh tcc); or $TCC, a tcc built elsewhere, used as it is
-#   tcc-pack  of the same build (scripts/build.sh tcc-pack: the runtime and tcc-pack only)
+#   tcc-pack  of the same build (scripts/build.sh tcc-pack: the runtime, the artifact
+#             writers of compiler/Target and tcc-pack)
 #   nvcc      $CUDA_HOME/bin/nvcc (default /usr/local/cuda), for the few cubins the runtime
 #             needs and tcc cannot make (test/gpu/fixtures/elementwise.cu: a foreign cubin
 #             for tcc-pack, the launch-overhead kernel, wrong architectures)

@@ -4,7 +4,9 @@
 #include "tcc/constexpr_text.h"
 #include "tcc/grid_expr.h"
 #include "tcc/identifier.h"
-#include "tcc/json.h"
+
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -37,7 +39,6 @@ bool parseParamType(const std::string& type, bool* isPointer, std::string* eleme
 
 namespace {
 
-
 bool isArch(const std::string& a) {
   if (a.size() < 5 || a.compare(0, 3, "sm_") != 0)
     return false;
@@ -53,10 +54,11 @@ bool isPowerOfTwo(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
 std::string entryOf(const KernelArtifact& a) { return a.entry.empty() ? a.name : a.entry; }
 
-} // namespace
-
-
-namespace {
+// JSON text is UTF-8: a path or a string constexpr that is not (a Latin-1 file name) is
+// written with U+FFFD for its stray bytes, as llvm::json would (without its assertion).
+std::string utf8(const std::string& s) {
+  return llvm::json::isUTF8(s) ? s : llvm::json::fixUTF8(s);
+}
 
 std::string baseName(const std::string& path) {
   size_t slash = path.find_last_of('/');
@@ -95,8 +97,12 @@ KernelConstexpr KernelConstexpr::string(std::string n, std::string value) {
 
 std::string KernelConstexpr::display() const {
   // JSON's escaping, so that a string keeps a header's comment on one line.
-  return constexprText(kind, intValue, floatValue, text,
-                       [](const std::string& s) { return json::write(s, 0); });
+  return constexprText(kind, intValue, floatValue, text, [](const std::string& s) {
+    std::string quoted;
+    llvm::raw_string_ostream os(quoted);
+    llvm::json::OStream(os).value(utf8(s));
+    return quoted;
+  });
 }
 
 std::string validateArtifact(const KernelArtifact& a) {
@@ -129,9 +135,13 @@ std::string validateArtifact(const KernelArtifact& a) {
       return k + "parameter '" + p.name + "' cannot be both equal to 1 and divisible by " +
              std::to_string(p.divisibility);
   }
-  for (const KernelConstexpr& c : a.constexprs) {
+  for (size_t i = 0; i < a.constexprs.size(); ++i) {
+    const KernelConstexpr& c = a.constexprs[i];
     if (!isIdentifier(c.name))
       return k + "constexpr name '" + c.name + "' is not an identifier";
+    for (size_t j = 0; j < i; ++j)
+      if (a.constexprs[j].name == c.name)
+        return k + "constexpr '" + c.name + "' appears twice";
     for (const KernelParam& p : a.params)
       if (p.name == c.name)
         return k + "'" + c.name + "' is both a parameter and a constexpr";
@@ -265,98 +275,114 @@ int specialisationScore(const KernelArtifact& a) {
 
 namespace {
 
-// A constexpr's JSON value: 1024, true, 0.5, "relu"; JSON has no infinities or NaNs, so those
-// are the strings "inf", "-inf", "nan".
-json::Value constexprJson(const KernelConstexpr& c) {
+// A constexpr's JSON value: 1024, true, 0.5, "relu". A number keeps the shortest spelling that
+// reads back exactly, with a fraction when whole ("3.0": llvm::json would write "3", an
+// integer to a reader); JSON has no infinities or NaNs, so those are the strings "inf",
+// "-inf", "nan".
+void writeConstexpr(llvm::json::OStream& j, const KernelConstexpr& c) {
   switch (c.kind) {
   case KernelConstexpr::Kind::Int:
-    return json::Value(static_cast<long long>(c.intValue));
+    j.value(c.intValue);
+    return;
   case KernelConstexpr::Kind::Bool:
-    return json::Value(c.intValue != 0);
+    j.value(c.intValue != 0);
+    return;
   case KernelConstexpr::Kind::Float:
-    return std::isfinite(c.floatValue) ? json::Value(c.floatValue)
-                                       : json::Value(shortestDouble(c.floatValue));
+    if (std::isfinite(c.floatValue))
+      j.rawValue(shortestDouble(c.floatValue));
+    else
+      j.value(shortestDouble(c.floatValue));
+    return;
   case KernelConstexpr::Kind::String:
-    return json::Value(c.text);
+    j.value(utf8(c.text));
+    return;
   }
-  return json::Value();
-}
-
-json::Value stringArray(const std::vector<std::string>& list) {
-  json::Value a = json::Value::array();
-  for (const std::string& s : list)
-    a.push(s);
-  return a;
 }
 
 } // namespace
 
 std::string artifactMetadataJson(const KernelArtifact& a, const std::string& cubinFileName,
                                  const std::string& ptxFileName) {
-  json::Value j = json::Value::object();
-  j.set("format", kArtifactFormat);
-  j.set("version", kArtifactVersion);
-  j.set("name", a.name);
-  j.set("entry", entryOf(a));
-  j.set("arch", a.arch);
-  if (!cubinFileName.empty())
-    j.set("cubin", cubinFileName);
-  if (!ptxFileName.empty())
-    j.set("ptx", ptxFileName);
-  j.set("num_warps", a.numWarps);
-  j.set("threads_per_block", a.threadsPerWarp * a.numWarps);
-  j.set("shared_bytes", a.sharedBytes);
-  if (a.numStages > 0)
-    j.set("num_stages", a.numStages);
-  j.set("grid", stringArray({a.grid[0], a.grid[1], a.grid[2]}));
-  json::Value& params = j.set("params", json::Value::array());
-  for (const KernelParam& p : a.params) {
-    json::Value& o = params.push(json::Value::object());
-    o.set("name", p.name);
-    o.set("type", p.type);
-    if (p.divisibility > 1)
-      o.set("divisibility", p.divisibility);
-    if (p.equalToOne)
-      o.set("equal_to", 1);
-  }
-  json::Value& constexprs = j.set("constexprs", json::Value::object());
-  for (const KernelConstexpr& c : a.constexprs)
-    constexprs.set(c.name, constexprJson(c));
-  if (a.hasPtxasInfo) {
-    json::Value& p = j.set("ptxas", json::Value::object());
-    p.set("registers", a.registers);
-    p.set("stack_bytes", a.stackBytes);
-    p.set("spill_stores", a.spillStores);
-    p.set("spill_loads", a.spillLoads);
-  }
-  if (const std::optional<KernelAutotune>& t = a.autotune) {
-    json::Value& o = j.set("autotune", json::Value::object());
-    o.set("space", t->space);
-    o.set("index", t->index);
-    o.set("count", t->count);
-    o.set("key", stringArray(t->key));
-    o.set("writes", stringArray(t->writes));
-    o.set("restore", stringArray(t->restore));
-  }
-  if (a.costBytes || a.costFlops) {
-    json::Value& o = j.set("cost", json::Value::object());
-    if (a.costBytes)
-      o.set("bytes", *a.costBytes);
-    if (a.costFlops)
-      o.set("flops", *a.costFlops);
-  }
-  if (const std::optional<KernelBoundsCheck>& c = a.checkBounds) {
-    json::Value& o = j.set("check_bounds", json::Value::object());
-    o.set("extents", stringArray(c->extents));
-    o.set("record_bytes", kBoundsRecordBytes);
-    o.set("unchecked", c->unchecked);
-  }
-  if (!a.source.empty())
-    j.set("source", a.source);
-  if (!a.compiler.empty())
-    j.set("compiler", a.compiler);
-  // One line per member, each parameter and the small objects and arrays on one line.
-  return json::writeRecords(j, 2);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  // Members in the order of docs/artifacts.md (llvm::json::Object would sort them).
+  llvm::json::OStream j(os, 2);
+  auto strings = [&](llvm::StringRef key, const std::vector<std::string>& list) {
+    j.attributeArray(key, [&] {
+      for (const std::string& s : list)
+        j.value(s);
+    });
+  };
+  j.object([&] {
+    j.attribute("format", kArtifactFormat);
+    j.attribute("version", kArtifactVersion);
+    j.attribute("name", a.name);
+    j.attribute("entry", entryOf(a));
+    j.attribute("arch", a.arch);
+    if (!cubinFileName.empty())
+      j.attribute("cubin", utf8(cubinFileName));
+    if (!ptxFileName.empty())
+      j.attribute("ptx", utf8(ptxFileName));
+    j.attribute("num_warps", a.numWarps);
+    j.attribute("threads_per_block", a.threadsPerWarp * a.numWarps);
+    j.attribute("shared_bytes", a.sharedBytes);
+    if (a.numStages > 0)
+      j.attribute("num_stages", a.numStages);
+    strings("grid", {a.grid[0], a.grid[1], a.grid[2]});
+    j.attributeArray("params", [&] {
+      for (const KernelParam& p : a.params)
+        j.object([&] {
+          j.attribute("name", p.name);
+          j.attribute("type", p.type);
+          if (p.divisibility > 1)
+            j.attribute("divisibility", p.divisibility);
+          if (p.equalToOne)
+            j.attribute("equal_to", 1);
+        });
+    });
+    j.attributeObject("constexprs", [&] {
+      for (const KernelConstexpr& c : a.constexprs) {
+        j.attributeBegin(c.name);
+        writeConstexpr(j, c);
+        j.attributeEnd();
+      }
+    });
+    if (a.hasPtxasInfo)
+      j.attributeObject("ptxas", [&] {
+        j.attribute("registers", a.registers);
+        j.attribute("stack_bytes", a.stackBytes);
+        j.attribute("spill_stores", a.spillStores);
+        j.attribute("spill_loads", a.spillLoads);
+      });
+    if (const std::optional<KernelAutotune>& t = a.autotune)
+      j.attributeObject("autotune", [&] {
+        j.attribute("space", t->space);
+        j.attribute("index", t->index);
+        j.attribute("count", t->count);
+        strings("key", t->key);
+        strings("writes", t->writes);
+        strings("restore", t->restore);
+      });
+    if (a.costBytes || a.costFlops)
+      j.attributeObject("cost", [&] {
+        if (a.costBytes)
+          j.attribute("bytes", *a.costBytes);
+        if (a.costFlops)
+          j.attribute("flops", *a.costFlops);
+      });
+    if (const std::optional<KernelBoundsCheck>& c = a.checkBounds)
+      j.attributeObject("check_bounds", [&] {
+        strings("extents", c->extents);
+        j.attribute("record_bytes", kBoundsRecordBytes);
+        j.attribute("unchecked", c->unchecked);
+      });
+    if (!a.source.empty())
+      j.attribute("source", utf8(a.source));
+    if (!a.compiler.empty())
+      j.attribute("compiler", utf8(a.compiler));
+  });
+  os << "\n";
+  return text;
 }
 
 bool writeModuleArtifacts(const std::vector<KernelArtifact>& kernels, const std::string& cubinPath,

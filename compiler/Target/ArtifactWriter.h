@@ -2,9 +2,10 @@
 // runtime needs to launch it), and the writer that puts it on disk as `<stem>.cubin` with
 // `<stem>.json` (metadata, schema in docs/artifacts.md) and, optionally, `<stem>.ptx` beside.
 //
-// Plain C++: no LLVM or MLIR here, and no exceptions (the compiler is built without them);
-// failures come back as messages. The Driver fills a KernelArtifact from the lowered module
-// and calls writeArtifact / writeHeader (HeaderWriter.h).
+// Plain C++ types: no LLVM or MLIR in this interface (the metadata is written with
+// llvm::json inside), and no exceptions (the compiler is built without them); failures come
+// back as messages. The Driver fills a KernelArtifact from the lowered module and calls
+// writeArtifact / writeHeader (HeaderWriter.h).
 #pragma once
 
 #include <array>

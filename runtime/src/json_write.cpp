@@ -1,6 +1,5 @@
-// The part of tcc/json.h that neither parses nor throws: building values and writing them.
-// Apart from json.cpp (the parser, which throws tcc::Error) so that the compiler, which has
-// no exceptions and may be built without the runtime, can write JSON with it too.
+// The part of tcc/json.h that neither parses nor throws: building values and writing them
+// (json.cpp has the parser, which throws tcc::Error).
 #include "tcc/json.h"
 
 #include <cmath>
@@ -85,28 +84,11 @@ void quote(std::string& out, const std::string& s) {
   out += '"';
 }
 
-// Whether an object occurs anywhere inside v (an array's items, an object's values).
-bool holdsObject(const Value& v) {
-  for (const Value& x : v.items())
-    if (x.isObject() || holdsObject(x))
-      return true;
-  for (const auto& m : v.members())
-    if (m.second.isObject() || holdsObject(m.second))
-      return true;
-  return false;
-}
-
-// indent > 0: one member or item a line, at `level`; with `records`, a container that holds no
-// object stays on one line ({"a": 1, "b": [2, 3]}). oneLine: inside such a container.
-void emit(std::string& out, const Value& v, int indent, int level, bool records, bool oneLine) {
-  if (indent > 0 && records && !oneLine && (v.isArray() || v.isObject()) && !holdsObject(v))
-    oneLine = true;
+// indent > 0: one member or item a line, at `level`.
+void emit(std::string& out, const Value& v, int indent, int level) {
   // Before each member or item (after its ',') and before the closing bracket.
   auto newline = [&](int lvl) {
-    if (oneLine) {
-      if (out.back() == ',')
-        out += ' ';
-    } else if (indent > 0) {
+    if (indent > 0) {
       out += '\n';
       out.append(static_cast<size_t>(indent * lvl), ' ');
     }
@@ -158,7 +140,7 @@ void emit(std::string& out, const Value& v, int indent, int level, bool records,
         out += ',';
       first = false;
       newline(level + 1);
-      emit(out, x, indent, level + 1, records, oneLine);
+      emit(out, x, indent, level + 1);
     }
     newline(level);
     out += ']';
@@ -178,7 +160,7 @@ void emit(std::string& out, const Value& v, int indent, int level, bool records,
       newline(level + 1);
       quote(out, m.first);
       out += indent > 0 ? ": " : ":";
-      emit(out, m.second, indent, level + 1, records, oneLine);
+      emit(out, m.second, indent, level + 1);
     }
     newline(level);
     out += '}';
@@ -191,15 +173,7 @@ void emit(std::string& out, const Value& v, int indent, int level, bool records,
 
 std::string write(const Value& v, int indent) {
   std::string out;
-  emit(out, v, indent, 0, false, false);
-  if (indent > 0)
-    out += '\n';
-  return out;
-}
-
-std::string writeRecords(const Value& v, int indent) {
-  std::string out;
-  emit(out, v, indent, 0, true, false);
+  emit(out, v, indent, 0);
   if (indent > 0)
     out += '\n';
   return out;

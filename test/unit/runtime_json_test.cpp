@@ -107,39 +107,4 @@ TEST(RuntimeJson, WriteRoundTrips) {
   EXPECT_EQ(o.members()[1].second.asInt(), 5);
 }
 
-TEST(RuntimeJson, WriteRecordsKeepsWhatHoldsNoObjectOnOneLine) {
-  Value o = Value::object();
-  o.set("name", "k");
-  Value& grid = o.set("grid", Value::array());
-  grid.push("a, \"b\": c"); // separators inside a string are left alone
-  grid.push(1); // (references into o are used only until its next set)
-  Value& params = o.set("params", Value::array());
-  Value& p = params.push(Value::object());
-  p.set("name", "x");
-  p.set("dims", Value::array()).push(2);
-  params.push(Value::object());
-  Value& nested = o.set("nested", Value::array());
-  nested.push(Value::array()).push(Value::object()).set("k", 1.0);
-  o.set("empty", Value::array());
-  std::string text = tcc::json::writeRecords(o, 2);
-  EXPECT_EQ(text, "{\n"
-                  "  \"name\": \"k\",\n"
-                  "  \"grid\": [\"a, \\\"b\\\": c\", 1],\n"
-                  "  \"params\": [\n"
-                  "    {\"name\": \"x\", \"dims\": [2]},\n"
-                  "    {}\n"
-                  "  ],\n"
-                  "  \"nested\": [\n"
-                  "    [\n"
-                  "      {\"k\": 1.0}\n"
-                  "    ]\n"
-                  "  ],\n"
-                  "  \"empty\": []\n"
-                  "}\n");
-  EXPECT_EQ(tcc::json::write(tcc::json::parse(text), 2), tcc::json::write(o, 2));
-  // Without indentation there is nothing to keep on one line: the compact form.
-  EXPECT_EQ(tcc::json::writeRecords(o, 0), tcc::json::write(o, 0));
-  EXPECT_EQ(tcc::json::writeRecords(*o.find("grid"), 2), "[\"a, \\\"b\\\": c\", 1]\n");
-}
-
 } // namespace

@@ -84,10 +84,5 @@ Value parse(const std::string& text, const std::string& origin = "<json>");
 // Writes `v`; with indent > 0, pretty-printed with that many spaces per level.
 std::string write(const Value& v, int indent = 2);
 
-// As write, except that an array or object holding no object, at any depth, is written on one
-// line with a space after each ',' and ':' ({"name": "x", "dims": [1, 2]}): a document of
-// records (a kernel's metadata, its parameters) reads one record a line.
-std::string writeRecords(const Value& v, int indent = 2);
-
 } // namespace json
 } // namespace tcc
