@@ -2,8 +2,6 @@
 
 #include "compiler/Driver/Codegen.h"
 
-#include "compiler/Analysis/Cost.h"
-#include "compiler/Analysis/PointerOrigin.h"
 #include "compiler/Conversion/Passes.h"
 #include "compiler/Driver/Driver.h"
 #include "compiler/Frontend/Diagnostics.h"
@@ -12,6 +10,8 @@
 #include "compiler/Target/ArtifactWriter.h"
 #include "compiler/Target/Cubin.h"
 #include "compiler/Target/HeaderWriter.h"
+#include "compiler/Target/ImagePlan.h"
+#include "compiler/Target/KernelDescription.h"
 #include "compiler/Target/Occupancy.h"
 #include "compiler/Target/Libdevice.h"
 #include "compiler/Target/PtxEmitter.h"
@@ -53,36 +53,7 @@ constexpr const char *kCompilerName = "tcc 0.1";
 
 /// What one compilation assumes about its arguments (--specialize, --variants=auto):
 /// compiler/Transforms/SpecializeArguments.h.
-using Assumption = ArgumentAssumption;
 using Assumptions = ArgumentAssumptions;
-
-/// "f32", "i32", "bf16", ...; empty for types a kernel parameter cannot have.
-std::string scalarName(Type type) {
-  if (type.isF16())
-    return "f16";
-  if (type.isBF16())
-    return "bf16";
-  if (type.isF32())
-    return "f32";
-  if (type.isF64())
-    return "f64";
-  if (isa<Float8E4M3FNType>(type))
-    return "f8e4nv";
-  if (isa<Float8E5M2Type>(type))
-    return "f8e5";
-  if (auto integer = dyn_cast<IntegerType>(type))
-    if (llvm::is_contained({1u, 8u, 16u, 32u, 64u}, integer.getWidth()))
-      return "i" + std::to_string(integer.getWidth());
-  return "";
-}
-
-std::string paramTypeName(Type type) {
-  if (auto ptr = dyn_cast<tile::PointerType>(type)) {
-    std::string element = scalarName(ptr.getPointeeType());
-    return element.empty() ? "" : "*" + element;
-  }
-  return scalarName(type);
-}
 
 SmallVector<func::FuncOp> kernelsOf(ModuleOp module) {
   SmallVector<func::FuncOp> kernels;
@@ -137,13 +108,12 @@ struct Compiled {
   std::map<std::string, Launch> kernels; // by kernel name
 };
 
-/// One image of an artifact: the kernels it holds, each under its assumptions, for one
-/// architecture, and the file-name part that tells it from the others.
+/// One image of an artifact as planned (tcc::planImages: its kernels, architecture and
+/// file-name suffix), the assumptions each of its kernels is compiled under, and what the
+/// compilation produced.
 struct ImageJob {
-  std::string arch;
-  std::vector<std::string> kernels;
+  tcc::PlannedImage plan;
   std::map<std::string, Assumptions> assumptions;
-  std::string suffix; // "" for the primary, ".d16_d16", ".add.d16", ".sm_90a", ...
   Compiled compiled;
 };
 
@@ -488,95 +458,39 @@ bool Codegen::chooseSchedule(llvm::Module &spare, const PtxOptions &ptxOptions,
 
 tcc::KernelArtifact Codegen::describe(func::FuncOp kernel, const Assumptions &assumptions,
                                       const Compiled &compiled) {
-  tcc::KernelArtifact artifact;
-  artifact.name = kernel.getName().str();
-  SmallVector<std::string> names = kernelArgumentNames(kernel);
-  for (auto [i, name] : llvm::enumerate(names)) {
-    tcc::KernelParam param;
-    param.name = name;
-    param.type = paramTypeName(kernel.getArgumentTypes()[i]);
-    if (auto it = assumptions.find(name); it != assumptions.end()) {
-      param.divisibility = it->second.divisibility;
-      param.equalToOne = it->second.equalToOne;
-    }
-    artifact.params.push_back(param);
-  }
-  if (auto constexprs = kernel->getAttrOfType<DictionaryAttr>(tile::kConstexprsAttrName))
-    for (NamedAttribute c : constexprs) {
-      std::string cname = c.getName().str();
-      Attribute value = c.getValue();
-      if (auto integer = dyn_cast<IntegerAttr>(value))
-        artifact.constexprs.push_back(
-            integer.getType().isInteger(1)
-                ? tcc::KernelConstexpr::boolean(cname, integer.getValue().getBoolValue())
-                : tcc::KernelConstexpr(cname, integer.getInt()));
-      else if (auto real = dyn_cast<FloatAttr>(value))
-        artifact.constexprs.push_back(
-            tcc::KernelConstexpr::number(cname, real.getValueAsDouble()));
-      else if (auto text = dyn_cast<StringAttr>(value))
-        artifact.constexprs.push_back(tcc::KernelConstexpr::string(cname, text.str()));
-      else if (auto type = dyn_cast<TypeAttr>(value))
-        artifact.constexprs.push_back(
-            tcc::KernelConstexpr::string(cname, scalarName(type.getValue())));
-    }
-  if (auto grid = kernel->getAttrOfType<ArrayAttr>(tile::kGridAttrName))
-    for (unsigned i = 0; i < 3 && i < grid.size(); ++i)
-      if (auto expr = dyn_cast<StringAttr>(grid[i]))
-        artifact.grid[i] = expr.str();
-  // Bytes moved and FLOPs per launch (docs/artifacts.md, "cost").
-  tcc::KernelCost cost = tcc::kernelCost(kernel);
-  artifact.costBytes = cost.bytes;
-  artifact.costFlops = cost.flops;
-  if (auto it = compiled.kernels.find(artifact.name); it != compiled.kernels.end()) {
-    artifact.numWarps = it->second.numWarps;
-    artifact.threadsPerWarp = it->second.threadsPerWarp;
-    artifact.sharedBytes = it->second.sharedBytes;
-    artifact.hasPtxasInfo = it->second.hasPtxasInfo;
-    artifact.registers = it->second.ptxas.registers;
-    artifact.stackBytes = it->second.ptxas.stackBytes;
-    artifact.spillStores = it->second.ptxas.spillStores;
-    artifact.spillLoads = it->second.ptxas.spillLoads;
-  }
-  // The stages its loops were pipelined for: --num-stages, else the kernel's, else 3.
-  artifact.numStages = int(codegen.numStages);
-  if (!artifact.numStages)
-    if (auto stages = kernel->getAttrOfType<IntegerAttr>(tile::kNumStagesAttrName))
-      artifact.numStages = int(stages.getInt());
-  if (!artifact.numStages)
-    artifact.numStages = 3;
-  if (const typed::Autotune *space = driver.autotune(artifact.name)) {
+  tcc::KernelDescriptionOptions description;
+  description.numStages = int(codegen.numStages);
+  description.checkBounds = codegen.checkBounds;
+  if (const typed::Autotune *space = driver.autotune(kernel.getName().str())) {
     tcc::KernelAutotune t;
     t.space = space->space;
     t.index = int(space->chosen);
     t.count = int(space->configs.size());
     t.key = space->key;
-    // What the runtime restores around benchmarking trials: every pointer the kernel
-    // writes (all of them when a store cannot be traced), and what the user named.
-    std::optional<SmallVector<unsigned>> written = tcc::writtenArguments(kernel);
-    for (auto [i, param] : llvm::enumerate(artifact.params))
-      if (StringRef(param.type).starts_with("*") &&
-          (!written || llvm::is_contained(*written, unsigned(i))))
-        t.writes.push_back(param.name);
-    t.restore = t.writes;
-    for (const std::string &r : space->restore)
-      if (!llvm::is_contained(t.restore, r))
-        t.restore.push_back(r);
-    artifact.autotune = std::move(t);
+    t.restore = space->restore;
+    description.autotune = std::move(t);
   }
-  if (codegen.checkBounds) {
-    tcc::KernelBoundsCheck check;
-    for (const tcc::KernelParam &param : artifact.params)
-      if (StringRef(param.type).starts_with("*"))
-        check.extents.push_back(param.name);
-    if (auto it = compiled.kernels.find(artifact.name); it != compiled.kernels.end())
-      check.unchecked = it->second.unchecked;
-    artifact.checkBounds = std::move(check);
+  description.source = options.inputPath;
+  description.compiler = kCompilerName;
+  tcc::KernelArtifact artifact = tcc::describeKernel(kernel, assumptions, description);
+  // What only the compilation tells: the lowered kernel's warps and shared memory, ptxas's
+  // figures, the accesses tile-check-bounds could not trace, the image.
+  if (auto it = compiled.kernels.find(artifact.name); it != compiled.kernels.end()) {
+    const Compiled::Launch &launch = it->second;
+    artifact.numWarps = launch.numWarps;
+    artifact.threadsPerWarp = launch.threadsPerWarp;
+    artifact.sharedBytes = launch.sharedBytes;
+    artifact.hasPtxasInfo = launch.hasPtxasInfo;
+    artifact.registers = launch.ptxas.registers;
+    artifact.stackBytes = launch.ptxas.stackBytes;
+    artifact.spillStores = launch.ptxas.spillStores;
+    artifact.spillLoads = launch.ptxas.spillLoads;
+    if (artifact.checkBounds)
+      artifact.checkBounds->unchecked = launch.unchecked;
   }
   artifact.arch = compiled.arch;
   artifact.cubin = compiled.cubin;
   artifact.ptx = compiled.ptx;
-  artifact.source = options.inputPath;
-  artifact.compiler = kCompilerName;
   return artifact;
 }
 
@@ -773,8 +687,9 @@ int Codegen::run() {
 }
 
 /// --emit=cubin, --emit=header and --emit=ptx -o FILE: every kernel of the file, every
-/// variant, every architecture. The primary image (all kernels, general or as asked, the
-/// first architecture) goes to -o; the others beside it, named by what tells them apart.
+/// variant, every architecture, in the images tcc::planImages plans (compiler/Target/
+/// ImagePlan.h). The primary image (all kernels, general or as asked, the first
+/// architecture) goes to -o; the others beside it, named by the plan's suffixes.
 int Codegen::runArtifacts(ModuleOp module, ArrayRef<func::FuncOp> kernels,
                           std::map<std::string, Assumptions> &specialised) {
   bool header = stage == EmitStage::Header;
@@ -812,7 +727,7 @@ int Codegen::runArtifacts(ModuleOp module, ArrayRef<func::FuncOp> kernels,
   // otherwise a file artifact is the one compilation asked for, and a header has the
   // general variant and, when specialisations were asked, the specialised one.
   std::map<std::string, std::vector<Assumptions>> sets;
-  std::map<std::string, bool> withDot;
+  std::vector<tcc::KernelVariantSets> planned;
   for (func::FuncOp kernel : kernels) {
     std::string name = kernel.getName().str();
     std::vector<Assumptions> &s = sets[name];
@@ -825,75 +740,38 @@ int Codegen::runArtifacts(ModuleOp module, ArrayRef<func::FuncOp> kernels,
       if (!specialised[name].empty())
         s.push_back(specialised[name]);
     }
-    withDot[name] = hasDot(kernel);
+    tcc::KernelVariantSets &k = planned.emplace_back();
+    k.name = name;
+    for (const Assumptions &set : s)
+      k.sets.push_back(tcc::kernelParams(kernel, set));
+    k.hasDot = hasDot(kernel);
   }
-  // With --variants=auto on sm_90, kernels with a dot also get sm_90a images (wgmma, runnable
-  // on compute capability 9.0 exactly); the runtime and headers prefer them there.
-  std::vector<std::string> imageArchs = archs;
-  bool anyDot = llvm::any_of(withDot, [](auto &p) { return p.second; });
-  bool addWgmma = autoVariants && anyDot && llvm::is_contained(archs, "sm_90") &&
-                  !llvm::is_contained(archs, "sm_90a");
-  if (addWgmma)
-    imageArchs.push_back("sm_90a");
-
   std::vector<ImageJob> jobs;
-  for (const std::string &arch : imageArchs) {
-    bool implicitWgmma = addWgmma && arch == "sm_90a";
-    std::string archSuffix = arch == archs.front() ? "" : "." + arch;
-    std::vector<std::string> members;
-    for (func::FuncOp kernel : kernels)
-      if (!implicitWgmma || withDot[kernel.getName().str()])
-        members.push_back(kernel.getName().str());
-    // The first set of every member in one image; then each further set alone.
-    ImageJob primary;
-    primary.arch = arch;
-    primary.kernels = members;
-    for (const std::string &k : members)
-      primary.assumptions[k] = sets[k].front();
-    if (members.size() == 1 && several)
-      primary.suffix = "." + members.front();
-    primary.suffix += archSuffix;
-    jobs.push_back(std::move(primary));
-    for (const std::string &k : members)
-      for (size_t i = 1; i < sets[k].size(); ++i) {
-        ImageJob job;
-        job.arch = arch;
-        job.kernels = {k};
-        job.assumptions[k] = sets[k][i];
-        jobs.push_back(std::move(job));
-      }
+  for (tcc::PlannedImage &image : tcc::planImages(planned, archs, autoVariants)) {
+    ImageJob &job = jobs.emplace_back();
+    for (const tcc::PlannedImage::Member &m : image.members)
+      job.assumptions[m.kernel] = sets[m.kernel][m.set];
+    job.plan = std::move(image);
   }
   // Compile every image.
   std::map<std::string, func::FuncOp> byName;
   for (func::FuncOp kernel : kernels)
     byName[kernel.getName().str()] = kernel;
   std::map<std::string, std::vector<tcc::KernelArtifact>> variants; // header: per kernel
-  // How specialised a variant is: the arguments it assumes something of, unit strides
-  // counting twice. Per kernel and architecture, the most specialised variants are the
-  // ones the arguments of a contiguous, aligned call select.
-  auto specialisation = [](const Assumptions &set) {
-    int score = 0;
-    for (const auto &[name, a] : set)
-      score += (a.divisibility > 1 || a.equalToOne ? 1 : 0) + (a.equalToOne ? 1 : 0);
-    return score;
-  };
-  std::map<std::pair<std::string, std::string>, int> mostSpecialised; // (kernel, arch)
-  for (ImageJob &job : jobs)
-    for (const std::string &k : job.kernels) {
-      int &best = mostSpecialised[{k, job.arch}];
-      best = std::max(best, specialisation(job.assumptions[k]));
-    }
   for (ImageJob &job : jobs) {
+    std::vector<std::string> members;
+    for (const tcc::PlannedImage::Member &m : job.plan.members)
+      members.push_back(m.kernel);
     if (codegen.ptxasVerbose && jobs.size() > 1) {
       std::string what;
-      for (const std::string &k : job.kernels)
+      for (const std::string &k : members)
         what += (what.empty() ? "" : "; ") + (several ? k + ": " : std::string()) +
                 describeArgumentAssumptions(byName[k], job.assumptions[k]);
-      driver.diagnosticStream() << "tcc: variant " << what << ", " << job.arch << "\n";
+      driver.diagnosticStream() << "tcc: variant " << what << ", " << job.plan.arch << "\n";
     }
-    job.compiled.arch = job.arch;
-    if (job.kernels.size() != kernels.size())
-      job.compiled.only = job.kernels;
+    job.compiled.arch = job.plan.arch;
+    if (members.size() != kernels.size())
+      job.compiled.only = members;
     EmitStage saved = stage;
     if (!wantCubin)
       stage = EmitStage::PTX; // stop before ptxas
@@ -901,15 +779,8 @@ int Codegen::runArtifacts(ModuleOp module, ArrayRef<func::FuncOp> kernels,
     stage = saved;
     if (!ok)
       return 1;
-    if (job.suffix.empty() && job.kernels.size() == 1 && &job != &jobs.front()) {
-      // A further variant of one kernel: named by its specialisation (and the kernel, in a
-      // file with several).
-      tcc::KernelArtifact probe = describe(byName[job.kernels.front()],
-                                           job.assumptions[job.kernels.front()], job.compiled);
-      job.suffix = (several ? "." + job.kernels.front() : std::string()) +
-                   tcc::variantSuffix(probe) + (job.arch == archs.front() ? "" : "." + job.arch);
-    }
-    for (const std::string &k : job.kernels) {
+    for (const tcc::PlannedImage::Member &member : job.plan.members) {
+      const std::string &k = member.kernel;
       tcc::KernelArtifact a = describe(byName[k], job.assumptions[k], job.compiled);
       if (codegen.verbose) {
         llvm::raw_ostream &os = driver.diagnosticStream();
@@ -941,7 +812,7 @@ int Codegen::runArtifacts(ModuleOp module, ArrayRef<func::FuncOp> kernels,
       // loaded element by element -- and are kept: tuning with such arguments measures them.
       if (const typed::Autotune *space = driver.autotune(k);
           space && options.autotuneConfig >= 0 && a.hasPtxasInfo && codegen.maxSpillBytes >= 0 &&
-          specialisation(job.assumptions[k]) == mostSpecialised[{k, job.arch}] &&
+          member.mostSpecialised &&
           a.spillStores + a.spillLoads > codegen.maxSpillBytes) {
         diags.error("it spills " + std::to_string(a.spillStores) + " B of stores and " +
                     std::to_string(a.spillLoads) + " B of loads (" + a.arch + ", " +
@@ -980,13 +851,15 @@ int Codegen::runArtifacts(ModuleOp module, ArrayRef<func::FuncOp> kernels,
   std::string stem = out.ends_with(ext) ? out.drop_back(ext.size()).str() : out.str();
   std::map<std::string, size_t> taken; // variants[k] consumed in job order
   for (ImageJob &job : jobs) {
-    std::string image = &job == &jobs.front() ? options.outputPath : stem + job.suffix + ext;
+    std::string image =
+        &job == &jobs.front() ? options.outputPath : stem + job.plan.suffix + ext;
     std::string base = tcc::replaceExtension(image, "");
     std::vector<tcc::KernelArtifact> members;
     std::vector<std::string> metadata;
-    for (const std::string &k : job.kernels) {
-      members.push_back(variants[k][taken[k]++]);
-      metadata.push_back(base + (job.kernels.size() > 1 ? "." + k : std::string()) + ".json");
+    for (const tcc::PlannedImage::Member &m : job.plan.members) {
+      members.push_back(variants[m.kernel][taken[m.kernel]++]);
+      metadata.push_back(base + (job.plan.members.size() > 1 ? "." + m.kernel : std::string()) +
+                         ".json");
     }
     std::string cubinPath = wantCubin ? image : "";
     std::string ptxPath = wantCubin ? tcc::replaceExtension(image, ".ptx") : image;

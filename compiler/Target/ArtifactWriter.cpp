@@ -245,16 +245,16 @@ std::string validateArtifact(const KernelArtifact& a) {
   return "";
 }
 
-std::string variantSuffix(const KernelArtifact& a) {
+std::string variantSuffix(const std::vector<KernelParam>& params) {
   bool any = false;
   std::string s = ".";
-  for (size_t i = 0; i < a.params.size(); ++i) {
+  for (size_t i = 0; i < params.size(); ++i) {
     if (i)
       s += "_";
-    if (a.params[i].divisibility > 1) {
-      s += "d" + std::to_string(a.params[i].divisibility);
+    if (params[i].divisibility > 1) {
+      s += "d" + std::to_string(params[i].divisibility);
       any = true;
-    } else if (a.params[i].equalToOne) {
+    } else if (params[i].equalToOne) {
       s += "e1";
       any = true;
     }
@@ -262,9 +262,9 @@ std::string variantSuffix(const KernelArtifact& a) {
   return any ? s : "";
 }
 
-int specialisationScore(const KernelArtifact& a) {
+int specialisationScore(const std::vector<KernelParam>& params) {
   int s = 0;
-  for (const KernelParam& p : a.params) {
+  for (const KernelParam& p : params) {
     for (int64_t d = p.divisibility; d > 1; d >>= 1)
       ++s;
     if (p.equalToOne)

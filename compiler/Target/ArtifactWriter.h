@@ -120,17 +120,17 @@ std::string validateArtifact(const KernelArtifact& artifact);
 std::string artifactMetadataJson(const KernelArtifact& artifact, const std::string& cubinFileName,
                                  const std::string& ptxFileName = "");
 
-// A file-name suffix naming the specialisation, e.g. "" for the general variant and
-// ".d16_d16_d16_d16" when x, y, out and n are all assumed divisible by 16 ("_" = none,
-// "e1" = equal to 1).
-std::string variantSuffix(const KernelArtifact& artifact);
+// A file-name suffix naming the specialisation of a variant with these parameters, e.g. ""
+// for the general variant and ".d16_d16_d16_d16" when x, y, out and n are all assumed
+// divisible by 16 ("_" = none, "e1" = equal to 1).
+std::string variantSuffix(const std::vector<KernelParam>& params);
 
 // How specialised a variant is: the sum over its parameters of log2(divisibility), plus
 // kEqualToOneScore per parameter assumed equal to 1 (a value known exactly says more than any
 // divisibility of a 64-bit value). 0 for the general variant. The runtime and the generated
 // headers try variants in decreasing order of this score.
 constexpr int kEqualToOneScore = 64;
-int specialisationScore(const KernelArtifact& artifact);
+int specialisationScore(const std::vector<KernelParam>& params);
 
 struct WrittenArtifact {
   std::string cubinPath;

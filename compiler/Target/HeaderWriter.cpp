@@ -168,9 +168,9 @@ bool orderVariants(const std::vector<KernelArtifact>& in, std::vector<const Kern
                        return archSpecific(*a);
                      if (archNumber(*a) != archNumber(*b))
                        return archNumber(*a) > archNumber(*b);
-                     return specialisationScore(*a) > specialisationScore(*b);
+                     return specialisationScore(a->params) > specialisationScore(b->params);
                    });
-  if (specialisationScore(*variants.back()) != 0) {
+  if (specialisationScore(variants.back()->params) != 0) {
     *error = "kernel '" + first.name + "': no general variant (one without divisibility "
              "assumptions) to fall back on";
     return false;

@@ -54,7 +54,7 @@ TEST(ArtifactContract, WriterOutputReadsBackUnchanged) {
   tcc::KernelArtifact a = sampleArtifact();
   std::string err;
   tcc::WrittenArtifact w;
-  std::string cubinPath = dir.path() + "/vector_add" + tcc::variantSuffix(a) + ".cubin";
+  std::string cubinPath = dir.path() + "/vector_add" + tcc::variantSuffix(a.params) + ".cubin";
   ASSERT_TRUE(tcc::writeArtifact(a, cubinPath, &err, &w)) << err;
   EXPECT_EQ(w.metadataPath, dir.path() + "/vector_add.d16_d16_d16_d16.json");
   EXPECT_EQ(w.ptxPath, dir.path() + "/vector_add.d16_d16_d16_d16.ptx");
@@ -105,9 +105,9 @@ TEST(ArtifactContract, GeneralVariantHasNoSuffixAndNoPtxFile) {
   for (auto& p : a.params)
     p.divisibility = 1;
   a.ptx.clear();
-  EXPECT_EQ(tcc::variantSuffix(a), "");
+  EXPECT_EQ(tcc::variantSuffix(a.params), "");
   a.params[0].divisibility = 16;
-  EXPECT_EQ(tcc::variantSuffix(a), ".d16___");
+  EXPECT_EQ(tcc::variantSuffix(a.params), ".d16___");
   a.params[0].divisibility = 1;
   std::string err;
   tcc::WrittenArtifact w;
@@ -125,19 +125,19 @@ TEST(ArtifactContract, EqualToOneRoundTrips) {
     p.divisibility = 1;
   a.params[3].equalToOne = true; // n == 1
   a.params[0].divisibility = 16;
-  EXPECT_EQ(tcc::variantSuffix(a), ".d16___e1");
-  EXPECT_EQ(tcc::specialisationScore(a), 4 + tcc::kEqualToOneScore);
+  EXPECT_EQ(tcc::variantSuffix(a.params), ".d16___e1");
+  EXPECT_EQ(tcc::specialisationScore(a.params), 4 + tcc::kEqualToOneScore);
   tcc::json::Value n = tcc::json::parse(tcc::artifactMetadataJson(a, "k.cubin"))
                           .find("params")->items().at(3);
   EXPECT_EQ(tcc::json::write(n, 0), "{\"name\":\"n\",\"type\":\"i32\",\"equal_to\":1}");
   std::string err;
   tcc::WrittenArtifact w;
-  ASSERT_TRUE(tcc::writeArtifact(a, dir.path() + "/k" + tcc::variantSuffix(a) + ".cubin", &err, &w))
+  ASSERT_TRUE(tcc::writeArtifact(a, dir.path() + "/k" + tcc::variantSuffix(a.params) + ".cubin", &err, &w))
       << err;
   tcc::KernelMetadata m = tcc::loadMetadataFile(w.metadataPath);
   EXPECT_TRUE(m.params[3].equalToOne);
   EXPECT_FALSE(m.params[0].equalToOne);
-  EXPECT_EQ(m.specialisationScore(), tcc::specialisationScore(a));
+  EXPECT_EQ(m.specialisationScore(), tcc::specialisationScore(a.params));
   EXPECT_EQ(m.specialisationString(), "x%16, n==1");
   // Integers only, and not together with a divisibility.
   tcc::KernelArtifact b = a;
