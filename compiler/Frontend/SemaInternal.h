@@ -2,7 +2,9 @@
 //
 // Sema.cpp: files, kernels, statements, control flow, helpers.
 // SemaExpr.cpp: expressions, promotion, broadcasting, conversions.
-// SemaBuiltins.cpp: the builtin functions.
+// SemaBuiltins.cpp: binding a builtin's arguments, and the dispatch to its family's file
+// (SemaValues, SemaMemory, SemaMath, SemaReduce, SemaScan, SemaSort, SemaShape, SemaRandom,
+// SemaLibdevice, SemaBlockPtr, SemaDebug); each section below names its file.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TCC_FRONTEND_SEMAINTERNAL_H
@@ -308,7 +310,7 @@ public:
   /// stores, where and dot take fp8): true when `e` is fp8.
   bool rejectFp8(ElementType e, llvm::StringRef what, llvm::SMRange range);
 
-  // SemaBuiltins.cpp -------------------------------------------------------
+  // SemaBuiltins.cpp: the dispatch and the argument readers -----------------
   Value builtinCall(Builtin b, llvm::StringRef name, const ast::CallExpr *call);
   bool bindArguments(const ast::CallExpr *call, llvm::StringRef name,
                      llvm::ArrayRef<const char *> params, unsigned required,
@@ -317,13 +319,55 @@ public:
   std::optional<int64_t> constantInt(const Value &v, llvm::SMRange range, llvm::StringRef what);
   bool shapeArgument(const Value &v, llvm::SMRange range, llvm::SmallVectorImpl<int64_t> &shape);
   std::optional<ScalarKind> dtypeArgument(const Value &v, llvm::SMRange range);
+  /// A mask argument of `fn`: null for none (or a constant True), an i1 value otherwise.
+  bool maskArgument(const Value &v, llvm::SMRange range, llvm::StringRef fn, typed::Expr *&mask);
+
+  // SemaValues.cpp ---------------------------------------------------------
+  Value programIdCall(Builtin b, llvm::StringRef name, const ast::CallExpr *call);
+  Value arangeCall(llvm::StringRef name, const ast::CallExpr *call);
+  /// zeros and full.
+  Value fullCall(Builtin b, llvm::StringRef name, const ast::CallExpr *call);
+  Value zerosLikeCall(llvm::StringRef name, const ast::CallExpr *call);
+  Value floatCall(llvm::StringRef name, const ast::CallExpr *call);
+  Value intCall(llvm::StringRef name, const ast::CallExpr *call);
+  Value castCall(llvm::StringRef name, const ast::CallExpr *call);
+  Value pointerTypeCall(llvm::StringRef name, const ast::CallExpr *call);
+
+  // SemaMemory.cpp ---------------------------------------------------------
+  Value loadCall(const ast::CallExpr *call);
+  Value storeCall(const ast::CallExpr *call);
+  Value atomicAddCall(const ast::CallExpr *call);
+  /// atomic_max/min/and/or/xor/xchg/cas, and atomic_add with sem= or scope=.
+  Value atomicCall(Builtin b, llvm::StringRef name, const ast::CallExpr *call);
+  bool writeOperands(const ast::CallExpr *call, llvm::StringRef whatItDoes,
+                     const std::vector<Value> &a, const std::vector<llvm::SMRange> &r,
+                     typed::Expr *&ptr, typed::Expr *&v, typed::Expr *&mask);
+
+  // SemaMath.cpp -----------------------------------------------------------
+  Value mathFn(Builtin b, llvm::StringRef name, const ast::CallExpr *call);
+  /// minimum/maximum of two numbers (folded for constants); `propagateNan`: a NaN operand
+  /// gives NaN (PropagateNan.ALL) instead of being ignored.
+  Value minMax(bool isMax, bool propagateNan, const Value &x, const Value &y, llvm::SMRange rx,
+               llvm::SMRange ry, llvm::StringRef name, llvm::SMRange whole);
+  /// propagate_nan=: PropagateNan.NONE / PropagateNan.ALL (also False / True, or absent).
+  std::optional<bool> propagateNanArgument(const Value &v, llvm::SMRange range, llvm::StringRef name);
+  Value minimumMaximumCall(Builtin b, llvm::StringRef name, const ast::CallExpr *call);
+  Value clampCall(llvm::StringRef name, const ast::CallExpr *call);
+  Value fmaCall(llvm::StringRef name, const ast::CallExpr *call);
+  Value cdivCall(llvm::StringRef name, const ast::CallExpr *call);
+  Value whereCall(llvm::StringRef name, const ast::CallExpr *call);
+  /// libdevice.NAME(...) (SemaLibdevice.cpp); `name` as written, ending in .NAME.
+  Value libdeviceCall(llvm::StringRef name, const ast::CallExpr *call);
+
+  // SemaReduce.cpp ---------------------------------------------------------
   Value reduce(Builtin b, llvm::StringRef name, const ast::CallExpr *call);
+  Value dotCall(const ast::CallExpr *call);
   /// cumsum, cumprod and associative_scan (SemaScan.cpp).
   Value scanCall(Builtin b, llvm::StringRef name, const ast::CallExpr *call);
   /// flip and sort (SemaSort.cpp).
   Value sortCall(Builtin b, llvm::StringRef name, const ast::CallExpr *call);
-  Value mathFn(Builtin b, llvm::StringRef name, const ast::CallExpr *call);
-  Value fmaCall(llvm::StringRef name, const ast::CallExpr *call);
+
+  // SemaShape.cpp, SemaRandom.cpp -------------------------------------------
   /// broadcast_to, expand_dims, join and split, made of broadcasts, selects and
   /// reductions (SemaShape.cpp).
   Value shapeCall(Builtin b, llvm::StringRef name, const ast::CallExpr *call);
@@ -331,31 +375,23 @@ public:
   /// tuple (f(x, (1, 0))) or the arguments themselves (f(x, 1, 0)); false once one is an
   /// error (its message given).
   bool trailingArguments(const ast::CallExpr *call, std::vector<Value> &out);
-  /// rand, randn, randint, randint4x, rand4x, randn4x (Triton's Philox) and umulhi
-  /// (SemaRandom.cpp).
-  Value randomCall(Builtin b, llvm::StringRef name, const ast::CallExpr *call);
   /// `x` with its dimensions permuted by `order` (given in `orderRange`); reversed for
   /// an empty `order` on a 2-D tile (trans and .T).
   Value permuteDims(const Value &x, std::vector<Value> order, llvm::SMRange range,
                     llvm::SMRange orderRange, llvm::StringRef name);
-  /// minimum/maximum of two numbers (folded for constants); `propagateNan`: a NaN operand
-  /// gives NaN (PropagateNan.ALL) instead of being ignored.
-  Value minMax(bool isMax, bool propagateNan, const Value &x, const Value &y, llvm::SMRange rx,
-               llvm::SMRange ry, llvm::StringRef name, llvm::SMRange whole);
-  /// propagate_nan=: PropagateNan.NONE / PropagateNan.ALL (also False / True, or absent).
-  std::optional<bool> propagateNanArgument(const Value &v, llvm::SMRange range, llvm::StringRef name);
+  /// rand, randn, randint, randint4x, rand4x, randn4x (Triton's Philox) and umulhi
+  /// (SemaRandom.cpp).
+  Value randomCall(Builtin b, llvm::StringRef name, const ast::CallExpr *call);
+
+  // SemaDebug.cpp ----------------------------------------------------------
+  /// multiple_of and max_contiguous.
   Value hint(Builtin b, llvm::StringRef name, const ast::CallExpr *call);
-  Value loadCall(const ast::CallExpr *call);
-  Value storeCall(const ast::CallExpr *call);
-  Value atomicAddCall(const ast::CallExpr *call);
-  /// atomic_max/min/and/or/xor/xchg/cas, and atomic_add with sem= or scope=.
-  Value atomicCall(Builtin b, llvm::StringRef name, const ast::CallExpr *call);
-  /// libdevice.NAME(...) (SemaLibdevice.cpp); `name` as written, ending in .NAME.
-  Value libdeviceCall(llvm::StringRef name, const ast::CallExpr *call);
-  bool writeOperands(const ast::CallExpr *call, llvm::StringRef whatItDoes,
-                     const std::vector<Value> &a, const std::vector<llvm::SMRange> &r,
-                     typed::Expr *&ptr, typed::Expr *&v, typed::Expr *&mask);
-  Value dotCall(const ast::CallExpr *call);
+  /// print (at run time) and static_print (`compileTime`).
+  Value printCall(const ast::CallExpr *call, bool compileTime);
+  Value staticAssertCall(llvm::StringRef name, const ast::CallExpr *call);
+  Value assumeCall(llvm::StringRef name, const ast::CallExpr *call);
+  Value deviceAssertCall(llvm::StringRef name, const ast::CallExpr *call);
+  Value debugBarrierCall(llvm::StringRef name, const ast::CallExpr *call);
 
   // SemaBlockPtr.cpp -------------------------------------------------------
   /// make_block_ptr, advance, make_tensor_descriptor, isinstance.
@@ -375,7 +411,6 @@ public:
   typed::Expr *blockPointerNext(const std::string &name, int component, typed::Variable *arg,
                                 const llvm::StringMap<Binding> &saved, llvm::SMRange loopRange);
   void setBlockPointerOffset(Binding &b, int component, typed::Expr *offset);
-  Value printCall(const ast::CallExpr *call, bool compileTime);
 
   // Helpers ------------------------------------------------------------------
   template <typename T, typename... Args> T *make(Args &&...args) {
