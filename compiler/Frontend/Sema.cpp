@@ -394,6 +394,33 @@ void Sema::elaborateKernel(const ast::FunctionDef &fn) {
     }
   }
 
+  bindKernelParams(fn, *k);
+
+  readKernelOptions(fn, *k);
+
+  if (k->autotune) {
+    bool ok = finishAutotune(space, *k);
+    restoreDefines();
+    if (!ok) {
+      frame = nullptr, block = nullptr, kernel = nullptr;
+      return;
+    }
+  }
+
+  NameSet none;
+  tailBlocks.insert(&fn.body);
+  statements(fn.body, none);
+  program->kernels.push_back(std::move(k));
+  frame = nullptr;
+  block = nullptr;
+  kernel = nullptr;
+}
+
+/// The kernel's parameters, in order: a runtime parameter becomes a variable and an
+/// argument of the kernel; a constexpr one is bound to its default or `-D` value; one typed
+/// by a constexpr type (`x: *T`) is typed once every constexpr has its value.
+void Sema::bindKernelParams(const ast::FunctionDef &fn, typed::Kernel &kern) {
+  typed::Kernel *k = &kern;
   // A runtime parameter of a runtime type: its variable, in parameter order.
   auto runtimeParam = [&](const ast::Param &p, Type type) {
     if (p.defaultValue)
@@ -498,7 +525,11 @@ void Sema::elaborateKernel(const ast::FunctionDef &fn) {
     k->arguments[slot] = runtimeParam(*p, type);
   }
   llvm::erase(k->arguments, nullptr);
+}
 
+/// The options of `@kernel(...)`: the grid's expressions, num_warps and num_stages.
+void Sema::readKernelOptions(const ast::FunctionDef &fn, typed::Kernel &kern) {
+  typed::Kernel *k = &kern;
   bool ok = true;
   const ast::Expr *decorator = kernelDecorator(fn, diags, ok);
   k->grid[0] = k->grid[1] = k->grid[2] = "1";
@@ -547,23 +578,6 @@ void Sema::elaborateKernel(const ast::FunctionDef &fn) {
       }
     }
   }
-
-  if (k->autotune) {
-    bool ok = finishAutotune(space, *k);
-    restoreDefines();
-    if (!ok) {
-      frame = nullptr, block = nullptr, kernel = nullptr;
-      return;
-    }
-  }
-
-  NameSet none;
-  tailBlocks.insert(&fn.body);
-  statements(fn.body, none);
-  program->kernels.push_back(std::move(k));
-  frame = nullptr;
-  block = nullptr;
-  kernel = nullptr;
 }
 
 //===----------------------------------------------------------------------===//

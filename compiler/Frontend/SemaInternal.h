@@ -201,6 +201,8 @@ public:
   void collectFunctions();
   void evaluateGlobals();
   void elaborateKernel(const ast::FunctionDef &fn);
+  void bindKernelParams(const ast::FunctionDef &fn, typed::Kernel &k);
+  void readKernelOptions(const ast::FunctionDef &fn, typed::Kernel &k);
 
   // SemaAutotune.cpp -------------------------------------------------------
   /// The @autotune decorator of `fn`, or null.
