@@ -126,3 +126,33 @@ func.func @loaded_root(%b: !tile.ptr<f16> {tile.divisibility = 16 : i32},
   tile.store %p, %v : tensor<256x!tile.ptr<f16>>
   return
 }
+
+// -----
+
+// The dividend is a product of two scalars taken as tiles: each is clamped to [0, 2^30],
+// but their product may still overflow, so the integer ranges do not prove the copy's
+// dividend non-negative, AxisInfo finds no longer run there, and the version is undone.
+// CHECK-LABEL: func.func @product_overflows
+// CHECK-NOT:   scf.if
+// CHECK-NOT:   arith.maxsi
+// CHECK:       arith.remsi
+// CHECK-NOT:   scf.if
+func.func @product_overflows(%b: !tile.ptr<f16> {tile.divisibility = 16 : i32},
+                             %n: i32 {tile.divisibility = 16 : i32}, %g: i32, %h: i32) attributes {tile.kernel} {
+  %r = tile.make_range 0 to 256 : tensor<256xi32>
+  %pid = tile.program_id 0
+  %pn = arith.divsi %pid, %g : i32
+  %c256 = arith.constant 256 : i32
+  %x = arith.muli %pn, %c256 : i32
+  %xs = tile.splat %x : i32 -> tensor<256xi32>
+  %hs = tile.splat %h : i32 -> tensor<256xi32>
+  %xh = arith.muli %xs, %hs : tensor<256xi32>
+  %o = arith.addi %xh, %r : tensor<256xi32>
+  %ns = tile.splat %n : i32 -> tensor<256xi32>
+  %m = arith.remsi %o, %ns : tensor<256xi32>
+  %bs = tile.splat %b : !tile.ptr<f16> -> tensor<256x!tile.ptr<f16>>
+  %p = tile.addptr %bs, %m : tensor<256x!tile.ptr<f16>>, tensor<256xi32>
+  %v = tile.load %p : tensor<256x!tile.ptr<f16>>
+  tile.store %p, %v : tensor<256x!tile.ptr<f16>>
+  return
+}
