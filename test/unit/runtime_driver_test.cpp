@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include "temp_dir.h"
+
 #include "fake_elf.h"
 
 #include <dlfcn.h>
@@ -285,24 +287,7 @@ TEST(RuntimeVariantChoice, ACubinTheDriverRefusesFallsBackToThePtx) {
                        "launch vector_add from ptx sm_90 grid 1x1x1 block 128\n");
 }
 
-class TempDir {
-public:
-  TempDir() {
-    char tmpl[] = "/tmp/tcc-driver-test-XXXXXX";
-    path_ = ::mkdtemp(tmpl);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  const std::string& path() const { return path_; }
-  void write(const std::string& name, const std::string& bytes) const {
-    std::ofstream(path_ + "/" + name, std::ios::binary) << bytes;
-  }
-
-private:
-  std::string path_;
-};
+using tcctest::TempDir;
 
 std::string metaJson(const std::string& arch, const std::string& files) {
   return "{\"format\": \"tcc-kernel\", \"version\": 1, \"name\": \"vector_add\", \"arch\": \"" +

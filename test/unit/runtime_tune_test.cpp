@@ -11,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+#include "temp_dir.h"
+
 #include "fake_elf.h"
 
 #include <dlfcn.h>
@@ -45,21 +47,7 @@ std::string readText(const std::string& path) {
   return s.str();
 }
 
-class TempDir {
-public:
-  TempDir() {
-    char tmpl[] = "/tmp/tcc-tune-test-XXXXXX";
-    path_ = ::mkdtemp(tmpl);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const std::string& path() const { return path_; }
-
-private:
-  std::string path_;
-};
+using tcctest::TempDir;
 
 TEST(TuneCommandLine, OptionsShapesAndSpecs) {
   Options o;

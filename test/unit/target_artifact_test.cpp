@@ -9,27 +9,15 @@
 #include <filesystem>
 #include <gtest/gtest.h>
 
+#include "temp_dir.h"
+
 #include <cmath>
 #include <cstdlib>
 #include <unistd.h>
 
 namespace {
 
-class TempDir {
-public:
-  TempDir() {
-    char tmpl[] = "/tmp/tcc-unit-XXXXXX";
-    path_ = ::mkdtemp(tmpl);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  const std::string& path() const { return path_; }
-
-private:
-  std::string path_;
-};
+using tcctest::TempDir;
 
 tcc::KernelArtifact sampleArtifact() {
   tcc::KernelArtifact a;
