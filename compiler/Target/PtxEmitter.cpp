@@ -1,6 +1,7 @@
 //===- PtxEmitter.cpp - LLVM dialect to PTX --------------------------------===//
 
 #include "PtxEmitter.h"
+#include "OffsetProducts.h"
 #include "TileToLLVMIRTranslation.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -185,6 +186,8 @@ bool optimizeLLVMIR(llvm::Module &module, const PtxOptions &options, std::string
   llvm::ModulePassManager pipeline = options.optLevel == 0
                                          ? builder.buildO0DefaultPipeline(level)
                                          : builder.buildPerModuleDefaultPipeline(level);
+  if (options.optLevel != 0)
+    pipeline.addPass(llvm::createModuleToFunctionPassAdaptor(ShareOffsetProductsPass()));
   pipeline.run(module, mam);
   return true;
 }

@@ -49,7 +49,8 @@ std::string supportedArchList();
 std::unique_ptr<llvm::Module> translateToLLVMIR(mlir::ModuleOp module, llvm::LLVMContext &context,
                                                 const PtxOptions &options, std::string *error);
 
-/// Runs LLVM's default pipeline for options.optLevel on `module`.
+/// Runs LLVM's default pipeline for options.optLevel on `module`, then (above -O0)
+/// shareOffsetProducts (OffsetProducts.h).
 bool optimizeLLVMIR(llvm::Module &module, const PtxOptions &options, std::string *error);
 
 /// A copy of `module` (code generation changes the module it runs on).
