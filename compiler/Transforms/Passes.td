@@ -231,6 +231,34 @@ def TileVersionSigns : Pass<"tile-version-signs", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }
 
+def TileSplitMaskedLoops : Pass<"tile-split-masked-loops", "::mlir::ModuleOp"> {
+  let summary = "splits a dot loop where its masks stop being true everywhere";
+  let description = [{
+    A loop over K that feeds a `tile.dot` masks its loads with `k * BK + arange(0, BK) < K`
+    (or `arange(0, BK) < K - k * BK`): true for every element in every iteration but a
+    partial last one, yet computed, and/or-ed into each copy's predicate, in all of them.
+
+    For an `scf.for` with an i32 induction variable, a positive constant step and a
+    `tile.dot` in its body (and no `tile.num_stages` of 1), the pass looks at the integer
+    compares (`<`, `<=`, `>`, `>=`, signed) that the masks of the body's loads and stores are
+    made of (through `&`, broadcast, expand_dims, convert_layout). A compare qualifies when
+    each side is, through those shape ops, `splat(s)`, a range or constant tile, or their
+    sum, with s an i32 built from the induction variable, constants and loop-invariant
+    values by `+`, `-` and `*` by a constant, and when the difference of its sides'
+    extremes decreases as the induction variable grows: it is then true everywhere in a
+    prefix of the iterations. The pass computes, before the loop, where the first of them
+    may fail (in i64; on the loop's lattice) and splits the loop there: the first loop has
+    those compares replaced by constant true tiles (canonicalisation then drops the masks),
+    the second, from the split on, is the loop as it was, carrying the first loop's
+    results, with `tile.num_stages = 1` (unpipelined: a K loop's remainder is at most one
+    iteration). The split is moved to the lower bound (everything runs in the second loop)
+    unless each i32 addition and product that the compares' operands are made of is
+    proven, at the first and last iterations of the first loop, not to wrap; they are
+    monotonic in the induction variable, so that holds for every iteration between.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
 def TestPrintInnerStrides : Pass<"test-print-inner-strides", "::mlir::ModuleOp"> {
   let summary = "(test) reports each kernel's inner-stride arguments as a remark";
   let description = [{

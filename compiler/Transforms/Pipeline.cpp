@@ -15,6 +15,9 @@ void buildTileGpuPipeline(mlir::OpPassManager &pm, const GpuPipelineOptions &opt
   // Before any pass reads AxisInfo: the version of the kernel that knows the signs of its
   // `%` and `//` gets the layouts and vector widths those allow.
   pm.addPass(createTileVersionSigns());
+  // A dot loop's K masks are true but in its last iteration: the loop is split there,
+  // before layouts and copies are decided for the two loops.
+  pm.addPass(createTileSplitMaskedLoops());
   TileAssignLayoutsOptions assign;
   assign.numWarps = options.numWarps;
   pm.addPass(createTileAssignLayouts(assign));
