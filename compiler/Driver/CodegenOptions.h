@@ -67,7 +67,9 @@ struct CodegenOptions {
   /// --verbose: one line per compiled variant on stderr (assumptions, architecture,
   /// registers, stack, spills, shared memory, warps).
   bool verbose = false;
-  /// -j/--jobs: configurations of an @autotune space compiled at once (0: one per core).
+  /// -j/--jobs: configurations of an @autotune space compiled at once, and the images of one
+  /// configuration (variants x architectures) taken through LLVM, NVPTX and ptxas at once
+  /// (0: one per core).
   unsigned jobs = 0;
   /// --max-spill-bytes: a configuration of an @autotune space whose variants spill more
   /// (stores plus loads, as ptxas reports them) is dropped from the space. -1: no limit.

@@ -424,6 +424,7 @@ int Driver::runAutotuneSpace(const typed::Kernel &kernel) {
         child.codegen.depfile.clear();
         child.tuningTable.clear();
         child.collectVariants = &m.variants;
+        child.codegen.jobs = 1; // its images one after the other: the configurations fill -j
         llvm::raw_string_ostream log(m.log);
         m.code = Driver(std::move(child), log).run();
       });

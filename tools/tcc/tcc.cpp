@@ -109,7 +109,8 @@ int main(int argc, char **argv) {
                  "else 3; a loop's range(..., num_stages=) wins)")
       ->check(CLI::Range(1u, 8u));
   app.add_option("-j,--jobs", codegen.jobs,
-                 "configurations of an @autotune kernel compiled at once (default: one per "
+                 "threads compiling at once: the configurations of an @autotune kernel, and "
+                 "the images (variants, architectures) of one configuration (default: one per "
                  "core)")
       ->check(CLI::Range(1u, 1024u));
   app.add_option("--tuning", options.tuningTable,
