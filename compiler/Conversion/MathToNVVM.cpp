@@ -1,8 +1,9 @@
 //===- MathToNVVM.cpp - transcendental math on the GPU's special units ----===//
 //
 // Without libdevice, f32 exp/exp2/log/log2/sin/cos/rsqrt map to PTX's approximate
-// special-function instructions as Triton does (exp(x) = ex2.approx(x * log2 e), log(x) =
-// lg2.approx(x) * ln 2); f16 and bf16 compute in f32. sqrt stays llvm.sqrt (sqrt.rn).
+// special-function instructions as Triton does (exp(x) = ex2.approx(x * log2 e), exp2(x) =
+// ex2.approx.ftz(x), log(x) = lg2.approx(x) * ln 2); f16 and bf16 compute in f32. sqrt
+// stays llvm.sqrt (sqrt.rn).
 // f32 division is div.full.f32, as Triton's `/`: within 2 ulp over the whole range, and
 // a divisor shared by many quotients costs one reciprocal (ptxas reuses it), where IEEE
 // div.rn.f32 costs a Newton sequence with a slow path for each quotient.
@@ -143,8 +144,12 @@ void populateMathToNVVMPatterns(LLVMTypeConverter &converter, RewritePatternSet 
   const double log2e = 1.0 / std::log(2.0), ln2 = std::log(2.0);
   patterns.add<SpecialFunctionLowering<math::ExpOp>>(
       converter, SpecialFunction{"llvm.nvvm.ex2.approx.f32", log2e, 1.0});
+  // exp2 flushes subnormal results to zero (below 2^-126), as Triton's (its llvm.exp2 under
+  // preserve-sign: `ex2.approx.ftz.f32`, one MUFU.EX2): without ftz, ptxas wraps each in a
+  // range test and two multiplies (FSETP, FMUL, MUFU, FMUL), a third of flash attention's
+  // softmax instructions. exp stays exact in the subnormal range, as Triton's tl.exp.
   patterns.add<SpecialFunctionLowering<math::Exp2Op>>(
-      converter, SpecialFunction{"llvm.nvvm.ex2.approx.f32", 1.0, 1.0});
+      converter, SpecialFunction{"llvm.nvvm.ex2.approx.ftz.f32", 1.0, 1.0});
   patterns.add<SpecialFunctionLowering<math::LogOp>>(
       converter, SpecialFunction{"llvm.nvvm.lg2.approx.f", 1.0, ln2});
   patterns.add<SpecialFunctionLowering<math::Log2Op>>(

@@ -1,8 +1,9 @@
 // RUN: tile-opt %s -tile-allocate-shared -convert-tile-to-nvvm | FileCheck %s
 
 // Transcendental functions use the special-function unit, as Triton does without
-// libdevice: exp(x) = ex2.approx(x * log2(e)), log(x) = lg2.approx(x) * ln(2); f16 and
-// bf16 compute in f32; sqrt stays correctly rounded.
+// libdevice: exp(x) = ex2.approx(x * log2(e)), exp2(x) = ex2.approx.ftz(x) (subnormal
+// results flushed to zero, as Triton's tl.math.exp2), log(x) = lg2.approx(x) * ln(2); f16
+// and bf16 compute in f32; sqrt stays correctly rounded.
 
 #b = #tile.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
 
@@ -27,7 +28,7 @@ func.func @math(%x: tensor<32xf32, #b>, %h: tensor<32xf16, #b>) -> (f32) attribu
 // CHECK: %[[LOG2E:.*]] = llvm.mlir.constant(1.44269502 : f32) : f32
 // CHECK: %[[M:.*]] = llvm.fmul %{{.*}}, %[[LOG2E]] : f32
 // CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"(%[[M]]) : (f32) -> f32
-// CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"
+// CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"
 // CHECK: %[[LG:.*]] = llvm.call_intrinsic "llvm.nvvm.lg2.approx.f"
 // CHECK: %[[LN2:.*]] = llvm.mlir.constant(0.693147182 : f32) : f32
 // CHECK: llvm.fmul %[[LG]], %[[LN2]] : f32
