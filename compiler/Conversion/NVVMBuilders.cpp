@@ -19,7 +19,7 @@ void registerTargetDialects(DialectRegistry &registry) {
 void markKernel(Operation *func, int32_t numThreads) {
   Builder b(func->getContext());
   func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), b.getUnitAttr());
-  func->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
+  func->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
                 b.getDenseI32ArrayAttr({numThreads, 1, 1}));
 }
 
