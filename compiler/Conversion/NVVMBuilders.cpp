@@ -174,18 +174,6 @@ void cpAsync(OpBuilder &b, Location loc, Value dst, Value src, unsigned bytes, V
   NVVM::CpAsyncOp::create(b, loc, dst, src, bytes, modifier, srcBytes);
 }
 
-void cpAsyncIf(OpBuilder &b, Location loc, Value pred, Value dst, Value src, unsigned bytes,
-               Value srcBytes) {
-  std::string text = "@$0 cp.async." + std::string(bytes == 16 ? "cg" : "ca") +
-                     ".shared.global [$1], [$2], " + std::to_string(bytes) + ", $3;";
-  // Shared addresses fit 32 bits (the shared window); the global one is 64.
-  Value shared = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), dst);
-  Value global = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), src);
-  LLVM::InlineAsmOp::create(b, loc, TypeRange(), ValueRange{pred, shared, global, srcBytes}, text,
-                            "b,r,l,r", /*has_side_effects=*/true, /*is_align_stack=*/false,
-                            LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
-}
-
 void cpAsyncCommit(OpBuilder &b, Location loc) { NVVM::CpAsyncCommitGroupOp::create(b, loc); }
 
 void cpAsyncWait(OpBuilder &b, Location loc, unsigned pending) {

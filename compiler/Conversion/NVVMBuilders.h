@@ -63,11 +63,6 @@ llvm::SmallVector<mlir::Value> mmaSync(mlir::OpBuilder &b, mlir::Location loc, M
 /// zero-fills the destination.
 void cpAsync(mlir::OpBuilder &b, mlir::Location loc, mlir::Value dst, mlir::Value src,
              unsigned bytes, mlir::Value srcBytes);
-/// The same under a predicate (i1): `@p cp.async...`, nothing copied or written where `pred`
-/// is false. Inline PTX: NVVM's cp.async op and LLVM's intrinsic have no predicate, and a
-/// branch around each copy would split the block ptxas schedules.
-void cpAsyncIf(mlir::OpBuilder &b, mlir::Location loc, mlir::Value pred, mlir::Value dst,
-               mlir::Value src, unsigned bytes, mlir::Value srcBytes);
 void cpAsyncCommit(mlir::OpBuilder &b, mlir::Location loc);
 void cpAsyncWait(mlir::OpBuilder &b, mlir::Location loc, unsigned pending);
 

@@ -282,16 +282,12 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
     ValueRange ptrs = adaptor.getPtr(), masks = adaptor.getMask();
     Value base = adaptor.getDst().front();
     Value full = i32Const(rewriter, loc, bytes), none = i32Const(rewriter, loc, 0);
-    ValueRange pred = adaptor.getPred();
     for (int64_t reg = 0; reg < dist->getNumRegs(); reg += vec) {
       Value dst = addresses.emit(rewriter, loc, base, element, bases, reg);
       Value srcBytes = masks.empty() ? full
                                      : arith::SelectOp::create(rewriter, loc, masks[reg], full, none)
                                            .getResult();
-      if (pred.empty())
-        nvvm::cpAsync(rewriter, loc, dst, ptrs[reg], bytes, srcBytes);
-      else
-        nvvm::cpAsyncIf(rewriter, loc, pred.front(), dst, ptrs[reg], bytes, srcBytes);
+      nvvm::cpAsync(rewriter, loc, dst, ptrs[reg], bytes, srcBytes);
     }
     rewriter.eraseOp(op);
     return success();

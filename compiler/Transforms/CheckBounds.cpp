@@ -243,9 +243,6 @@ struct CheckBounds : tcc::impl::TileCheckBoundsBase<CheckBounds> {
     Value inBounds = arith::AndIOp::create(b, loc, atLeast0, atMostLast);
     Value outside = arith::XOrIOp::create(b, loc, inBounds, constantLike(b, loc, i1Type, 1));
     Value bad = mask ? arith::AndIOp::create(b, loc, mask, outside).getResult() : outside;
-    // A copy under `if %p` accesses nothing where %p is false.
-    if (auto copy = dyn_cast<AsyncCopyOp>(op); copy && copy.getPred())
-      bad = arith::AndIOp::create(b, loc, bad, broadcastTo(b, loc, copy.getPred(), i1Type));
     auto [line, column] = lineAndColumn(loc);
     RecordOutOfBoundsOp::create(b, loc, record, bad, offset, pid[0], pid[1], pid[2], line,
                                 column, kind, int32_t(arg.getArgNumber()));

@@ -323,7 +323,7 @@ private:
         if (Value original = load.getMask())
           mask = arith::AndIOp::create(at, loc, mapping.lookupOrDefault(original), mask);
         Value dst = MemDescIndexOp::create(at, loc, tile, ring, slot);
-        AsyncCopyOp::create(at, loc, ptr, dst, mask, Value(), int32_t(copyWidth(load)));
+        AsyncCopyOp::create(at, loc, ptr, dst, mask, int32_t(copyWidth(load)));
       }
       AsyncCommitOp::create(at, loc);
     };

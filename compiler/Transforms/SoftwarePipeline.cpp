@@ -15,9 +15,8 @@
 // copies; with wgmma, whose product of iteration i keeps running while the next one is
 // issued (`warpgroup_dot_wait {pending = 1}`), the copies follow the wait that retires
 // the product of iteration i - 1 (and a barrier, for the other warpgroups). Copies of
-// iterations past the end are masked off in the loop (zero-filled, nothing read) and not
-// issued at all in the prologue (`if iv < ub`). Ring slots are indexed (i + c) mod S, i the
-// iteration number, so that tile-allocate-shared tells them apart.
+// iterations past the end are masked off (zero-filled, nothing read). Ring slots are indexed (i + c) mod S, i the iteration
+// number, so that tile-allocate-shared tells them apart.
 //
 //===----------------------------------------------------------------------===//
 
@@ -253,10 +252,9 @@ private:
 
   /// The copies of one iteration (induction variable `iv`, valid when `valid`) into slot
   /// `slot` of every ring, then a commit. Each advancing pointer is `pointerBase(arg)`
-  /// advanced `ahead` times. `skip`: where not valid, issue nothing (`if valid`) instead of
-  /// zero-filling the slot.
+  /// advanced `ahead` times.
   void issueCopies(OpBuilder &b, Value iv, Value valid, Value slot,
-                   function_ref<Value(Value)> pointerBase, int64_t ahead, bool skip) {
+                   function_ref<Value(Value)> pointerBase, int64_t ahead) {
     Location loc = loop.getLoc();
     for (Stream &s : streams) {
       IRMapping mapping;
@@ -277,14 +275,12 @@ private:
           b.clone(*op, mapping);
       Value ptr = mapping.lookupOrDefault(s.load.getPtr());
       auto ptrType = cast<RankedTensorType>(ptr.getType());
-      Value mask = s.load.getMask() ? mapping.lookupOrDefault(s.load.getMask()) : Value();
-      if (!skip) {
-        Value all = SplatOp::create(b, loc, getI1SameShape(ptrType), valid);
-        mask = mask ? arith::AndIOp::create(b, loc, mask, all).getResult() : all;
-      }
+      Value mask = SplatOp::create(b, loc, getI1SameShape(ptrType), valid);
+      if (Value original = s.load.getMask())
+        mask = arith::AndIOp::create(b, loc, mapping.lookupOrDefault(original), mask);
       Value dst = MemDescIndexOp::create(b, loc, s.slotType, s.ring, slot);
       int32_t vec = int32_t(getVectorWidth(s.load));
-      AsyncCopyOp::create(b, loc, ptr, dst, mask, skip ? valid : Value(), vec);
+      AsyncCopyOp::create(b, loc, ptr, dst, mask, vec);
     }
     AsyncCommitOp::create(b, loc);
   }
@@ -311,14 +307,10 @@ private:
                          .getResult()
                    : lb;
       Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv, ub);
-      // Pointers of iteration j: the initial ones advanced j times. Issued only where the
-      // loop has iteration j: zero-filling its slot would be a stage of shared-memory stores
-      // for nothing where a loop runs fewer iterations than it has stages, or none
-      // (tile-split-masked-loops' second loop where K is a multiple of the K step).
+      // Pointers of iteration j: the initial ones advanced j times.
       issueCopies(
           b, iv, valid, i32(b, j),
-          [&](Value arg) { return loop.getTiedLoopInit(cast<BlockArgument>(arg))->get(); }, j,
-          /*skip=*/true);
+          [&](Value arg) { return loop.getTiedLoopInit(cast<BlockArgument>(arg))->get(); }, j);
     }
 
     // The loop: wait for this iteration's group, issue the copies of iteration i + D.
@@ -349,8 +341,7 @@ private:
     Value ahead = arith::AddIOp::create(b, loc, k,
                                         arith::MulIOp::create(b, loc, step, i32(b, distance)));
     Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, ahead, ub);
-    issueCopies(b, ahead, valid, writeSlot, [](Value arg) { return arg; }, distance,
-                /*skip=*/false);
+    issueCopies(b, ahead, valid, writeSlot, [](Value arg) { return arg; }, distance);
     for (Stream &s : streams) {
       b.setInsertionPoint(s.alloc);
       Value slot = MemDescIndexOp::create(b, loc, s.slotType, s.ring, readSlot);

@@ -578,8 +578,7 @@ def Tile_MemDescTransOp : Tile_Op<"memdesc_trans", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Tile_AsyncCopyOp : Tile_Op<"async_copy", [AttrSizedOperandSegments,
-    MemoryEffects<[MemRead, MemWrite]>,
+def Tile_AsyncCopyOp : Tile_Op<"async_copy", [MemoryEffects<[MemRead, MemWrite]>,
     TypesMatchWith<"mask is i1 in the shape of ptr", "ptr", "mask",
                    "::mlir::tile::getI1SameShape($_self)",
                    "(::llvm::cast<::mlir::tile::AsyncCopyOp>($_op).getMask() == nullptr) || std::equal_to<>()">]> {
@@ -589,17 +588,14 @@ def Tile_AsyncCopyOp : Tile_Op<"async_copy", [AttrSizedOperandSegments,
     tile.async_copy %ptrs, %slot, mask %m {vec = 8 : i32} : tensor<128x64x!tile.ptr<f16>, #blocked>, !tile.smem<128x64xf16, #shared>
     ```
     Each thread copies the elements its pointers address, `vec` consecutive ones (4, 8 or
-    16 bytes) per instruction; masked-off elements are zero-filled. With `if %p` (an i1
-    scalar, the same for every thread), nothing at all is copied or written where %p is
-    false: tile-pipeline's prologue copies of iterations a loop may not have. The copy
-    belongs to the next `tile.async_commit` group and is complete once a `tile.async_wait`
-    leaves fewer groups pending than were committed after it.
+    16 bytes) per instruction; masked-off elements are zero-filled. The copy belongs to
+    the next `tile.async_commit` group and is complete once a `tile.async_wait` leaves
+    fewer groups pending than were committed after it.
   }];
   let arguments = (ins Tile_PtrTile:$ptr, Tile_Smem:$dst, Optional<Tile_TileOf<[I1], "i1">>:$mask,
-                       Optional<I1>:$pred, I32Attr:$vec);
+                       I32Attr:$vec);
   let assemblyFormat = [{
-    $ptr `,` $dst (`,` `mask` $mask^)? (`if` $pred^)? attr-dict `:` type($ptr) `,`
-    qualified(type($dst))
+    $ptr `,` $dst (`,` `mask` $mask^)? attr-dict `:` type($ptr) `,` qualified(type($dst))
   }];
   let hasVerifier = 1;
 }

@@ -87,32 +87,3 @@ func.func @loop(%a: !tile.ptr<i32>, %b: !tile.ptr<i32>, %n: i32, %c: i1)
   tile.store %s, %c1 : !tile.ptr<i32>
   return
 }
-
-// -----
-
-// A copy under `if %p` (tile-pipeline's prologue) touches nothing where %p is false: its
-// violations count only where %p holds; its mask gains the bounds as a load's does.
-// CHECK-LABEL: func.func @predicated_copy(
-// CHECK: %[[IN:.*]] = arith.andi %{{.*}}, %{{.*}} : tensor<8x64xi1, #{{.*}}>
-// CHECK: %[[OUTSIDE:.*]] = arith.xori %[[IN]], %{{.*}} : tensor<8x64xi1, #{{.*}}>
-// CHECK: %[[PS:.*]] = tile.splat %[[P:[^ ]*]] : i1 -> tensor<8x64xi1, #{{.*}}>
-// CHECK: %[[BAD:.*]] = arith.andi %[[OUTSIDE]], %[[PS]] : tensor<8x64xi1, #{{.*}}>
-// CHECK: tile.record_oob %{{.*}}, %[[BAD]],
-// CHECK: tile.async_copy %{{.*}}, %{{.*}}, mask %[[IN]] if %[[P]] {vec = 8 : i32}
-// Lowered: the predicate guards each 16-byte copy (`@p cp.async`), the mask sets its
-// source size.
-// NVVM-LABEL: llvm.func @predicated_copy(
-// NVVM: llvm.inline_asm has_side_effects {{.*}}"@$0 cp.async.cg.shared.global [$1], [$2], 16, $3;", "b,r,l,r"
-#s = #tile.nvmma_shared<{swizzle = 128, order = [1, 0]}>
-#A = #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
-func.func @predicated_copy(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %p: i1)
-    attributes {tile.kernel, tile.num_warps = 1 : i32, tile.arg_names = ["a", "p"]} {
-  %r = tile.make_range 0 to 64 : tensor<64xi32, #tile.slice<{dim = 0, parent = #A}>>
-  %r2 = tile.expand_dims %r, 0 : tensor<64xi32, #tile.slice<{dim = 0, parent = #A}>> -> tensor<1x64xi32, #A>
-  %rb = tile.broadcast %r2 : tensor<1x64xi32, #A> -> tensor<8x64xi32, #A>
-  %as = tile.splat %a : !tile.ptr<f16> -> tensor<8x64x!tile.ptr<f16>, #A>
-  %pa = tile.addptr %as, %rb : tensor<8x64x!tile.ptr<f16>, #A>, tensor<8x64xi32, #A>
-  %ring = tile.local_alloc -> !tile.smem<8x64xf16, #s>
-  tile.async_copy %pa, %ring if %p {vec = 8 : i32} : tensor<8x64x!tile.ptr<f16>, #A>, !tile.smem<8x64xf16, #s>
-  return
-}
