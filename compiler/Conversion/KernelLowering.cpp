@@ -1,7 +1,7 @@
 //===- KernelLowering.cpp - kernels become NVVM kernel functions ----------===//
 //
 // A `func.func` with `tile.kernel` becomes an `llvm.func` marked `nvvm.kernel` (the
-// `ptx_kernel` calling convention in LLVM IR) with `nvvm.maxntid = [32 * num_warps, 1, 1]`;
+// `ptx_kernel` calling convention in LLVM IR) with `nvvm.reqntid = [32 * num_warps, 1, 1]`;
 // its `tile.*` attributes ride along for the driver. Pointer arguments become
 // `!llvm.ptr<1>`.
 //

@@ -19,7 +19,8 @@ namespace tcc::nvvm {
 void registerTargetDialects(mlir::DialectRegistry &registry);
 
 /// Marks the llvm.func `func` as a kernel entry (NVVM's kernel attribute) launched with
-/// `numThreads` threads per program (its maxntid).
+/// exactly `numThreads` threads per program (its reqntid, as Triton's kernels: ptxas knows
+/// the block size, not only a bound; the runtime and the header launch exactly that).
 void markKernel(mlir::Operation *func, int32_t numThreads);
 
 /// threadIdx.x as i32, known to lie in [0, numThreads).

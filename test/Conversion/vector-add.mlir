@@ -8,7 +8,7 @@
 // own tests):
 // specialised vector add uses predicated 128-bit accesses, two per array and thread.
 // PTX: .entry vector_add(
-// PTX: .maxntid 128, 1, 1
+// PTX: .reqntid 128, 1, 1
 // PTX-COUNT-4: @%p{{[0-9]+}} ld.global.v4.b32
 // PTX-COUNT-8: add.rn.f32
 // PTX-COUNT-2: @%p{{[0-9]+}} st.global.v4.b32
@@ -41,7 +41,7 @@ func.func @vector_add(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %out: !tile.ptr<f3
 // THREAD-LABEL: llvm.func @vector_add(
 // THREAD-SAME: %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i32)
 // THREAD-SAME: nvvm.kernel
-// THREAD-SAME: nvvm.maxntid = array<i32: 128, 1, 1>
+// THREAD-SAME: nvvm.reqntid = array<i32: 128, 1, 1>
 // THREAD: nvvm.read.ptx.sreg.ctaid.x
 // THREAD: nvvm.read.ptx.sreg.tid.x range <i32, 0, 128>
 // THREAD-COUNT-2: llvm.inline_asm has_side_effects {tile.predicated_access = #tile.predicated_access<load, address = 1>} "@$4 ld.global.v4.b32 {$0, $1, $2, $3}, $5;", "=r,=r,=r,=r,b,*m"

@@ -26,7 +26,7 @@ func.func @scale(%x: !tile.ptr<f32>, %out: !tile.ptr<f32>, %n: i32)
 }
 
 // CHECK: .entry scale(
-// CHECK: .maxntid 32, 1, 1
+// CHECK: .reqntid 32, 1, 1
 // CHECK-COUNT-2: ld.global
 // CHECK-COUNT-2: {{add|mul}}.f32
 // CHECK-COUNT-2: st.global
