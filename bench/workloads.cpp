@@ -193,8 +193,9 @@ std::vector<Workload> workloads() {
       w->H = h;
       w->causal = causal;
       w->gemm = true;
-      // Folders hd64_c4_W4_S3, hd64_causal_c4_W4_S3, and for head dimension 128 also
-      // hd128_c16_W8_S2 and its causal one (test/gpu/artifacts.cmake): the best is timed.
+      // Folders hd64_c4_W4_S3, hd64_causal_c4_W4_S3, their c13 (128 x 64) ones, and for
+      // head dimension 128 also hd128_c16_W8_S2 and its causal one
+      // (test/gpu/artifacts.cmake): the best is timed.
       w->prefix = "hd" + std::to_string(d) + (causal ? "_causal_" : "_");
       if (!causal)
         w->exclude = "causal";

@@ -268,6 +268,16 @@ foreach(v hd128:1 hd128_causal:3)
                SOURCE ${_t}/06_fused_attention.tile
                FLAGS --arch sm_90a --config 16 -D HEAD_DIM=128 -D STAGE=${stage})
 endforeach()
+# Head dimension 64 also in configuration 13 (BLOCK_M 128, BLOCK_N 64, 3 stages, 4 warps),
+# Triton's best there on the H100 and H200 (tcc's too, non-causal: bench/RESULTS.md).
+foreach(v hd64:1 hd64_causal:3)
+  string(REPLACE ":" ";" v "${v}")
+  list(GET v 0 tag)
+  list(GET v 1 stage)
+  tcc_artifact(tcc/triton_06_fused_attention/${tag}_c13_W4_S3/_attn_fwd.cubin
+               SOURCE ${_t}/06_fused_attention.tile
+               FLAGS --arch sm_90a --config 13 -D HEAD_DIM=64 -D STAGE=${stage})
+endforeach()
 # NUM_SMS 132 (the constexpr's default: an H100 or H200); the pointer kernel's configuration
 # 0 (128x128x64, 3 stages, 4 warps), the descriptor kernel's 7 (128x128x64, 3 stages, 8
 # warps, no epilogue subtiling).

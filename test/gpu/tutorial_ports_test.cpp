@@ -659,7 +659,12 @@ INSTANTIATE_TEST_SUITE_P(
                       // Head dimension 128 also in configuration 16 (128 x 128 blocks, 8
                       // warps, 2 stages), the fastest of tcc's there.
                       AttentionCase{1, 2, 256, 128, false, "hd128_c16_W8_S2"},
-                      AttentionCase{1, 2, 256, 128, true, "hd128_causal_c16_W8_S2"}));
+                      AttentionCase{1, 2, 256, 128, true, "hd128_causal_c16_W8_S2"},
+                      // Head dimension 64 also in configuration 13 (128 x 64 blocks, 4
+                      // warps, 3 stages).
+                      AttentionCase{1, 2, 1024, 64, false, "hd64_c13_W4_S3"},
+                      AttentionCase{1, 2, 1024, 64, true, "hd64_causal_c13_W4_S3"},
+                      AttentionCase{16, 16, 256, 64, true, "hd64_causal_c13_W4_S3"}));
 // (N_CTX a multiple of the blocks, as the tutorial assumes: its loops do not mask the keys
 // of the next head, only the end of the whole Z * H * N_CTX tensor.)
 
