@@ -247,36 +247,24 @@ tcc_artifact(${_ln}/bwd_BLOCK1024_W4/_layer_norm_bwd_dx_fused.cubin SOURCE ${_ln
              FLAGS ${_bwd} -D BLOCK_SIZE_N=1024 -D GROUP_SIZE_M=256 --num-warps 4)
 tcc_artifact(${_ln}/dwdb_BLOCK_SIZE_M32_BLOCK_SIZE_N128_W4/_layer_norm_bwd_dwdb.cubin
              SOURCE ${_lns} FLAGS --kernel _layer_norm_bwd_dwdb)
-# Tensor descriptors made in the kernel; configuration 4 (BLOCK_M 64, BLOCK_N 64, 3 stages,
-# 4 warps), head dimensions 64 and 128, non-causal (STAGE 1) and causal (STAGE 3).
-foreach(v hd64:64:1 hd64_causal:64:3 hd128:128:1 hd128_causal:128:3)
+# Tensor descriptors made in the kernel; non-causal (STAGE 1) and causal (STAGE 3), folder
+# TAG_cCONFIG_SUFFIX. Configuration 4 (BLOCK_M 64, BLOCK_N 64, 3 stages, 4 warps) at head
+# dimensions 64 and 128; 13 (BLOCK_M 128, BLOCK_N 64, 3 stages, 4 warps) at 64, Triton's
+# best there in this project's runs (tcc's too, non-causal: bench/RESULTS.md); 16 (BLOCK_M
+# 128, BLOCK_N 128, 2 stages, 8 warps) at 128, the fastest of tcc's there (Triton's best,
+# 3 stages, needs 256 KiB of shared memory).
+foreach(v hd64:64:1:4:W4_S3 hd64_causal:64:3:4:W4_S3 hd128:128:1:4:W4_S3
+          hd128_causal:128:3:4:W4_S3 hd64:64:1:13:W4_S3 hd64_causal:64:3:13:W4_S3
+          hd128:128:1:16:W8_S2 hd128_causal:128:3:16:W8_S2)
   string(REPLACE ":" ";" v "${v}")
   list(GET v 0 tag)
   list(GET v 1 hd)
   list(GET v 2 stage)
-  tcc_artifact(tcc/triton_06_fused_attention/${tag}_c4_W4_S3/_attn_fwd.cubin
+  list(GET v 3 config)
+  list(GET v 4 suffix)
+  tcc_artifact(tcc/triton_06_fused_attention/${tag}_c${config}_${suffix}/_attn_fwd.cubin
                SOURCE ${_t}/06_fused_attention.tile
-               FLAGS --arch sm_90a --config 4 -D HEAD_DIM=${hd} -D STAGE=${stage})
-endforeach()
-# Head dimension 128 also in configuration 16 (BLOCK_M 128, BLOCK_N 128, 2 stages, 8 warps):
-# the fastest of tcc's there (Triton's best, 3 stages, needs 256 KiB of shared memory).
-foreach(v hd128:1 hd128_causal:3)
-  string(REPLACE ":" ";" v "${v}")
-  list(GET v 0 tag)
-  list(GET v 1 stage)
-  tcc_artifact(tcc/triton_06_fused_attention/${tag}_c16_W8_S2/_attn_fwd.cubin
-               SOURCE ${_t}/06_fused_attention.tile
-               FLAGS --arch sm_90a --config 16 -D HEAD_DIM=128 -D STAGE=${stage})
-endforeach()
-# Head dimension 64 also in configuration 13 (BLOCK_M 128, BLOCK_N 64, 3 stages, 4 warps),
-# Triton's best there on the H100 and H200 (tcc's too, non-causal: bench/RESULTS.md).
-foreach(v hd64:1 hd64_causal:3)
-  string(REPLACE ":" ";" v "${v}")
-  list(GET v 0 tag)
-  list(GET v 1 stage)
-  tcc_artifact(tcc/triton_06_fused_attention/${tag}_c13_W4_S3/_attn_fwd.cubin
-               SOURCE ${_t}/06_fused_attention.tile
-               FLAGS --arch sm_90a --config 13 -D HEAD_DIM=64 -D STAGE=${stage})
+               FLAGS --arch sm_90a --config ${config} -D HEAD_DIM=${hd} -D STAGE=${stage})
 endforeach()
 # NUM_SMS 132 (the constexpr's default: an H100 or H200); the pointer kernel's configuration
 # 0 (128x128x64, 3 stages, 4 warps), the descriptor kernel's 7 (128x128x64, 3 stages, 8
