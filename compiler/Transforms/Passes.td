@@ -120,6 +120,22 @@ def TilePipeline : Pass<"tile-pipeline", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::tile::TileDialect", "::mlir::arith::ArithDialect"];
 }
 
+def TileHoistLoads : Pass<"tile-hoist-loads", "::mlir::ModuleOp"> {
+  let summary = "issues a small load that follows a dot loop before the loop";
+  let description = [{
+    A load after a loop that computes a tensor-core dot (matmul + bias: the bias row,
+    loaded once the K loop is done) waits for global memory while the program has nothing
+    else to do. Where its pointers, mask and `other` are computed from values available
+    before the loop, nothing from the loop to the load writes global memory (only loads,
+    shared-memory ops, copies, barriers and products; any store, atomic, assert or op of
+    unknown effect keeps the load where it is), and a thread holds at most 128 bits of the
+    result (the registers it occupies through the loop), the load and the pure ops
+    computing its operands move before the first such loop: its latency then hides behind
+    the loop.
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect"];
+}
+
 def TilePrefetch : Pass<"tile-prefetch", "::mlir::ModuleOp"> {
   let summary = "issues later iterations' loads ahead in loops without a dot";
   let description = [{

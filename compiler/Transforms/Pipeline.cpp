@@ -41,6 +41,9 @@ void buildTileGpuPipeline(mlir::OpPassManager &pm, const GpuPipelineOptions &opt
   // AxisInfo until then. The pipeliner needs the vector widths.
   if (options.mask)
     pm.addPass(createTileMask());
+  // A small load after a dot loop (a bias row) is issued before the loop, its latency
+  // hidden behind the products.
+  pm.addPass(createTileHoistLoads());
   TilePipelineOptions pipelineOptions;
   TilePrefetchOptions prefetchOptions;
   if (options.numStages)
