@@ -288,10 +288,13 @@ bool Codegen::lower(ModuleOp tileModule, const std::map<std::string, Assumptions
   PassManager pm(context);
   if (codegen.printIRAfterAll) {
     context->disableMultithreading();
+    // To the driver's stream: an @autotune space's configurations compile at once, each
+    // into its own log, printed in order once all are done (on stderr, they interleaved).
     pm.enableIRPrinting(
         /*shouldPrintBeforePass=*/[](Pass *, Operation *) { return false; },
         /*shouldPrintAfterPass=*/[](Pass *, Operation *) { return true; },
-        /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false);
+        /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false,
+        /*printAfterOnlyOnFailure=*/false, driver.diagnosticStream());
   }
   // The variant's argument assumptions, one tile-specialize-arguments per kernel.
   for (func::FuncOp kernel : kernelsOf(*module))
@@ -642,6 +645,8 @@ int Codegen::run() {
   if (codegen.timePasses) {
     timing.setEnabled(true);
     timing.setDisplayMode(DefaultTimingManager::DisplayMode::Tree);
+    timing.setOutput(createOutputStrategy(DefaultTimingManager::OutputFormat::Text,
+                                          driver.diagnosticStream()));
   }
   rootScope = timing.getRootScope();
   if (!checkArchs())
