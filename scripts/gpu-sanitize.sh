@@ -21,6 +21,9 @@ budget=${TCC_GPU_SANITIZE_BUDGET:-500}
 tools=${TCC_SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}
 mkdir -p "$out"
 rc=0
+# Under the sanitizers a test runs 10-100 times slower: no per-test watchdog
+# (test/gpu/watchdog.h); timeout(1) below bounds each batch.
+export TCC_GPU_TEST_TIMEOUT_S=${TCC_GPU_TEST_TIMEOUT_S:-0}
 sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 if [ ! -x "$sanitizer" ]; then
   echo "gpu-sanitize: no compute-sanitizer on this machine"
