@@ -11,9 +11,10 @@
 //
 // Walking back from a load in the same block, the load can pass an op that neither
 // computes one of its operands nor writes global memory; the pure ops computing its
-// operands come along. It stops at the first op it cannot pass; of what it passed, it
-// goes before the first loop with a dot (a loop without one hides little, and each op
-// passed lengthens the load's registers' life). Writes are judged conservatively: a
+// operands come along. It stops at the first op it cannot pass, and at control flow other
+// than a loop with a dot (a loop polling a flag another program sets once the data is
+// there); of what it passed, it goes before the first loop with a dot (each op passed
+// lengthens the load's registers' life). Writes are judged conservatively: a
 // load, a shared-memory op, an asynchronous copy, a barrier, a product, an assume or a
 // pure op is not one; any other op with effects (a store, an atomic, an assert, a print,
 // an out-of-bounds record) is. A thread keeps what it loaded in registers through the
@@ -103,7 +104,13 @@ bool hoist(LoadOp load) {
     }
     if (mayWriteGlobal(op))
       break;
-    if (auto loop = dyn_cast<scf::ForOp>(op); loop && hasDot(loop))
+    auto loop = dyn_cast<scf::ForOp>(op);
+    bool dotLoop = loop && hasDot(loop);
+    // Other control flow may wait for what the load reads (a loop polling a flag that
+    // another program sets once the data is written): the load stays below it.
+    if (op->getNumRegions() != 0 && !dotLoop)
+      break;
+    if (dotLoop)
       target = loop;
   }
   if (!target)

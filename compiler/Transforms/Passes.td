@@ -128,7 +128,8 @@ def TileHoistLoads : Pass<"tile-hoist-loads", "::mlir::ModuleOp"> {
     else to do. Where its pointers, mask and `other` are computed from values available
     before the loop, nothing from the loop to the load writes global memory (only loads,
     shared-memory ops, copies, barriers and products; any store, atomic, assert or op of
-    unknown effect keeps the load where it is), and a thread holds at most 128 bits of the
+    unknown effect keeps the load where it is) or is control flow other than a loop with a
+    dot (which may wait for the data: a loop polling a flag), and a thread holds at most 128 bits of the
     result (the registers it occupies through the loop), the load and the pure ops
     computing its operands move before the first such loop: its latency then hides behind
     the loop.

@@ -54,8 +54,9 @@ func.func @bias_row(%pa: tensor<64x64x!tile.ptr<f16>, #A>, %pb: tensor<64x64x!ti
 
 // What stays: a load whose pointers come from a loop's result; one of 16 f16 (256 bits) a
 // thread, held through the loop; one after a store into global memory (which may write
-// what it reads); one after a loop without a dot (nothing to hide behind). Two dot loops:
-// a load that can pass both goes before the first.
+// what it reads); one after a loop without a dot (control flow other than a dot loop may
+// wait for the data: a loop polling a flag). Two dot loops: a load that can pass both goes
+// before the first.
 // CHECK-LABEL: func.func @stays
 // CHECK:      tile.load %arg4
 // CHECK-NEXT: scf.for
@@ -101,5 +102,43 @@ func.func @stays(%pa: tensor<64x64x!tile.ptr<f16>, #A>, %p: tensor<64x!tile.ptr<
     scf.yield %y : i32
   }
   %v3 = tile.load %late {vec = 1 : i32} : tensor<64x!tile.ptr<f16>, #R>
+  return
+}
+
+// -----
+
+#A = #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#R = #tile.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#mma = #tile.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#s = #tile.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+
+// A loop polling a flag that another program sets once the data is written: it writes
+// nothing, but the load of the data stays after it (and so after the dot loop).
+// CHECK-LABEL: func.func @polls
+// CHECK:      scf.for
+// CHECK:      scf.while
+// CHECK:        tile.load %arg1
+// CHECK:      tile.load %arg2
+func.func @polls(%pa: tensor<64x64x!tile.ptr<f16>, #A>, %flag: !tile.ptr<i32>,
+                 %data: tensor<64x!tile.ptr<f16>, #R>, %k: i32) attributes {tile.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+  %r = scf.for %i = %c0 to %k step %c1 iter_args(%acc = %acc0) -> (tensor<64x64xf32, #mma>) : i32 {
+    %a = tile.load %pa {vec = 8 : i32} : tensor<64x64x!tile.ptr<f16>, #A>
+    %as = tile.local_alloc %a : tensor<64x64xf16, #A> -> !tile.smem<64x64xf16, #s>
+    %d = tile.warpgroup_dot %as, %as, %acc : !tile.smem<64x64xf16, #s>, !tile.smem<64x64xf16, #s>, tensor<64x64xf32, #mma>
+    %w = tile.warpgroup_dot_wait %d {pending = 0 : i32} : tensor<64x64xf32, #mma>
+    scf.yield %w : tensor<64x64xf32, #mma>
+  }
+  %p = scf.while (%x = %c0) : (i32) -> i32 {
+    %f = tile.load %flag : !tile.ptr<i32>
+    %z = arith.cmpi eq, %f, %c0 : i32
+    scf.condition(%z) %x : i32
+  } do {
+  ^bb0(%y: i32):
+    scf.yield %y : i32
+  }
+  %v = tile.load %data {vec = 1 : i32} : tensor<64x!tile.ptr<f16>, #R>
   return
 }
