@@ -267,6 +267,8 @@ Value Sema::lookup(const ast::NameExpr *e) {
 //===----------------------------------------------------------------------===//
 
 Value Sema::expr(const ast::Expr *e) {
+  if (auto it = preEvaluated.find(e); it != preEvaluated.end())
+    return it->second;
   switch (e->getKind()) {
   case ast::Expr::Kind::Name:
     return lookup(cast<ast::NameExpr>(e));
@@ -1030,6 +1032,35 @@ Value Sema::convertCall(const Value &v, const Value &dtype, const Value &bitcast
   return castTo(v, dtype, range, dtypeRange);
 }
 
+std::optional<Value> Sema::tensorMethod(const Value &base, const ast::AttributeExpr *attr,
+                                        const ast::CallExpr *call) {
+  // The builtins Triton also defines as methods of its tensors (@_tensor_member_fn).
+  static const llvm::StringSet<> kMethods = {
+      "abs",     "exp",     "exp2",     "log",     "log2",          "sqrt",   "rsqrt",
+      "sin",     "cos",     "erf",      "floor",   "ceil",          "fma",    "cdiv",
+      "sigmoid", "max",     "min",      "argmax",  "argmin",        "sum",    "cumsum",
+      "cumprod", "sort",    "flip",     "ravel",   "broadcast_to",  "trans",  "permute",
+      "reshape", "view",    "expand_dims", "split", "associative_scan"};
+  if (!kMethods.contains(attr->name) || !base.isRuntime())
+    return std::nullopt;
+  Value builtin = lookupBuiltin(attr->name);
+  if (builtin.kind != Value::Kind::Builtin)
+    return std::nullopt;
+  // The object is the first argument: the same syntax node, whose value is the one
+  // already computed (evaluating it again would repeat its loads and calls).
+  std::vector<ast::Expr *> args;
+  args.push_back(attr->base);
+  args.insert(args.end(), call->args.begin(), call->args.end());
+  ast::CallExpr desugared(call->range, call->callee, std::move(args), call->kwargs);
+  bool fresh = preEvaluated.try_emplace(attr->base, base).second;
+  // Named as Triton's function (`x.max(1)` is tl.max(x, 1), a reduction, where a bare
+  // max(x, 1) is Python's element-wise one).
+  Value result = builtinCall(builtin.builtin, "tl." + attr->name, &desugared);
+  if (fresh)
+    preEvaluated.erase(attr->base);
+  return result;
+}
+
 Value Sema::call(const ast::CallExpr *e) {
   if (auto *attr = dyn_cast<ast::AttributeExpr>(e->callee)) {
     Value base = expr(attr->base);
@@ -1039,7 +1070,16 @@ Value Sema::call(const ast::CallExpr *e) {
       return descriptorMethod(base, attr, e); // desc.load / desc.store (SemaBlockPtr.cpp)
     if (base.kind != Value::Kind::Namespace) {
       if (attr->name != "to") {
-        diags.error(attr->nameRange, base.describe() + " has no method '" + attr->name + "'");
+        if (std::optional<Value> r = tensorMethod(base, attr, e))
+          return *r;
+        if (isUnsupportedTritonName(attr->name))
+          diags.error(attr->nameRange, "'" + attr->name + "' (a method of Triton's tensors) "
+                                       "is not supported by tcc");
+        else
+          diags.error(attr->nameRange, base.describe() + " has no method '" + attr->name +
+                                           "' (methods: .to() and Triton's tensor methods "
+                                           "that tcc has as builtins, such as .sum(axis), "
+                                           ".max(axis), .trans(), .reshape(shape))");
         return Value::error();
       }
       // x.to(dtype, fp_downcast_rounding=None, bitcast=False), as Triton's.

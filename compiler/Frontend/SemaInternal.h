@@ -15,6 +15,7 @@
 
 #include "dialects/Tile/Float8.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -267,6 +268,14 @@ public:
 
   // SemaExpr.cpp -----------------------------------------------------------
   Value expr(const ast::Expr *e);
+  /// `x.sum(0)`, `x.trans()`, ...: Triton's tensor methods, the builtin of that name on
+  /// `base` (the value of `attr->base`, not evaluated again) and the call's arguments;
+  /// std::nullopt when `attr->name` is not one.
+  std::optional<Value> tensorMethod(const Value &base, const ast::AttributeExpr *attr,
+                                    const ast::CallExpr *call);
+  /// Values of expressions already evaluated, which expr() returns instead of evaluating
+  /// them again (a tensor method's object, passed on as its builtin's first argument).
+  llvm::DenseMap<const ast::Expr *, Value> preEvaluated;
   Value lookup(const ast::NameExpr *e);
   Value lookupBuiltin(llvm::StringRef name) const;
   Value unary(const ast::UnaryExpr *e);
