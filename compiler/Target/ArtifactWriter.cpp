@@ -52,6 +52,20 @@ bool isArch(const std::string& a) {
 
 bool isPowerOfTwo(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
+// The bytes of a tensor map's element type (the runtime's tensorMapDataType agrees); 0 for
+// a type that is not one.
+int tensorMapElementBytes(const std::string& dtype) {
+  if (dtype == "i1" || dtype == "i8" || dtype == "f8e4nv" || dtype == "f8e5")
+    return 1;
+  if (dtype == "i16" || dtype == "f16" || dtype == "bf16")
+    return 2;
+  if (dtype == "i32" || dtype == "f32")
+    return 4;
+  if (dtype == "i64" || dtype == "f64")
+    return 8;
+  return 0;
+}
+
 std::string entryOf(const KernelArtifact& a) { return a.entry.empty() ? a.name : a.entry; }
 
 // JSON text is UTF-8: a path or a string constexpr that is not (a Latin-1 file name) is
@@ -199,8 +213,10 @@ std::string validateArtifact(const KernelArtifact& a) {
     if (c->unchecked < 0)
       return k + "check_bounds unchecked " + std::to_string(c->unchecked) + " is negative";
   }
-  // A grid expression (or a cost count) over the integer parameters and constexprs.
-  auto checkExpr = [&](const std::string& what, const std::string& text) -> std::string {
+  // A grid expression (or a cost count) over the integer parameters and constexprs (and the
+  // device's num_sms and occupancy where `deviceSymbols`).
+  auto checkExpr = [&](const std::string& what, const std::string& text,
+                       bool deviceSymbols = true) -> std::string {
     grid::Expr e;
     std::string err;
     if (!grid::parse(text, &e, &err))
@@ -216,7 +232,7 @@ std::string validateArtifact(const KernelArtifact& a) {
       for (const KernelConstexpr& c : a.constexprs)
         if (c.name == name)
           return c.isInteger() ? 0 : -3;
-      if (name == "num_sms" || name == "occupancy")
+      if (deviceSymbols && (name == "num_sms" || name == "occupancy"))
         return 0; // the device's, at launch
       return -1;
     };
@@ -240,6 +256,63 @@ std::string validateArtifact(const KernelArtifact& a) {
   if (a.costFlops)
     if (std::string err = checkExpr("cost flops", *a.costFlops); !err.empty())
       return err;
+  for (size_t i = 0; i < a.tensorMaps.size(); ++i) {
+    const KernelTensorMap& t = a.tensorMaps[i];
+    const std::string m = k + "tensor map " + std::to_string(i) + " ('" + t.param + "'): ";
+    auto p = std::find_if(a.params.begin(), a.params.end(),
+                          [&](const KernelParam& q) { return q.name == t.param; });
+    bool ptr = false;
+    if (p == a.params.end() || !artifacts::parseParamType(p->type, &ptr, nullptr) || !ptr)
+      return m + "'" + t.param + "' is not a pointer parameter";
+    const int bytes = tensorMapElementBytes(t.dtype);
+    if (!bytes)
+      return m + "dtype '" + t.dtype + "' is not a tensor map element type";
+    if ("*" + t.dtype != p->type)
+      return m + "dtype " + t.dtype + " is not the element type of '" + t.param + "' (" +
+             p->type + ")";
+    const size_t rank = t.dims.size();
+    if (rank < 1 || rank > 5)
+      return m + "rank " + std::to_string(rank) + " is outside 1..5";
+    if (t.stridesBytes.size() != rank - 1)
+      return m + std::to_string(t.stridesBytes.size()) + " strides for rank " +
+             std::to_string(rank) + " (the byte strides of dims 1..: " +
+             std::to_string(rank - 1) + ")";
+    if (t.box.size() != rank)
+      return m + std::to_string(t.box.size()) + " box extents for rank " + std::to_string(rank);
+    for (size_t d = 0; d < rank; ++d)
+      if (t.box[d] < 1 || t.box[d] > 256)
+        return m + "box[" + std::to_string(d) + "] " + std::to_string(t.box[d]) +
+               " is outside 1..256";
+    const int64_t inner = t.box[0] * bytes;
+    if (inner % 16 != 0)
+      return m + "the inner box (box[0] " + std::to_string(t.box[0]) + " of " + t.dtype + ", " +
+             std::to_string(inner) + " bytes) is not a multiple of 16 bytes";
+    if (t.swizzle != 0 && t.swizzle != 32 && t.swizzle != 64 && t.swizzle != 128)
+      return m + "swizzle " + std::to_string(t.swizzle) + " is not 0, 32, 64 or 128";
+    if (t.swizzle != 0 && inner > t.swizzle)
+      return m + "the inner box (box[0] " + std::to_string(t.box[0]) + " of " + t.dtype + ", " +
+             std::to_string(inner) + " bytes) is wider than the " + std::to_string(t.swizzle) +
+             "-byte swizzle";
+    if (t.l2Promotion != 0 && t.l2Promotion != 64 && t.l2Promotion != 128 && t.l2Promotion != 256)
+      return m + "l2Promotion " + std::to_string(t.l2Promotion) + " is not 0, 64, 128 or 256";
+    if (t.oobFill != "zero" && t.oobFill != "nan")
+      return m + "oobFill '" + t.oobFill + "' is not \"zero\" or \"nan\"";
+    if (t.oobFill == "nan" && t.dtype != "f16" && t.dtype != "bf16" && t.dtype != "f32" &&
+        t.dtype != "f64")
+      return m + "oobFill \"nan\" needs a floating-point dtype, not " + t.dtype;
+    for (size_t d = 0; d < rank; ++d)
+      if (std::string err = checkExpr("tensor map " + std::to_string(i) + " dims[" +
+                                          std::to_string(d) + "]",
+                                      t.dims[d], /*deviceSymbols=*/false);
+          !err.empty())
+        return err;
+    for (size_t d = 0; d + 1 < rank; ++d)
+      if (std::string err = checkExpr("tensor map " + std::to_string(i) + " stridesBytes[" +
+                                          std::to_string(d) + "]",
+                                      t.stridesBytes[d], /*deviceSymbols=*/false);
+          !err.empty())
+        return err;
+  }
   if (a.cubin.empty() && a.ptx.empty())
     return k + "neither a cubin nor PTX";
   return "";
@@ -299,7 +372,77 @@ void writeConstexpr(llvm::json::OStream& j, const KernelConstexpr& c) {
   }
 }
 
+void writeStrings(llvm::json::OStream& j, llvm::StringRef key, const std::vector<std::string>& list) {
+  j.attributeArray(key, [&] {
+    for (const std::string& s : list)
+      j.value(s);
+  });
+}
+
+// "params", "constexprs" and, where there are any, "tensormaps": what the metadata and a
+// header's tensor-map spec (tensorMapSpecJson) share.
+void writeParams(llvm::json::OStream& j, const KernelArtifact& a) {
+  j.attributeArray("params", [&] {
+    for (const KernelParam& p : a.params)
+      j.object([&] {
+        j.attribute("name", p.name);
+        j.attribute("type", p.type);
+        if (p.divisibility > 1)
+          j.attribute("divisibility", p.divisibility);
+        if (p.equalToOne)
+          j.attribute("equal_to", 1);
+      });
+  });
+}
+
+void writeConstexprs(llvm::json::OStream& j, const KernelArtifact& a) {
+  j.attributeObject("constexprs", [&] {
+    for (const KernelConstexpr& c : a.constexprs) {
+      j.attributeBegin(c.name);
+      writeConstexpr(j, c);
+      j.attributeEnd();
+    }
+  });
+}
+
+void writeTensorMaps(llvm::json::OStream& j, const KernelArtifact& a) {
+  j.attributeArray("tensormaps", [&] {
+    for (const KernelTensorMap& t : a.tensorMaps)
+      j.object([&] {
+        j.attribute("param", t.param);
+        j.attribute("dtype", t.dtype);
+        writeStrings(j, "dims", t.dims);
+        writeStrings(j, "strides_bytes", t.stridesBytes);
+        j.attributeArray("box", [&] {
+          for (int64_t b : t.box)
+            j.value(b);
+        });
+        j.attribute("swizzle", t.swizzle);
+        j.attribute("l2_promotion", t.l2Promotion);
+        j.attribute("oob_fill", t.oobFill);
+      });
+  });
+}
+
 } // namespace
+
+namespace artifacts {
+
+std::string tensorMapSpecJson(const KernelArtifact& a) {
+  if (a.tensorMaps.empty())
+    return "";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::json::OStream j(os);
+  j.object([&] {
+    writeParams(j, a);
+    writeConstexprs(j, a);
+    writeTensorMaps(j, a);
+  });
+  return text;
+}
+
+} // namespace artifacts
 
 std::string artifactMetadataJson(const KernelArtifact& a, const std::string& cubinFileName,
                                  const std::string& ptxFileName) {
@@ -308,14 +451,13 @@ std::string artifactMetadataJson(const KernelArtifact& a, const std::string& cub
   // Members in the order of docs/artifacts.md (llvm::json::Object would sort them).
   llvm::json::OStream j(os, 2);
   auto strings = [&](llvm::StringRef key, const std::vector<std::string>& list) {
-    j.attributeArray(key, [&] {
-      for (const std::string& s : list)
-        j.value(s);
-    });
+    writeStrings(j, key, list);
   };
   j.object([&] {
     j.attribute("format", kArtifactFormat);
-    j.attribute("version", kArtifactVersion);
+    // Version 2 only with tensor maps: every other artifact stays what readers of version 1
+    // read.
+    j.attribute("version", a.tensorMaps.empty() ? kArtifactVersion : kArtifactVersionTensorMaps);
     j.attribute("name", a.name);
     j.attribute("entry", entryOf(a));
     j.attribute("arch", a.arch);
@@ -329,24 +471,8 @@ std::string artifactMetadataJson(const KernelArtifact& a, const std::string& cub
     if (a.numStages > 0)
       j.attribute("num_stages", a.numStages);
     strings("grid", {a.grid[0], a.grid[1], a.grid[2]});
-    j.attributeArray("params", [&] {
-      for (const KernelParam& p : a.params)
-        j.object([&] {
-          j.attribute("name", p.name);
-          j.attribute("type", p.type);
-          if (p.divisibility > 1)
-            j.attribute("divisibility", p.divisibility);
-          if (p.equalToOne)
-            j.attribute("equal_to", 1);
-        });
-    });
-    j.attributeObject("constexprs", [&] {
-      for (const KernelConstexpr& c : a.constexprs) {
-        j.attributeBegin(c.name);
-        writeConstexpr(j, c);
-        j.attributeEnd();
-      }
-    });
+    writeParams(j, a);
+    writeConstexprs(j, a);
     if (a.hasPtxasInfo)
       j.attributeObject("ptxas", [&] {
         j.attribute("registers", a.registers);
@@ -376,6 +502,8 @@ std::string artifactMetadataJson(const KernelArtifact& a, const std::string& cub
         j.attribute("record_bytes", kBoundsRecordBytes);
         j.attribute("unchecked", c->unchecked);
       });
+    if (!a.tensorMaps.empty())
+      writeTensorMaps(j, a);
     if (!a.source.empty())
       j.attribute("source", utf8(a.source));
     if (!a.compiler.empty())

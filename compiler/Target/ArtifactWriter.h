@@ -73,6 +73,22 @@ struct KernelBoundsCheck {
 };
 constexpr int kBoundsRecordBytes = 40;
 
+/// A TMA tensor map the kernel takes as a hidden parameter (issue 11): after the user
+/// parameters, one `.param .align 64 .b8 [128]` per entry, in this order, which the
+/// launcher fills with cuTensorMapEncodeTiled. (With --check-bounds, after the bounds
+/// check's hidden parameters: the user parameters, the extents, the record, the maps.)
+/// Metadata "tensormaps", version 2 (docs/artifacts.md).
+struct KernelTensorMap {
+  std::string param;                     // the pointer parameter whose address is the global base
+  std::string dtype;                     // element type, as in KernelParam::type without '*': "f16", "bf16", "f32", "i8", ...
+  std::vector<std::string> dims;         // global extents in elements, innermost first (grid-expression grammar, e.g. "K", "M")
+  std::vector<std::string> stridesBytes; // dims.size()-1 byte strides of dims 1.. (grid-expression grammar, e.g. "stride_am * 2")
+  std::vector<int64_t> box;              // box extents in elements, innermost first (each 1..256)
+  int swizzle = 0;                       // bytes: 0, 32, 64 or 128
+  int l2Promotion = 128;                 // bytes: 0, 64, 128 or 256
+  std::string oobFill = "zero";          // "zero" or "nan" (CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA)
+};
+
 struct KernelArtifact {
   std::string name;  // the kernel's name in the source, e.g. "vector_add"
   std::string entry; // the entry symbol in the cubin; empty means the same as `name`
@@ -98,18 +114,25 @@ struct KernelArtifact {
   // What one launch costs (metadata "cost", docs/artifacts.md): global bytes moved and
   // FLOPs, as grid expressions over the integer parameters; absent where not expressible.
   std::optional<std::string> costBytes, costFlops;
+  std::vector<KernelTensorMap> tensorMaps; // TMA tensor maps (metadata "tensormaps")
   std::string source;                // optional provenance: the source file
   std::string compiler;              // optional provenance: e.g. "tcc 0.1"
 };
 
-// The format tag and version written into every metadata file.
+// The format tag and version written into every metadata file: version 1, or
+// kArtifactVersionTensorMaps for an artifact with tensor maps (hidden parameters a reader of
+// version 1 would not pass).
 constexpr const char* kArtifactFormat = "tcc-kernel";
 constexpr int kArtifactVersion = 1;
+constexpr int kArtifactVersionTensorMaps = 2;
 
 // Checks an artifact before it is written: identifiers, parameter types, divisibility (a
 // power of two), num_warps (1..32), threads per warp (32), shared_bytes (0..227 KiB), arch
 // ("sm_NN[a|f]"), grid expressions parse and mention only integer parameters or integer
-// constexprs, a cubin or PTX.
+// constexprs, a cubin or PTX; each tensor map: a pointer parameter and its element type,
+// rank 1..5 with rank-1 strides and rank box extents of 1..256, an inner box of a multiple
+// of 16 bytes and at most the swizzle span, swizzle/l2Promotion/oobFill of the allowed
+// values (nan for float types only), expressions over integer parameters and constexprs.
 // Returns an empty string when valid, otherwise what is wrong (naming the kernel).
 std::string validateArtifact(const KernelArtifact& artifact);
 
@@ -165,6 +188,10 @@ std::string replaceExtension(const std::string& path, const std::string& ext);
 namespace artifacts {
 // True if `type` is a parameter type of the list above; sets *isPointer.
 bool parseParamType(const std::string& type, bool* isPointer, std::string* element);
+// What a generated header gives an EmbeddedKernel with tensor maps (setTensorMaps): the
+// metadata's "params", "constexprs" and "tensormaps" of `artifact`, as one JSON object on
+// one line. Empty for an artifact without tensor maps.
+std::string tensorMapSpecJson(const KernelArtifact& artifact);
 } // namespace artifacts
 
 } // namespace tcc

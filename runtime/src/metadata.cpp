@@ -1,6 +1,7 @@
 #include "tcc/metadata.h"
 
 #include "tcc/constexpr_text.h"
+#include "tcc/cuda_api.h"
 #include "tcc/error.h"
 #include "tcc/identifier.h"
 #include "tcc/json.h"
@@ -15,6 +16,7 @@
 #include <sstream>
 
 namespace tcc {
+using namespace cu; // CU_TENSOR_MAP_DATA_TYPE_*
 namespace {
 
 // An input string as metadata errors quote it: whole up to 120 characters, otherwise its
@@ -303,7 +305,7 @@ namespace {
 // A grid expression (or cost count) of `m`: it parses, and names only integer parameters,
 // integer constexprs and the device symbols.
 void checkExpression(const Reader& r, const KernelMetadata& m, const std::string& label,
-                     const std::string& text) {
+                     const std::string& text, bool deviceSymbols = true) {
   grid::Expr e;
   std::string err;
   if (!grid::parse(text, &e, &err))
@@ -324,11 +326,175 @@ void checkExpression(const Reader& r, const KernelMetadata& m, const std::string
                  "', which is " + shown(c.second.toString()) + ", not an integer");
         ok = true;
       }
-    if (!ok && (n == "num_sms" || n == "occupancy"))
+    if (!ok && deviceSymbols && (n == "num_sms" || n == "occupancy"))
       ok = true; // the device's symbols, evaluated at launch (docs/ir.md)
     if (!ok)
       r.fail(label + " " + grid::detail::quoteExpr(text) + " uses unknown name '" + shown(n) + "'");
   }
+}
+
+// "params": name, type and the variant's assumptions of each runtime parameter, in order.
+void parseParams(const Reader& r, const json::Value& root, KernelMetadata* m) {
+  const json::Value* params = r.get(root, "params", json::Value::Kind::Array, true);
+  for (size_t i = 0; i < params->items().size(); ++i) {
+    const json::Value& p = params->items()[i];
+    std::string where = " of parameter " + std::to_string(i);
+    if (!p.isObject())
+      r.fail("parameter " + std::to_string(i) + " is not an object");
+    ParamInfo info;
+    info.name = r.str(p, "name", true, where);
+    if (!isIdentifier(info.name))
+      r.fail("parameter " + std::to_string(i) + " has no valid name");
+    for (const ParamInfo& q : m->params)
+      if (q.name == info.name)
+        r.fail("parameter '" + shown(info.name) + "' appears twice");
+    std::string type = r.str(p, "type", true, where);
+    if (!parseParamType(type, &info))
+      r.fail("parameter '" + shown(info.name) + "' has unknown type '" + shown(type) + "'");
+    info.divisibility = r.integer(p, "divisibility", false, 1, where);
+    if (info.divisibility < 1 || (info.divisibility & (info.divisibility - 1)) != 0)
+      r.fail("parameter '" + shown(info.name) + "': divisibility " + std::to_string(info.divisibility) +
+             " is not a power of two");
+    if (info.divisibility > 1 && !info.isPointer && info.elementKind != ScalarKind::Int)
+      r.fail("parameter '" + shown(info.name) + "' of type " + type +
+             " cannot carry a divisibility assumption");
+    if (const json::Value* eq = p.find("equal_to")) {
+      if (!eq->isInt() || eq->asInt() != 1)
+        r.fail("parameter '" + shown(info.name) + "': \"equal_to\" must be 1 (the only value supported)");
+      if (info.isPointer || info.elementKind != ScalarKind::Int)
+        r.fail("parameter '" + shown(info.name) + "' of type " + type +
+               " cannot carry an equal-to-1 assumption (integers only)");
+      if (info.divisibility > 1)
+        r.fail("parameter '" + shown(info.name) + "' cannot be both equal to 1 and divisible by " +
+               std::to_string(info.divisibility));
+      info.equalToOne = true;
+    }
+    m->params.push_back(std::move(info));
+  }
+}
+
+// "constexprs" (optional): the values the variant was compiled with, in declaration order.
+void parseConstexprs(const Reader& r, const json::Value& root, KernelMetadata* m) {
+  if (const json::Value* c = r.get(root, "constexprs", json::Value::Kind::Object, false)) {
+    for (const auto& kv : c->members()) {
+      const json::Value& v = kv.second;
+      if (!isIdentifier(kv.first))
+        r.fail("constexpr \"" + shown(kv.first) + "\" is not an identifier");
+      for (const auto& prev : m->constexprs)
+        if (prev.first == kv.first)
+          r.fail("constexpr '" + shown(kv.first) + "' appears twice");
+      if (v.isInt())
+        m->constexprs.emplace_back(kv.first, ConstexprValue(v.asInt()));
+      else if (v.isBool())
+        m->constexprs.emplace_back(kv.first, ConstexprValue(v.asBool()));
+      else if (v.isNumber())
+        m->constexprs.emplace_back(kv.first, ConstexprValue(v.asDouble()));
+      else if (v.isString())
+        m->constexprs.emplace_back(kv.first, ConstexprValue(v.asString()));
+      else
+        r.fail("constexpr '" + shown(kv.first) + "' is " + json::Value::kindName(v.kind()) +
+               " (an integer, a boolean, a number or a string expected)");
+    }
+  }
+}
+
+// "tensormaps" (version 2, docs/artifacts.md): the TMA tensor maps the kernel takes after its
+// parameters, each checked against what cuTensorMapEncodeTiled accepts of what is known
+// before a launch (the arguments' values are checked at launch).
+std::vector<TensorMapInfo> parseTensorMaps(const Reader& r, const json::Value& list,
+                                           const KernelMetadata& m) {
+  std::vector<TensorMapInfo> maps;
+  for (size_t i = 0; i < list.items().size(); ++i) {
+    const json::Value& t = list.items()[i];
+    const std::string at = "\"tensormaps\"[" + std::to_string(i) + "]";
+    const std::string where = " in " + at;
+    if (!t.isObject())
+      r.fail(at + " is " + json::Value::kindName(t.kind()) + ", not an object");
+    TensorMapInfo info;
+    info.param = r.str(t, "param", true, where);
+    size_t p = m.params.size();
+    for (size_t q = 0; q < m.params.size(); ++q)
+      if (m.params[q].name == info.param)
+        p = q;
+    if (p == m.params.size())
+      r.fail(at + ".\"param\" names '" + shown(info.param) + "', which is not a parameter");
+    if (!m.params[p].isPointer)
+      r.fail(at + ".\"param\" names '" + shown(info.param) + "' (" + m.params[p].type +
+             "), which is not a pointer parameter");
+    info.paramIndex = p;
+    info.dtype = r.str(t, "dtype", true, where);
+    if (!tensorMapDataType(info.dtype, &info.elementBytes))
+      r.fail(at + ".\"dtype\" \"" + shown(info.dtype) +
+             "\" is not a tensor map element type (i1, i8, i16, i32, i64, f16, bf16, f32, "
+             "f64, f8e4nv, f8e5)");
+    if ("*" + info.dtype != m.params[p].type)
+      r.fail(at + ".\"dtype\" " + info.dtype + " is not the element type of '" + info.param +
+             "' (" + m.params[p].type + ")");
+    auto expressions = [&](const char* field, std::vector<std::string>* out) {
+      const json::Value* a = r.get(t, field, json::Value::Kind::Array, true, where);
+      const std::string f = at + ".\"" + field + "\"";
+      for (size_t j = 0; j < a->items().size(); ++j) {
+        const json::Value& e = a->items()[j];
+        const std::string label = f + "[" + std::to_string(j) + "]";
+        if (!e.isString())
+          r.fail(label + " is " + json::Value::kindName(e.kind()) +
+                 ", not a grid expression (a string)");
+        checkExpression(r, m, label, e.asString(), /*deviceSymbols=*/false);
+        out->push_back(e.asString());
+      }
+    };
+    expressions("dims", &info.dims);
+    const size_t rank = info.dims.size();
+    if (rank < 1 || rank > 5)
+      r.fail(at + ".\"dims\" has " + std::to_string(rank) +
+             " entries; a tensor map has 1 to 5 dimensions");
+    expressions("strides_bytes", &info.stridesBytes);
+    if (info.stridesBytes.size() != rank - 1)
+      r.fail(at + ".\"strides_bytes\" has " + std::to_string(info.stridesBytes.size()) +
+             " entries; " + std::to_string(rank) + " dimensions need " +
+             std::to_string(rank - 1) + " (the byte strides of dims 1..)");
+    const json::Value* box = r.get(t, "box", json::Value::Kind::Array, true, where);
+    for (size_t j = 0; j < box->items().size(); ++j) {
+      const json::Value& b = box->items()[j];
+      const std::string label = at + ".\"box\"[" + std::to_string(j) + "]";
+      if (!b.isInt())
+        r.fail(label + " is " + (b.isNumber() ? "not an integer" : json::Value::kindName(b.kind())) +
+               ", not a box extent");
+      if (b.asInt() < 1 || b.asInt() > 256)
+        r.fail(label + " " + std::to_string(b.asInt()) + " is outside 1..256");
+      info.box.push_back(b.asInt());
+    }
+    if (info.box.size() != rank)
+      r.fail(at + ".\"box\" has " + std::to_string(info.box.size()) + " entries; \"dims\" has " +
+             std::to_string(rank));
+    const int64_t innerBytes = info.box[0] * info.elementBytes;
+    if (innerBytes % 16 != 0)
+      r.fail(at + ".\"box\"[0] " + std::to_string(info.box[0]) + " of " + info.dtype + " is " +
+             std::to_string(innerBytes) + " bytes, not a multiple of 16 (as TMA requires)");
+    int64_t swizzle = r.integer(t, "swizzle", false, 0, where);
+    if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
+      r.fail(at + ".\"swizzle\" " + std::to_string(swizzle) + " is not 0, 32, 64 or 128");
+    if (swizzle != 0 && innerBytes > swizzle)
+      r.fail(at + ".\"box\"[0] " + std::to_string(info.box[0]) + " of " + info.dtype + " is " +
+             std::to_string(innerBytes) + " bytes, more than the " + std::to_string(swizzle) +
+             "-byte swizzle span (TMA's limit on a swizzled box's inner extent)");
+    info.swizzle = static_cast<int>(swizzle);
+    int64_t l2 = r.integer(t, "l2_promotion", false, 128, where);
+    if (l2 != 0 && l2 != 64 && l2 != 128 && l2 != 256)
+      r.fail(at + ".\"l2_promotion\" " + std::to_string(l2) + " is not 0, 64, 128 or 256");
+    info.l2Promotion = static_cast<int>(l2);
+    const json::Value* fill = r.get(t, "oob_fill", json::Value::Kind::String, false, where);
+    std::string oob = fill ? fill->asString() : "zero";
+    if (oob != "zero" && oob != "nan")
+      r.fail(at + ".\"oob_fill\" \"" + shown(oob) + "\" is not \"zero\" or \"nan\"");
+    info.oobFillNan = oob == "nan";
+    if (info.oobFillNan && info.dtype != "f16" && info.dtype != "bf16" && info.dtype != "f32" &&
+        info.dtype != "f64")
+      r.fail(at + ".\"oob_fill\" \"nan\" needs a floating-point dtype (f16, bf16, f32, f64), "
+                  "not " + info.dtype);
+    maps.push_back(std::move(info));
+  }
+  return maps;
 }
 } // namespace
 
@@ -341,9 +507,11 @@ KernelMetadata parseMetadata(const std::string& text, const std::string& origin,
   std::string format = r.str(root, "format", true);
   if (format != "tcc-kernel")
     r.fail("\"format\" is \"" + shown(format) + "\", not \"tcc-kernel\"");
+  // Version 2 adds "tensormaps" (hidden parameters a reader of version 1 would not pass);
+  // a file without tensor maps is version 1.
   int64_t version = r.integer(root, "version", true, 0);
-  if (version != 1)
-    r.fail("version " + std::to_string(version) + " is not supported (this runtime reads 1)");
+  if (version != 1 && version != 2)
+    r.fail("version " + std::to_string(version) + " is not supported (this runtime reads 1 and 2)");
 
   KernelMetadata m;
   m.origin = origin;
@@ -385,64 +553,8 @@ KernelMetadata parseMetadata(const std::string& text, const std::string& origin,
   if (m.sharedBytes < 0 || m.sharedBytes > (int64_t(1) << 30))
     r.fail("\"shared_bytes\" " + std::to_string(m.sharedBytes) + " is out of range");
 
-  const json::Value* params = r.get(root, "params", json::Value::Kind::Array, true);
-  for (size_t i = 0; i < params->items().size(); ++i) {
-    const json::Value& p = params->items()[i];
-    std::string where = " of parameter " + std::to_string(i);
-    if (!p.isObject())
-      r.fail("parameter " + std::to_string(i) + " is not an object");
-    ParamInfo info;
-    info.name = r.str(p, "name", true, where);
-    if (!isIdentifier(info.name))
-      r.fail("parameter " + std::to_string(i) + " has no valid name");
-    for (const ParamInfo& q : m.params)
-      if (q.name == info.name)
-        r.fail("parameter '" + shown(info.name) + "' appears twice");
-    std::string type = r.str(p, "type", true, where);
-    if (!parseParamType(type, &info))
-      r.fail("parameter '" + shown(info.name) + "' has unknown type '" + shown(type) + "'");
-    info.divisibility = r.integer(p, "divisibility", false, 1, where);
-    if (info.divisibility < 1 || (info.divisibility & (info.divisibility - 1)) != 0)
-      r.fail("parameter '" + shown(info.name) + "': divisibility " + std::to_string(info.divisibility) +
-             " is not a power of two");
-    if (info.divisibility > 1 && !info.isPointer && info.elementKind != ScalarKind::Int)
-      r.fail("parameter '" + shown(info.name) + "' of type " + type +
-             " cannot carry a divisibility assumption");
-    if (const json::Value* eq = p.find("equal_to")) {
-      if (!eq->isInt() || eq->asInt() != 1)
-        r.fail("parameter '" + shown(info.name) + "': \"equal_to\" must be 1 (the only value supported)");
-      if (info.isPointer || info.elementKind != ScalarKind::Int)
-        r.fail("parameter '" + shown(info.name) + "' of type " + type +
-               " cannot carry an equal-to-1 assumption (integers only)");
-      if (info.divisibility > 1)
-        r.fail("parameter '" + shown(info.name) + "' cannot be both equal to 1 and divisible by " +
-               std::to_string(info.divisibility));
-      info.equalToOne = true;
-    }
-    m.params.push_back(std::move(info));
-  }
-
-  if (const json::Value* c = r.get(root, "constexprs", json::Value::Kind::Object, false)) {
-    for (const auto& kv : c->members()) {
-      const json::Value& v = kv.second;
-      if (!isIdentifier(kv.first))
-        r.fail("constexpr \"" + shown(kv.first) + "\" is not an identifier");
-      for (const auto& prev : m.constexprs)
-        if (prev.first == kv.first)
-          r.fail("constexpr '" + shown(kv.first) + "' appears twice");
-      if (v.isInt())
-        m.constexprs.emplace_back(kv.first, ConstexprValue(v.asInt()));
-      else if (v.isBool())
-        m.constexprs.emplace_back(kv.first, ConstexprValue(v.asBool()));
-      else if (v.isNumber())
-        m.constexprs.emplace_back(kv.first, ConstexprValue(v.asDouble()));
-      else if (v.isString())
-        m.constexprs.emplace_back(kv.first, ConstexprValue(v.asString()));
-      else
-        r.fail("constexpr '" + shown(kv.first) + "' is " + json::Value::kindName(v.kind()) +
-               " (an integer, a boolean, a number or a string expected)");
-    }
-  }
+  parseParams(r, root, &m);
+  parseConstexprs(r, root, &m);
 
   const json::Value* grid = r.get(root, "grid", json::Value::Kind::Array, true);
   if (grid->items().size() != 3)
@@ -470,9 +582,53 @@ KernelMetadata parseMetadata(const std::string& text, const std::string& origin,
     m.autotune = parseAutotune(r, *at, m.params);
   if (const json::Value* cb = r.get(root, "check_bounds", json::Value::Kind::Object, false))
     m.checkBounds = parseBoundsCheck(r, *cb, m.params);
+  if (const json::Value* tm = r.get(root, "tensormaps", json::Value::Kind::Array, false)) {
+    if (version < 2)
+      r.fail("\"tensormaps\" needs \"version\": 2 (a reader of version 1 would launch without "
+             "the tensor maps)");
+    m.tensorMaps = parseTensorMaps(r, *tm, m);
+  }
   m.source = r.str(root, "source", false);
   m.compiler = r.str(root, "compiler", false);
   return m;
+}
+
+KernelMetadata parseTensorMapSpec(const std::string& text, const std::string& origin) {
+  json::Value root = json::parse(text, origin);
+  Reader r(origin);
+  if (!root.isObject())
+    r.fail("the top level is not a JSON object");
+  KernelMetadata m;
+  m.origin = origin;
+  parseParams(r, root, &m);
+  parseConstexprs(r, root, &m);
+  m.tensorMaps =
+      parseTensorMaps(r, *r.get(root, "tensormaps", json::Value::Kind::Array, true), m);
+  return m;
+}
+
+bool tensorMapDataType(const std::string& dtype, int* elementBytes, int* dataType) {
+  // Integers and fp8 move as unsigned bits of their size (TMA copies, it does not convert;
+  // the signedness matters to nothing but an out-of-bounds fill, which is zero for both).
+  static const struct {
+    const char* name;
+    int bytes;
+    int type;
+  } kTypes[] = {{"i1", 1, CU_TENSOR_MAP_DATA_TYPE_UINT8},      {"i8", 1, CU_TENSOR_MAP_DATA_TYPE_UINT8},
+                {"f8e4nv", 1, CU_TENSOR_MAP_DATA_TYPE_UINT8},  {"f8e5", 1, CU_TENSOR_MAP_DATA_TYPE_UINT8},
+                {"i16", 2, CU_TENSOR_MAP_DATA_TYPE_UINT16},    {"i32", 4, CU_TENSOR_MAP_DATA_TYPE_INT32},
+                {"i64", 8, CU_TENSOR_MAP_DATA_TYPE_INT64},     {"f16", 2, CU_TENSOR_MAP_DATA_TYPE_FLOAT16},
+                {"bf16", 2, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16}, {"f32", 4, CU_TENSOR_MAP_DATA_TYPE_FLOAT32},
+                {"f64", 8, CU_TENSOR_MAP_DATA_TYPE_FLOAT64}};
+  for (const auto& t : kTypes)
+    if (dtype == t.name) {
+      if (elementBytes)
+        *elementBytes = t.bytes;
+      if (dataType)
+        *dataType = t.type;
+      return true;
+    }
+  return false;
 }
 
 std::string readFile(const std::string& path, const std::string& what, size_t limit) {

@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <tuple>
+#include <vector>
 
 namespace {
 
@@ -64,8 +66,10 @@ TEST(RuntimeMetadata, ParsesAValidFile) {
 TEST(RuntimeMetadata, RejectsWhatIsWrongAndSaysWhat) {
   EXPECT_NE(errorOf("[1]").find("not a JSON object"), std::string::npos);
   EXPECT_NE(errorOf(with("\"tcc-kernel\"", "\"other\"")).find("not \"tcc-kernel\""), std::string::npos);
-  EXPECT_NE(errorOf(with("\"version\": 1", "\"version\": 2")).find("version 2 is not supported"),
+  EXPECT_NE(errorOf(with("\"version\": 1", "\"version\": 3"))
+                .find("version 3 is not supported (this runtime reads 1 and 2)"),
             std::string::npos);
+  EXPECT_EQ(errorOf(with("\"version\": 1", "\"version\": 2")), "(no error)"); // no maps: fine
   EXPECT_NE(errorOf(with("\"name\": \"vector_add\", ", "")).find("missing \"name\""),
             std::string::npos);
   EXPECT_NE(errorOf(with("\"num_warps\": 4", "\"num_warps\": \"4\"")).find("should be a number"),
@@ -187,6 +191,156 @@ TEST(RuntimeMetadata, ArchSuffixes) {
   EXPECT_EQ(m.archNumber, 100);
 }
 
+
+// Metadata version 2: "tensormaps", the TMA tensor maps a kernel takes after its parameters
+// (docs/artifacts.md).
+const char* kTensorMaps = R"json({
+  "format": "tcc-kernel", "version": 2, "name": "matmul", "arch": "sm_90a", "cubin": "m.cubin",
+  "num_warps": 4, "grid": ["cdiv(M, BM)", "1", "1"],
+  "params": [{"name": "a", "type": "*f16", "divisibility": 16}, {"name": "c", "type": "*f32"},
+             {"name": "q", "type": "*i8"}, {"name": "M", "type": "i32"},
+             {"name": "K", "type": "i32"}, {"name": "stride_am", "type": "i32"},
+             {"name": "s", "type": "f32"}],
+  "constexprs": {"BM": 128, "ACT": "relu"},
+  "tensormaps": [{"param": "a", "dtype": "f16", "dims": ["K", "M"],
+                  "strides_bytes": ["stride_am * 2"], "box": [64, 128], "swizzle": 128,
+                  "l2_promotion": 256, "oob_fill": "nan"},
+                 {"param": "c", "dtype": "f32", "dims": ["BM"], "strides_bytes": [],
+                  "box": [32]}]
+})json";
+
+std::string withMaps(const std::string& from, const std::string& to) {
+  std::string s = kTensorMaps;
+  size_t p = s.find(from);
+  EXPECT_NE(p, std::string::npos) << from;
+  return p == std::string::npos ? s : s.replace(p, from.size(), to);
+}
+
+TEST(RuntimeMetadata, ParsesTensorMaps) {
+  tcc::KernelMetadata m = tcc::parseMetadata(kTensorMaps, "k.json", "");
+  ASSERT_EQ(m.tensorMaps.size(), 2u);
+  const tcc::TensorMapInfo& a = m.tensorMaps[0];
+  EXPECT_EQ(a.param, "a");
+  EXPECT_EQ(a.paramIndex, 0u);
+  EXPECT_EQ(a.dtype, "f16");
+  EXPECT_EQ(a.elementBytes, 2);
+  EXPECT_EQ(a.dims, (std::vector<std::string>{"K", "M"}));
+  EXPECT_EQ(a.stridesBytes, (std::vector<std::string>{"stride_am * 2"}));
+  EXPECT_EQ(a.box, (std::vector<int64_t>{64, 128}));
+  EXPECT_EQ(a.swizzle, 128);
+  EXPECT_EQ(a.l2Promotion, 256);
+  EXPECT_TRUE(a.oobFillNan);
+  // Without swizzle, l2_promotion and oob_fill: 0, 128 and zero; a constexpr in dims.
+  const tcc::TensorMapInfo& c = m.tensorMaps[1];
+  EXPECT_EQ(c.paramIndex, 1u);
+  EXPECT_EQ(c.elementBytes, 4);
+  EXPECT_EQ(c.dims, std::vector<std::string>{"BM"});
+  EXPECT_TRUE(c.stridesBytes.empty());
+  EXPECT_EQ(c.swizzle, 0);
+  EXPECT_EQ(c.l2Promotion, 128);
+  EXPECT_FALSE(c.oobFillNan);
+  // Element sizes and CUtensorMapDataType values (<cuda.h>'s).
+  int bytes = 0, type = -1;
+  for (auto [dtype, b, t] : std::vector<std::tuple<const char*, int, int>>{
+           {"i1", 1, 0}, {"i8", 1, 0}, {"f8e4nv", 1, 0}, {"f8e5", 1, 0}, {"i16", 2, 1},
+           {"i32", 4, 3}, {"i64", 8, 5}, {"f16", 2, 6}, {"f32", 4, 7}, {"f64", 8, 8},
+           {"bf16", 2, 9}}) {
+    EXPECT_TRUE(tcc::tensorMapDataType(dtype, &bytes, &type)) << dtype;
+    EXPECT_EQ(bytes, b) << dtype;
+    EXPECT_EQ(type, t) << dtype;
+  }
+  EXPECT_FALSE(tcc::tensorMapDataType("f8", &bytes, &type));
+  // A file without "tensormaps" has none.
+  EXPECT_TRUE(tcc::parseMetadata(kValid, "k.json", "").tensorMaps.empty());
+}
+
+TEST(RuntimeMetadata, TensorMapsNeedVersion2) {
+  EXPECT_NE(errorOf(withMaps("\"version\": 2", "\"version\": 1"))
+                .find("k.json: \"tensormaps\" needs \"version\": 2 (a reader of version 1 would "
+                      "launch without the tensor maps)"),
+            std::string::npos)
+      << errorOf(withMaps("\"version\": 2", "\"version\": 1"));
+}
+
+TEST(RuntimeMetadata, RejectsEveryMalformedTensorMap) {
+  struct Case {
+    std::string from, to, message;
+  };
+  const std::string map0 = "\"param\": \"a\", \"dtype\": \"f16\"";
+  const std::vector<Case> cases = {
+      {"\"tensormaps\": [", "\"tensormaps\": [1, ", "\"tensormaps\"[0] is a number, not an object"},
+      {"\"tensormaps\": [", "\"tensormaps\": {}, \"later\": [", "\"tensormaps\" should be an array"},
+      {"\"param\": \"a\", ", "", "missing \"param\" in \"tensormaps\"[0]"},
+      {map0, "\"param\": \"z\", \"dtype\": \"f16\"",
+       "\"tensormaps\"[0].\"param\" names 'z', which is not a parameter"},
+      {map0, "\"param\": \"M\", \"dtype\": \"i32\"",
+       "\"tensormaps\"[0].\"param\" names 'M' (i32), which is not a pointer parameter"},
+      {map0, "\"param\": \"a\", \"dtype\": \"f8\"",
+       "\"tensormaps\"[0].\"dtype\" \"f8\" is not a tensor map element type"},
+      {map0, "\"param\": \"a\", \"dtype\": \"bf16\"",
+       "\"tensormaps\"[0].\"dtype\" bf16 is not the element type of 'a' (*f16)"},
+      {"\"dtype\": \"f16\", ", "", "missing \"dtype\" in \"tensormaps\"[0]"},
+      {"[\"K\", \"M\"]", "[]", "\"tensormaps\"[0].\"dims\" has 0 entries; a tensor map has 1 to 5 dimensions"},
+      {"[\"K\", \"M\"]", "[\"K\", \"M\", \"M\", \"M\", \"M\", \"M\"]", "\"dims\" has 6 entries"},
+      {"[\"K\", \"M\"]", "[\"K\", 5]",
+       "\"tensormaps\"[0].\"dims\"[1] is a number, not a grid expression (a string)"},
+      {"[\"K\", \"M\"]", "[\"K\", \"Q\"]", "\"tensormaps\"[0].\"dims\"[1] 'Q' uses unknown name 'Q'"},
+      {"[\"K\", \"M\"]", "[\"K\", \"s\"]", "'s' uses 's', which is not an integer parameter"},
+      {"[\"K\", \"M\"]", "[\"K\", \"a\"]", "'a' uses 'a', which is not an integer parameter"},
+      {"[\"K\", \"M\"]", "[\"K\", \"ACT\"]", "uses constexpr 'ACT', which is \"relu\", not an integer"},
+      {"[\"K\", \"M\"]", "[\"K\", \"num_sms\"]", "uses unknown name 'num_sms'"},
+      {"[\"K\", \"M\"]", "[\"K\", \"M //\"]", "\"tensormaps\"[0].\"dims\"[1]: grid expression 'M //'"},
+      {"[\"stride_am * 2\"]", "[]",
+       "\"tensormaps\"[0].\"strides_bytes\" has 0 entries; 2 dimensions need 1 (the byte strides of dims 1..)"},
+      {"[\"stride_am * 2\"]", "[\"stride_am * s\"]", "\"tensormaps\"[0].\"strides_bytes\"[0] 'stride_am * s' uses 's'"},
+      {"\"strides_bytes\": [\"stride_am * 2\"], ", "", "missing \"strides_bytes\" in \"tensormaps\"[0]"},
+      {"[64, 128]", "[64]", "\"tensormaps\"[0].\"box\" has 1 entries; \"dims\" has 2"},
+      {"[64, 128]", "[64, 0]", "\"tensormaps\"[0].\"box\"[1] 0 is outside 1..256"},
+      {"[64, 128]", "[64, 257]", "\"tensormaps\"[0].\"box\"[1] 257 is outside 1..256"},
+      {"[64, 128]", "[64.5, 128]", "\"tensormaps\"[0].\"box\"[0] is not an integer, not a box extent"},
+      {"[64, 128]", "[\"64\", 128]", "\"tensormaps\"[0].\"box\"[0] is a string, not a box extent"},
+      {"[64, 128]", "[4, 128]",
+       "\"tensormaps\"[0].\"box\"[0] 4 of f16 is 8 bytes, not a multiple of 16 (as TMA requires)"},
+      {"\"box\": [64, 128], ", "", "missing \"box\" in \"tensormaps\"[0]"},
+      {"\"swizzle\": 128", "\"swizzle\": 16", "\"tensormaps\"[0].\"swizzle\" 16 is not 0, 32, 64 or 128"},
+      {"\"swizzle\": 128", "\"swizzle\": 64",
+       "\"tensormaps\"[0].\"box\"[0] 64 of f16 is 128 bytes, more than the 64-byte swizzle span"},
+      {"\"swizzle\": 128", "\"swizzle\": \"128B\"", "\"swizzle\" in \"tensormaps\"[0] should be a number"},
+      {"\"l2_promotion\": 256", "\"l2_promotion\": 32",
+       "\"tensormaps\"[0].\"l2_promotion\" 32 is not 0, 64, 128 or 256"},
+      {"\"oob_fill\": \"nan\"", "\"oob_fill\": \"inf\"", "\"tensormaps\"[0].\"oob_fill\" \"inf\" is not \"zero\" or \"nan\""},
+      {"\"oob_fill\": \"nan\"", "\"oob_fill\": 0", "\"oob_fill\" in \"tensormaps\"[0] should be a string"},
+      {"\"box\": [32]}", "\"box\": [32, 1]}", "\"tensormaps\"[1].\"box\" has 2 entries; \"dims\" has 1"},
+      {"{\"param\": \"c\", \"dtype\": \"f32\", \"dims\": [\"BM\"], \"strides_bytes\": [],\n                  \"box\": [32]}",
+       "{\"param\": \"q\", \"dtype\": \"i8\", \"dims\": [\"BM\"], \"strides_bytes\": [], \"box\": [64], "
+       "\"oob_fill\": \"nan\"}",
+       "\"tensormaps\"[1].\"oob_fill\" \"nan\" needs a floating-point dtype (f16, bf16, f32, f64), not i8"},
+  };
+  for (const Case& c : cases) {
+    std::string e = errorOf(withMaps(c.from, c.to));
+    EXPECT_NE(e.find(c.message), std::string::npos) << c.from << " -> " << c.to << ": " << e;
+    EXPECT_NE(e.find("reading kernel metadata k.json"), std::string::npos) << e;
+  }
+  // What a generated header gives its kernel (EmbeddedKernel::setTensorMaps): the same
+  // checks, naming where it comes from.
+  tcc::KernelMetadata spec = tcc::parseTensorMapSpec(
+      "{\"params\": [{\"name\": \"x\", \"type\": \"*bf16\"}, {\"name\": \"n\", \"type\": \"i64\"}],"
+      " \"constexprs\": {\"B\": 8}, \"tensormaps\": [{\"param\": \"x\", \"dtype\": \"bf16\", "
+      "\"dims\": [\"n\", \"B\", \"2\"], \"strides_bytes\": [\"n * 2\", \"n * 16\"], "
+      "\"box\": [8, 8, 1]}]}",
+      "the header");
+  ASSERT_EQ(spec.tensorMaps.size(), 1u);
+  EXPECT_EQ(spec.tensorMaps[0].dims.size(), 3u);
+  EXPECT_EQ(spec.constexprs.size(), 1u);
+  std::string e;
+  try {
+    tcc::parseTensorMapSpec("{\"params\": [], \"tensormaps\": [{\"param\": \"x\"}]}", "the header");
+  } catch (const tcc::Error& err) {
+    e = err.what();
+  }
+  EXPECT_EQ(e, "tcc: reading kernel metadata the header: \"tensormaps\"[0].\"param\" names 'x', "
+               "which is not a parameter");
+}
 
 // docs/autotuning.md: "num_stages" (absent in older files: 0) and a configuration's
 // "autotune" object.

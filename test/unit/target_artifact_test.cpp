@@ -201,6 +201,161 @@ TEST(ArtifactContract, CheckBoundsRoundTrips) {
   EXPECT_EQ(tcc::artifactMetadataJson(b, "k.cubin").find("check_bounds"), std::string::npos);
 }
 
+// TMA tensor maps (docs/artifacts.md, "tensormaps"): written as version 2 and read back as
+// written; an artifact without them is version 1, with no trace of them.
+tcc::KernelArtifact tensorMapArtifact() {
+  tcc::KernelArtifact a = sampleArtifact();
+  a.tensorMaps = {{"x", "f32", {"n", "BLOCK"}, {"n * 4"}, {32, 8}, 128, 256, "nan"},
+                  {"out", "f32", {"n"}, {}, {64}, 0, 0, "zero"}};
+  return a;
+}
+
+TEST(ArtifactContract, TensorMapsRoundTripAsVersion2) {
+  TempDir dir;
+  tcc::KernelArtifact a = tensorMapArtifact();
+  EXPECT_EQ(tcc::validateArtifact(a), "");
+  tcc::json::Value written = tcc::json::parse(tcc::artifactMetadataJson(a, "k.cubin"));
+  EXPECT_EQ(written.find("version")->asInt(), 2);
+  ASSERT_NE(written.find("tensormaps"), nullptr);
+  EXPECT_EQ(tcc::json::write(*written.find("tensormaps"), 0),
+            "[{\"param\":\"x\",\"dtype\":\"f32\",\"dims\":[\"n\",\"BLOCK\"],\"strides_bytes\":"
+            "[\"n * 4\"],\"box\":[32,8],\"swizzle\":128,\"l2_promotion\":256,\"oob_fill\":\"nan\"},"
+            "{\"param\":\"out\",\"dtype\":\"f32\",\"dims\":[\"n\"],\"strides_bytes\":[],\"box\":"
+            "[64],\"swizzle\":0,\"l2_promotion\":0,\"oob_fill\":\"zero\"}]");
+  std::string err;
+  tcc::WrittenArtifact w;
+  ASSERT_TRUE(tcc::writeArtifact(a, dir.path() + "/k.cubin", &err, &w)) << err;
+  tcc::KernelMetadata m = tcc::loadMetadataFile(w.metadataPath);
+  ASSERT_EQ(m.tensorMaps.size(), a.tensorMaps.size());
+  for (size_t i = 0; i < a.tensorMaps.size(); ++i) {
+    const tcc::KernelTensorMap& t = a.tensorMaps[i];
+    const tcc::TensorMapInfo& r = m.tensorMaps[i];
+    EXPECT_EQ(r.param, t.param);
+    EXPECT_EQ(m.params[r.paramIndex].name, t.param);
+    EXPECT_EQ(r.dtype, t.dtype);
+    EXPECT_EQ(r.elementBytes, 4);
+    EXPECT_EQ(r.dims, t.dims);
+    EXPECT_EQ(r.stridesBytes, t.stridesBytes);
+    EXPECT_EQ(r.box, t.box);
+    EXPECT_EQ(r.swizzle, t.swizzle);
+    EXPECT_EQ(r.l2Promotion, t.l2Promotion);
+    EXPECT_EQ(r.oobFillNan, t.oobFill == "nan");
+  }
+  // The spec a generated header gives its kernel: the same params, constexprs and maps.
+  std::string spec = tcc::artifacts::tensorMapSpecJson(a);
+  EXPECT_EQ(spec.find('\n'), std::string::npos) << spec;
+  tcc::KernelMetadata s = tcc::parseTensorMapSpec(spec, "spec");
+  EXPECT_EQ(s.params.size(), a.params.size());
+  EXPECT_EQ(s.constexprs.size(), a.constexprs.size());
+  ASSERT_EQ(s.tensorMaps.size(), 2u);
+  EXPECT_EQ(s.tensorMaps[0].dims, a.tensorMaps[0].dims);
+  EXPECT_EQ(tcc::artifacts::tensorMapSpecJson(sampleArtifact()), "");
+}
+
+// Without tensor maps nothing changes: the metadata of vector_add as version 1 wrote it.
+TEST(ArtifactContract, WithoutTensorMapsTheMetadataIsVersion1AsBefore) {
+  tcc::KernelArtifact a;
+  a.name = "vector_add";
+  a.params = {{"x", "*f32", 16}, {"n", "i32"}};
+  a.constexprs = {{"BLOCK", 1024}};
+  a.grid = {"cdiv(n, BLOCK)", "1", "1"};
+  a.numStages = 3;
+  a.cubin = "c";
+  a.source = "lang-examples/vector_add.tile";
+  a.compiler = "tcc 0.1";
+  EXPECT_EQ(tcc::artifactMetadataJson(a, "vector_add.cubin", "vector_add.ptx"),
+            R"json({
+  "format": "tcc-kernel",
+  "version": 1,
+  "name": "vector_add",
+  "entry": "vector_add",
+  "arch": "sm_90",
+  "cubin": "vector_add.cubin",
+  "ptx": "vector_add.ptx",
+  "num_warps": 4,
+  "threads_per_block": 128,
+  "shared_bytes": 0,
+  "num_stages": 3,
+  "grid": [
+    "cdiv(n, BLOCK)",
+    "1",
+    "1"
+  ],
+  "params": [
+    {
+      "name": "x",
+      "type": "*f32",
+      "divisibility": 16
+    },
+    {
+      "name": "n",
+      "type": "i32"
+    }
+  ],
+  "constexprs": {
+    "BLOCK": 1024
+  },
+  "source": "lang-examples/vector_add.tile",
+  "compiler": "tcc 0.1"
+}
+)json");
+}
+
+TEST(ArtifactContract, WriterValidatesTensorMaps) {
+  auto invalid = [](auto mutate) {
+    tcc::KernelArtifact a = tensorMapArtifact();
+    mutate(a.tensorMaps[0]);
+    return tcc::validateArtifact(a);
+  };
+  using M = tcc::KernelTensorMap;
+  const std::string k = "kernel 'vector_add': tensor map 0 ('x'): ";
+  EXPECT_EQ(invalid([](M&) {}), "");
+  EXPECT_EQ(invalid([](M& t) { t.param = "n"; }), "kernel 'vector_add': tensor map 0 ('n'): "
+                                                   "'n' is not a pointer parameter");
+  EXPECT_EQ(invalid([](M& t) { t.param = "z"; }), "kernel 'vector_add': tensor map 0 ('z'): "
+                                                   "'z' is not a pointer parameter");
+  EXPECT_EQ(invalid([](M& t) { t.dtype = "f8"; }), k + "dtype 'f8' is not a tensor map element type");
+  EXPECT_EQ(invalid([](M& t) { t.dtype = "f16"; }),
+            k + "dtype f16 is not the element type of 'x' (*f32)");
+  EXPECT_EQ(invalid([](M& t) { t.dims.clear(); }), k + "rank 0 is outside 1..5");
+  EXPECT_EQ(invalid([](M& t) { t.dims.assign(6, "n"); }), k + "rank 6 is outside 1..5");
+  EXPECT_EQ(invalid([](M& t) { t.stridesBytes.clear(); }),
+            k + "0 strides for rank 2 (the byte strides of dims 1..: 1)");
+  EXPECT_EQ(invalid([](M& t) { t.box = {32}; }), k + "1 box extents for rank 2");
+  EXPECT_EQ(invalid([](M& t) { t.box = {32, 0}; }), k + "box[1] 0 is outside 1..256");
+  EXPECT_EQ(invalid([](M& t) { t.box = {32, 257}; }), k + "box[1] 257 is outside 1..256");
+  EXPECT_EQ(invalid([](M& t) { t.box = {2, 8}; }),
+            k + "the inner box (box[0] 2 of f32, 8 bytes) is not a multiple of 16 bytes");
+  EXPECT_EQ(invalid([](M& t) { t.swizzle = 64; }),
+            k + "the inner box (box[0] 32 of f32, 128 bytes) is wider than the 64-byte swizzle");
+  EXPECT_EQ(invalid([](M& t) { t.swizzle = 16; }), k + "swizzle 16 is not 0, 32, 64 or 128");
+  EXPECT_EQ(invalid([](M& t) { t.l2Promotion = 32; }), k + "l2Promotion 32 is not 0, 64, 128 or 256");
+  EXPECT_EQ(invalid([](M& t) { t.oobFill = "inf"; }), k + "oobFill 'inf' is not \"zero\" or \"nan\"");
+  EXPECT_EQ(invalid([](M& t) { t.dims[1] = "cdiv(n, BLOCK"; })
+                .find("kernel 'vector_add': tensor map 0 dims[1]: grid expression"),
+            0u);
+  EXPECT_EQ(invalid([](M& t) { t.dims[1] = "M"; }),
+            "kernel 'vector_add': tensor map 0 dims[1] 'M' uses unknown name 'M'");
+  EXPECT_EQ(invalid([](M& t) { t.dims[1] = "num_sms"; }),
+            "kernel 'vector_add': tensor map 0 dims[1] 'num_sms' uses unknown name 'num_sms'");
+  EXPECT_EQ(invalid([](M& t) { t.stridesBytes[0] = "y * 4"; }),
+            "kernel 'vector_add': tensor map 0 stridesBytes[0] 'y * 4' uses 'y', which is not an "
+            "integer parameter");
+  EXPECT_EQ(invalid([](M& t) { t.stridesBytes[0] = "SCALE"; }),
+            "kernel 'vector_add': tensor map 0 stridesBytes[0] 'SCALE' uses 'SCALE', which is not "
+            "an integer constexpr");
+  tcc::KernelArtifact ints = tensorMapArtifact();
+  ints.params[0].type = "*i8";
+  ints.tensorMaps[0].dtype = "i8";
+  ints.tensorMaps[0].box = {128, 8};
+  ints.tensorMaps[0].oobFill = "nan";
+  EXPECT_EQ(tcc::validateArtifact(ints),
+            k + "oobFill \"nan\" needs a floating-point dtype, not i8");
+  std::string err;
+  EXPECT_FALSE(tcc::writeArtifact(ints, "/tmp/never-written.cubin", &err));
+  EXPECT_NE(err.find("oobFill"), std::string::npos) << err;
+}
+
 TEST(ArtifactContract, WriterValidates) {
   auto invalid = [](auto mutate) {
     tcc::KernelArtifact a = sampleArtifact();

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 // ---- Handles (global, as in <cuda.h>) ---------------------------------------------------
 #if defined(_WIN64) || defined(__LP64__)
@@ -105,6 +106,40 @@ constexpr CUstreamCaptureMode CU_STREAM_CAPTURE_MODE_GLOBAL = 0;
 constexpr CUstreamCaptureMode CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1;
 constexpr CUstreamCaptureMode CU_STREAM_CAPTURE_MODE_RELAXED = 2;
 
+// TMA tensor maps (cuTensorMapEncodeTiled, CUDA 12.0 and newer): <cuda.h>'s CUtensorMap is a
+// struct of 128 bytes that the encoder fills (aligned to 64 bytes at least), taken here as
+// void*; cuuint32_t and cuuint64_t are <cuda.h>'s fixed-width unsigned types. The enums'
+// values, as int.
+using cuuint32_t = std::uint32_t;
+using cuuint64_t = std::uint64_t;
+using CUtensorMapDataType = int;
+using CUtensorMapInterleave = int;
+using CUtensorMapSwizzle = int;
+using CUtensorMapL2promotion = int;
+using CUtensorMapFloatOOBfill = int;
+constexpr std::size_t CU_TENSOR_MAP_BYTES = 128; // sizeof(CUtensorMap): 16 qwords
+constexpr CUtensorMapDataType CU_TENSOR_MAP_DATA_TYPE_UINT8 = 0;
+constexpr CUtensorMapDataType CU_TENSOR_MAP_DATA_TYPE_UINT16 = 1;
+constexpr CUtensorMapDataType CU_TENSOR_MAP_DATA_TYPE_UINT32 = 2;
+constexpr CUtensorMapDataType CU_TENSOR_MAP_DATA_TYPE_INT32 = 3;
+constexpr CUtensorMapDataType CU_TENSOR_MAP_DATA_TYPE_UINT64 = 4;
+constexpr CUtensorMapDataType CU_TENSOR_MAP_DATA_TYPE_INT64 = 5;
+constexpr CUtensorMapDataType CU_TENSOR_MAP_DATA_TYPE_FLOAT16 = 6;
+constexpr CUtensorMapDataType CU_TENSOR_MAP_DATA_TYPE_FLOAT32 = 7;
+constexpr CUtensorMapDataType CU_TENSOR_MAP_DATA_TYPE_FLOAT64 = 8;
+constexpr CUtensorMapDataType CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 = 9;
+constexpr CUtensorMapInterleave CU_TENSOR_MAP_INTERLEAVE_NONE = 0;
+constexpr CUtensorMapSwizzle CU_TENSOR_MAP_SWIZZLE_NONE = 0;
+constexpr CUtensorMapSwizzle CU_TENSOR_MAP_SWIZZLE_32B = 1;
+constexpr CUtensorMapSwizzle CU_TENSOR_MAP_SWIZZLE_64B = 2;
+constexpr CUtensorMapSwizzle CU_TENSOR_MAP_SWIZZLE_128B = 3;
+constexpr CUtensorMapL2promotion CU_TENSOR_MAP_L2_PROMOTION_NONE = 0;
+constexpr CUtensorMapL2promotion CU_TENSOR_MAP_L2_PROMOTION_L2_64B = 1;
+constexpr CUtensorMapL2promotion CU_TENSOR_MAP_L2_PROMOTION_L2_128B = 2;
+constexpr CUtensorMapL2promotion CU_TENSOR_MAP_L2_PROMOTION_L2_256B = 3;
+constexpr CUtensorMapFloatOOBfill CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE = 0;
+constexpr CUtensorMapFloatOOBfill CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA = 1;
+
 // The entry points' types (the symbol each resolves to is in tcc/driver.h). Named <fn>_fn
 // after the unversioned name: <cuda.h> maps many names to versioned symbols with macros,
 // and cudaTypedefs.h defines PFN_* macros, neither of which these names can collide with.
@@ -173,6 +208,17 @@ using cuGraphInstantiate_fn = CUresult (*)(CUgraphExec* exec, CUgraph graph,
 using cuGraphLaunch_fn = CUresult (*)(CUgraphExec exec, CUstream stream);
 using cuGraphExecDestroy_fn = CUresult (*)(CUgraphExec exec);
 using cuGraphDestroy_fn = CUresult (*)(CUgraph graph);
+// Optional (tcc/driver.h): CUDA 12.0 and newer.
+using cuTensorMapEncodeTiled_fn = CUresult (*)(void* tensorMap, CUtensorMapDataType dataType,
+                                               cuuint32_t rank, void* globalAddress,
+                                               const cuuint64_t* globalDim,
+                                               const cuuint64_t* globalStrides,
+                                               const cuuint32_t* boxDim,
+                                               const cuuint32_t* elementStrides,
+                                               CUtensorMapInterleave interleave,
+                                               CUtensorMapSwizzle swizzle,
+                                               CUtensorMapL2promotion l2Promotion,
+                                               CUtensorMapFloatOOBfill oobFill);
 
 } // namespace cu
 } // namespace tcc

@@ -105,6 +105,25 @@ struct CostInfo {
   std::string flops;
 };
 
+// A TMA tensor map the kernel takes as a hidden parameter (docs/artifacts.md, "tensormaps";
+// metadata version 2): after the parameters (and after a bounds-checked kernel's hidden
+// ones), one 128-byte CUtensorMap per entry, in order, which the launch encodes with
+// cuTensorMapEncodeTiled from the arguments.
+struct TensorMapInfo {
+  std::string param;                     // the pointer parameter: its argument is the base
+  size_t paramIndex = 0;                 // its position in KernelMetadata::params
+  std::string dtype;                     // element type: "f16", "bf16", "f32", "i8", ...
+  int elementBytes = 2;                  // of dtype
+  std::vector<std::string> dims;         // global extents in elements, innermost first
+                                         // (grid expressions over the integer parameters
+                                         // and constexprs)
+  std::vector<std::string> stridesBytes; // byte strides of dims 1.. (dims.size() - 1)
+  std::vector<int64_t> box;              // box extents in elements, innermost first (1..256)
+  int swizzle = 0;                       // bytes: 0, 32, 64 or 128
+  int l2Promotion = 128;                 // bytes: 0, 64, 128 or 256
+  bool oobFillNan = false;               // "oob_fill": "nan" (else "zero")
+};
+
 struct KernelMetadata {
   std::string name;
   std::string entry;
@@ -126,6 +145,7 @@ struct KernelMetadata {
   std::optional<AutotuneInfo> autotune; // "autotune": a configuration of a search space
   std::optional<BoundsCheckInfo> checkBounds; // "check_bounds": built with --check-bounds
   std::optional<CostInfo> cost; // "cost": bytes and FLOPs per launch (absent in older files)
+  std::vector<TensorMapInfo> tensorMaps; // "tensormaps" (version 2): hidden TMA parameters
 
   int threadsPerBlock() const { return 32 * numWarps; }
   // Sum of log2(divisibility) over the parameters, plus 64 per parameter assumed equal to 1
@@ -146,6 +166,16 @@ struct KernelMetadata {
 // "cubin" nor "ptx").
 KernelMetadata parseMetadata(const std::string& text, const std::string& origin,
                              const std::string& baseDir);
+
+// The part of the metadata a generated header gives an embedded kernel with TMA tensor maps
+// (EmbeddedKernel::setTensorMaps): a JSON object with the metadata's "params", "constexprs"
+// and "tensormaps", parsed and checked as parseMetadata does (the other members of the
+// result are left empty). Throws tcc::Error naming `origin`.
+KernelMetadata parseTensorMapSpec(const std::string& text, const std::string& origin);
+
+// The element size in bytes of a tensor map's dtype ("f16": 2), and its CUtensorMapDataType
+// (tcc/cuda_api.h); false for a type that is not one.
+bool tensorMapDataType(const std::string& dtype, int* elementBytes, int* dataType = nullptr);
 
 // Reads and parses a metadata file.
 KernelMetadata loadMetadataFile(const std::string& path);
