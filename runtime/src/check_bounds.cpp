@@ -92,7 +92,8 @@ std::string describeBoundsViolation(const unsigned char* record, const std::vect
 void launchBoundsChecked(CUfunction fn, const Dim3& g, unsigned threads, unsigned shared,
                          CUstream stream, void** args, const std::vector<ParamInfo>& params,
                          const BoundsCheckInfo& info, const std::string& source,
-                         const std::string& kernel, CUcontext moduleCtx) {
+                         const std::string& kernel, CUcontext moduleCtx,
+                         const std::vector<void*>& trailing) {
   const Driver& d = driver();
   size_t n = info.extentParams.size();
   std::vector<int64_t> extents(n, 0);
@@ -118,6 +119,7 @@ void launchBoundsChecked(CUfunction fn, const Dim3& g, unsigned threads, unsigne
     all.push_back(&extents[i]);
   CUdeviceptr record = slot.ptr;
   all.push_back(&record);
+  all.insert(all.end(), trailing.begin(), trailing.end());
   launchChecked(fn, g, threads, shared, stream, all.data(), kernel, moduleCtx);
   check(d.cuStreamSynchronize(stream), "running (--check-bounds)", kernel);
   std::vector<unsigned char> host(static_cast<size_t>(info.recordBytes));

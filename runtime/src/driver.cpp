@@ -72,6 +72,11 @@ Loaded load() {
 #define TCC_DRIVER_ALIAS(name, symbol) d.symbol = d.name;
   TCC_DRIVER_VERSIONED_ENTRY_POINTS(TCC_DRIVER_ALIAS)
 #undef TCC_DRIVER_ALIAS
+  // Those of newer drivers: null where missing (no error until a kernel needs one).
+#define TCC_DRIVER_RESOLVE_OPTIONAL(name, symbol)                                               \
+  d.name = reinterpret_cast<cu::name##_fn>(::dlsym(h, TCC_STRINGIFY(symbol)));
+  TCC_DRIVER_OPTIONAL_ENTRY_POINTS(TCC_DRIVER_RESOLVE_OPTIONAL)
+#undef TCC_DRIVER_RESOLVE_OPTIONAL
   l.library = true;
   CUresult r = d.cuInit(0);
   if (r == CUDA_ERROR_NO_DEVICE) {

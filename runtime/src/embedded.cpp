@@ -2,6 +2,7 @@
 
 #include "internal.h"
 #include "per_context.h"
+#include "tensor_map.h"
 #include "tuner.h"
 #include "tcc/cubin.h"
 #include "tcc/grid_expr.h"
@@ -30,6 +31,82 @@ struct EmbeddedKernel::BoundsCheck {
   BoundsCheckInfo info;
   std::string source;
 };
+
+struct EmbeddedKernel::TensorMapState {
+  KernelMetadata spec; // its params, constexprs and tensorMaps
+  std::unique_ptr<detail::TensorMaps> maps;
+};
+
+void EmbeddedKernel::setTensorMaps(const char* spec) {
+  auto t = std::make_unique<TensorMapState>();
+  t->spec = parseTensorMapSpec(spec ? spec : "",
+                               std::string("the tensor maps embedded for ") + name_);
+  const KernelMetadata& m = t->spec;
+  // Slots as tcc::Kernel's: the parameters in order, then the constexprs.
+  auto slotOf = [&](const std::string& n) -> int {
+    for (size_t i = 0; i < m.params.size(); ++i)
+      if (m.params[i].name == n)
+        return static_cast<int>(i);
+    for (size_t i = 0; i < m.constexprs.size(); ++i)
+      if (m.constexprs[i].first == n)
+        return static_cast<int>(m.params.size() + i);
+    return -1;
+  };
+  t->maps = std::make_unique<detail::TensorMaps>(m.tensorMaps, m.params, slotOf, name_);
+  tensorMaps_ = std::move(t);
+}
+
+std::string EmbeddedKernel::evaluateTensorMaps(void** args,
+                                               std::vector<detail::TensorMapValues>* values) const {
+  const KernelMetadata& m = tensorMaps_->spec;
+  const size_t n = m.params.size();
+  std::vector<int64_t> slots(n + m.constexprs.size(), 0);
+  std::vector<uint64_t> bits(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    const ParamInfo& p = m.params[i];
+    // The launcher's arguments, as it declares them: CUdeviceptr for a pointer, bool and
+    // int8_t..int64_t for integers (the others are no grid expression's).
+    if (p.isPointer) {
+      CUdeviceptr v;
+      std::memcpy(&v, args[i], sizeof v);
+      bits[i] = v;
+    } else if (p.elementKind == ScalarKind::Int) {
+      switch (p.elementBits) {
+      case 1:
+      case 8: {
+        int8_t v;
+        std::memcpy(&v, args[i], sizeof v);
+        slots[i] = p.elementBits == 1 ? (v != 0) : v;
+        break;
+      }
+      case 16: {
+        int16_t v;
+        std::memcpy(&v, args[i], sizeof v);
+        slots[i] = v;
+        break;
+      }
+      case 32: {
+        int32_t v;
+        std::memcpy(&v, args[i], sizeof v);
+        slots[i] = v;
+        break;
+      }
+      default:
+        std::memcpy(&slots[i], args[i], sizeof(int64_t));
+      }
+    }
+  }
+  for (size_t i = 0; i < m.constexprs.size(); ++i)
+    slots[n + i] = m.constexprs[i].second.asInt();
+  return tensorMaps_->maps->evaluate(slots.data(), bits.data(), values);
+}
+
+bool EmbeddedKernel::tensorMapsAccept(void** args) const {
+  if (!tensorMaps_)
+    return true;
+  std::vector<detail::TensorMapValues> values;
+  return evaluateTensorMaps(args, &values).empty();
+}
 
 void EmbeddedKernel::setBoundsCheck(const char* params, const char* source,
                                     int64_t recordBytes) {
@@ -167,13 +244,34 @@ void EmbeddedKernel::launch(CUstream stream, int64_t gx, int64_t gy, int64_t gz,
   Dim3 g{gx, gy, gz};
   if (!detail::checkGrid(g, name_))
     return;
+  // The TMA tensor maps, checked before anything is loaded, then encoded (or found in the
+  // cache) and passed after the arguments (and after a bounds check's extents and record).
+  std::vector<detail::TensorMapValues> values;
+  if (tensorMaps_) {
+    std::string why = evaluateTensorMaps(args, &values);
+    if (!why.empty())
+      throw Error("checking the arguments against the TMA tensor maps", why, name_);
+  }
   // This thread's context's entry (the one remembered may meanwhile be another thread's).
   ContextState* p = current();
+  std::vector<detail::EncodedTensorMap> maps;
+  std::vector<void*> trailing, all;
+  if (tensorMaps_) {
+    maps.resize(values.size());
+    tensorMaps_->maps->encode(values, maps.data());
+    for (detail::EncodedTensorMap& e : maps)
+      trailing.push_back(e.bytes);
+    if (!bounds_) {
+      all.assign(args, args + tensorMaps_->spec.params.size());
+      all.insert(all.end(), trailing.begin(), trailing.end());
+      args = all.data();
+    }
+  }
   if (bounds_) {
     detail::launchBoundsChecked(p->function, g, static_cast<unsigned>(32 * numWarps_),
                                 static_cast<unsigned>(sharedBytes_), stream, args,
                                 bounds_->params, bounds_->info, bounds_->source, name_,
-                                p->context);
+                                p->context, trailing);
     return;
   }
   detail::launchChecked(p->function, g, static_cast<unsigned>(32 * numWarps_),

@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace tcc {
 // The runtime's sources name the driver's constants as <cuda.h> does (CUDA_SUCCESS, ...).
@@ -54,10 +55,12 @@ void launchChecked(CUfunction fn, const Dim3& g, unsigned threads, unsigned shar
 // launch the stream is synchronised and a recorded violation throws a tcc::Error naming the
 // access, its source line (`source`: the file, shown by its base name), the program, the
 // offset and the argument.
+// `trailing`: what goes after the record (the TMA tensor maps: docs/artifacts.md).
 void launchBoundsChecked(CUfunction fn, const Dim3& g, unsigned threads, unsigned shared,
                          CUstream stream, void** args, const std::vector<ParamInfo>& params,
                          const BoundsCheckInfo& info, const std::string& source,
-                         const std::string& kernel, CUcontext moduleCtx);
+                         const std::string& kernel, CUcontext moduleCtx,
+                         const std::vector<void*>& trailing = {});
 
 // The message for a violation in `record` (its first 40 bytes, as tile.record_oob writes
 // them); extents and inAllocation are per entry of info.extentParams.

@@ -96,6 +96,8 @@ Kernel::Kernel(std::string name, std::vector<KernelMetadata> metas, std::vector<
       if (!grid::parse(m.grid[d], &v->grid[d], &err) || !grid::bind(&v->grid[d], slotOf, &err))
         throw Error("reading the grid of " + m.origin, err, name_);
     }
+    if (!m.tensorMaps.empty())
+      v->tensorMaps = std::make_unique<detail::TensorMaps>(m.tensorMaps, m.params, slotOf, name_);
     metas_.push_back(m);
     variants_.push_back(std::move(v));
   }
@@ -226,8 +228,10 @@ size_t Kernel::marshal(const Arg* args, size_t count, Marshalled* out) const {
     out->slots[ps.size() + i] = cs[i].second.asInt(); // grids use integer constexprs only
 
   // The first variant, in the order of how it runs on the device (launchOrder), whose
-  // assumptions hold; where none does, the general one of the oldest architecture (last),
-  // whose load then says why it cannot run.
+  // assumptions hold and whose TMA tensor maps, if any, can take the arguments (an aligned
+  // base, strides that are multiples of 16, ...: docs/artifacts.md); where none does, the
+  // general one of the oldest architecture (last), whose load or tensor maps then say why it
+  // cannot run.
   for (size_t v : order()) {
     bool ok = true;
     const std::vector<ParamInfo>& vp = metas_[v].params;
@@ -242,10 +246,16 @@ size_t Kernel::marshal(const Arg* args, size_t count, Marshalled* out) const {
       uint64_t value = vp[i].isPointer ? out->storage[i] : static_cast<uint64_t>(out->slots[i]);
       ok = (value & static_cast<uint64_t>(d - 1)) == 0; // d is a power of two
     }
+    if (ok && variants_[v]->tensorMaps)
+      ok = variants_[v]->tensorMaps->evaluate(out->slots, out->storage, &out->tensorMaps).empty();
     if (ok)
       return v;
   }
-  return metas_.size() - 1;
+  const size_t last = metas_.size() - 1;
+  if (variants_[last]->tensorMaps)
+    out->tensorMapProblem =
+        variants_[last]->tensorMaps->evaluate(out->slots, out->storage, &out->tensorMaps);
+  return last;
 }
 
 std::vector<size_t> Kernel::orderFor(int deviceArch) const {
@@ -333,7 +343,10 @@ LaunchPlan Kernel::planFor(size_t v, Marshalled& m) const {
       throw Error("computing the grid", err, name_);
   }
   plan.grid = Dim3{g[0], g[1], g[2]};
-  detail::checkGrid(plan.grid, name_);
+  // A launch that would launch something with tensor maps TMA cannot take is an error here,
+  // before the driver (an empty grid launches nothing, whatever the maps).
+  if (detail::checkGrid(plan.grid, name_) && !m.tensorMapProblem.empty())
+    throw Error("checking the arguments against the TMA tensor maps", m.tensorMapProblem, name_);
   plan.blockThreads = static_cast<unsigned>(metas_[v].threadsPerBlock());
   plan.sharedBytes = static_cast<unsigned>(metas_[v].sharedBytes);
   return plan;
@@ -426,14 +439,31 @@ void Kernel::launchArgs(CUstream stream, const Arg* args, size_t count) {
   if (plan.empty())
     return; // nothing to do; a zero-sized grid is an error for the driver
   VariantLoad& loaded = ensureLoaded(v);
+  // The TMA tensor maps: encoded (or found in the variant's cache) here, passed after the
+  // parameters (and after a bounds-checked kernel's extents and record).
+  void** params = m.pointers;
+  std::vector<detail::EncodedTensorMap> maps;
+  std::vector<void*> withMaps;
+  std::vector<void*> trailing;
+  if (const auto& tm = variants_[v]->tensorMaps) {
+    maps.resize(tm->size());
+    tm->encode(m.tensorMaps, maps.data());
+    for (detail::EncodedTensorMap& e : maps)
+      trailing.push_back(e.bytes);
+    if (!metas_[v].checkBounds) {
+      withMaps.assign(m.pointers, m.pointers + metas_[v].params.size());
+      withMaps.insert(withMaps.end(), trailing.begin(), trailing.end());
+      params = withMaps.data();
+    }
+  }
   if (const std::optional<BoundsCheckInfo>& check = metas_[v].checkBounds) {
     detail::launchBoundsChecked(loaded.function, plan.grid, plan.blockThreads,
                                 plan.sharedBytes, stream, m.pointers, metas_[v].params, *check,
-                                metas_[v].source, name_, loaded.context);
+                                metas_[v].source, name_, loaded.context, trailing);
     return;
   }
   detail::launchChecked(loaded.function, plan.grid, plan.blockThreads, plan.sharedBytes, stream,
-                        m.pointers, name_, loaded.context);
+                        params, name_, loaded.context);
 }
 
 } // namespace tcc

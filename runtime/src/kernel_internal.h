@@ -4,6 +4,7 @@
 
 #include "internal.h"
 #include "per_context.h"
+#include "tensor_map.h"
 #include "tuner.h"
 
 #include "tcc/runtime.h"
@@ -37,6 +38,8 @@ struct Kernel::Variant {
   bool hasCubin = false;
   bool hasPtx = false;
   bool usesDeviceSymbols = false; // the grid mentions num_sms or occupancy
+  // Its TMA tensor maps ("tensormaps"), bound to the slots of Marshalled; null: none.
+  std::unique_ptr<detail::TensorMaps> tensorMaps;
 
   // Where it is loaded: once per CUDA context it was launched from.
   std::vector<std::unique_ptr<VariantLoad>> loaded; // owned; appended under Kernel::loadMutex_
@@ -61,6 +64,10 @@ struct Kernel::Marshalled {
   uint64_t* storage = storageInline;
   void** pointers = pointersInline;
   int64_t* slots = slotsInline;
+  // The chosen variant's tensor maps for these arguments (marshal), and why TMA cannot take
+  // them ("" when it can; set only where no variant could run with them).
+  std::vector<detail::TensorMapValues> tensorMaps;
+  std::string tensorMapProblem;
 };
 
 // An autotuned kernel's state: its configurations and the tuner choosing among them.

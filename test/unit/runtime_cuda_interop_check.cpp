@@ -1,8 +1,9 @@
 // A program may include <cuda.h> and tcc's headers, in either order, in one translation
 // unit and across several: compiled twice, with TCC_CUDA_FIRST defined (<cuda.h> first) and
 // without (tcc's headers first), linked into one program. Checks at compile time that the
-// handle types are <cuda.h>'s, that every entry point's type in tcc::Driver matches the
-// declaration <cuda.h> maps its name to (enums as int), and that the constants agree.
+// handle types are <cuda.h>'s, that every entry point's type in tcc::Driver (the optional
+// ones too) matches the declaration <cuda.h> maps its name to (enums as int, CUtensorMap* as
+// void*), and that the constants agree.
 #ifdef TCC_CUDA_FIRST
 #include <cuda.h>
 #include <tcc/tcc.h>
@@ -39,12 +40,20 @@ struct Norm<R (*)(A...)> {
   using type = typename Norm<R>::type (*)(typename Norm<A>::type...);
 };
 
+// The tensor map the encoder fills, taken as void* (tcc::cu has no CUtensorMap).
+template <>
+struct Norm<CUtensorMap*> {
+  using type = void*;
+};
+
 // Every entry: <cuda.h>'s declaration of the exact symbol tcc resolves.
 #define TCC_CHECK_ENTRY(name, symbol)                                                           \
   static_assert(std::is_same_v<Norm<decltype(&::symbol)>::type, tcc::cu::name##_fn>,             \
                 "tcc::cu::" #name "_fn differs from <cuda.h>'s " #symbol);
 TCC_DRIVER_ENTRY_POINTS(TCC_CHECK_ENTRY)
+TCC_DRIVER_OPTIONAL_ENTRY_POINTS(TCC_CHECK_ENTRY)
 #undef TCC_CHECK_ENTRY
+static_assert(sizeof(CUtensorMap) == tcc::cu::CU_TENSOR_MAP_BYTES, "");
 
 #define TCC_CHECK_CONSTANT(c)                                                                   \
   static_assert(static_cast<int>(::c) == static_cast<int>(tcc::cu::c), #c);
@@ -94,6 +103,27 @@ TCC_CHECK_CONSTANT(CU_EVENT_DEFAULT)
 TCC_CHECK_CONSTANT(CU_STREAM_CAPTURE_MODE_GLOBAL)
 TCC_CHECK_CONSTANT(CU_STREAM_CAPTURE_MODE_THREAD_LOCAL)
 TCC_CHECK_CONSTANT(CU_STREAM_CAPTURE_MODE_RELAXED)
+TCC_CHECK_CONSTANT(CU_TENSOR_MAP_DATA_TYPE_UINT8)
+TCC_CHECK_CONSTANT(CU_TENSOR_MAP_DATA_TYPE_UINT16)
+TCC_CHECK_CONSTANT(CU_TENSOR_MAP_DATA_TYPE_UINT32)
+TCC_CHECK_CONSTANT(CU_TENSOR_MAP_DATA_TYPE_INT32)
+TCC_CHECK_CONSTANT(CU_TENSOR_MAP_DATA_TYPE_UINT64)
+TCC_CHECK_CONSTANT(CU_TENSOR_MAP_DATA_TYPE_INT64)
+TCC_CHECK_CONSTANT(CU_TENSOR_MAP_DATA_TYPE_FLOAT16)
+TCC_CHECK_CONSTANT(CU_TENSOR_MAP_DATA_TYPE_FLOAT32)
+TCC_CHECK_CONSTANT(CU_TENSOR_MAP_DATA_TYPE_FLOAT64)
+TCC_CHECK_CONSTANT(CU_TENSOR_MAP_DATA_TYPE_BFLOAT16)
+TCC_CHECK_CONSTANT(CU_TENSOR_MAP_INTERLEAVE_NONE)
+TCC_CHECK_CONSTANT(CU_TENSOR_MAP_SWIZZLE_NONE)
+TCC_CHECK_CONSTANT(CU_TENSOR_MAP_SWIZZLE_32B)
+TCC_CHECK_CONSTANT(CU_TENSOR_MAP_SWIZZLE_64B)
+TCC_CHECK_CONSTANT(CU_TENSOR_MAP_SWIZZLE_128B)
+TCC_CHECK_CONSTANT(CU_TENSOR_MAP_L2_PROMOTION_NONE)
+TCC_CHECK_CONSTANT(CU_TENSOR_MAP_L2_PROMOTION_L2_64B)
+TCC_CHECK_CONSTANT(CU_TENSOR_MAP_L2_PROMOTION_L2_128B)
+TCC_CHECK_CONSTANT(CU_TENSOR_MAP_L2_PROMOTION_L2_256B)
+TCC_CHECK_CONSTANT(CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE)
+TCC_CHECK_CONSTANT(CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA)
 #undef TCC_CHECK_CONSTANT
 
 static_assert(std::is_same_v<CUdeviceptr, CUdeviceptr_v2> && std::is_same_v<CUdevice, int>, "");

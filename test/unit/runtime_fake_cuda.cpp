@@ -23,6 +23,12 @@
 //                      params[e] an i64 extent: it records an out-of-bounds store (line 12,
 //                      column 5) through argument a at that extent's byte offset, by program
 //                      (grid x - 1, 0, 0), as tile.record_oob would
+//   FAKE_TMAP=f,n      a kernel whose launch params[f..f+n) are 128-byte tensor maps: the
+//                      launch logs the text cuTensorMapEncodeTiled wrote into each
+// Tensor maps: cuTensorMapEncodeTiled logs every argument it gets ("... -> map <n>") and
+// writes "fake tensor map <n> of <address>" into the map (n counts the encodings);
+// tcc_fake_set_encode_result makes it fail ("... -> error"). Built with TCC_FAKE_NO_TENSOR_MAP (libtcc-fake-cuda-11.so), the library
+// lacks that symbol and says it is CUDA 11.8, as a driver older than CUDA 12 does.
 // Contexts: each device's primary context; a module belongs to the context current when it
 // was loaded, and launching its functions from another fails (CUDA_ERROR_INVALID_HANDLE).
 // Memory: cuMemAlloc gives addresses with host memory behind them (up to 64 MiB each; larger
@@ -57,6 +63,7 @@ struct CUmod_st {
   bool lost = false; // FAKE_DEVICE_LOST
   bool inc = false;  // FAKE_INC
   int oobRecord = -1, oobExtent = -1, oobArg = -1; // FAKE_OOB=r,e,a
+  int tmapFirst = -1, tmapCount = 0;               // FAKE_TMAP=f,n
   // Its functions, owned as a real driver owns them: freed with the module.
   std::vector<std::unique_ptr<CUfunc_st>> functions;
 };
@@ -82,7 +89,16 @@ namespace {
 std::mutex mu;
 std::vector<int> ccs;            // per device
 std::vector<CUctx_st*> primaries; // per device
+#ifdef TCC_FAKE_NO_TENSOR_MAP
+int driverVersion = 11080;
+#else
 int driverVersion = 13000;
+#endif
+CUresult encodeResult = CUDA_SUCCESS; // what cuTensorMapEncodeTiled answers
+int encodings = 0;                    // how many maps it encoded
+#ifdef TCC_FAKE_NO_TENSOR_MAP
+[[maybe_unused]] const int* unusedWithoutTensorMaps = &encodings;
+#endif
 bool initialised = false;
 std::string log;
 thread_local CUcontext current = nullptr;
@@ -125,6 +141,16 @@ void readBehaviour(CUmod_st* m, const char* text) {
   m->inc = std::strstr(text, "FAKE_INC") != nullptr;
   if (const char* t = std::strstr(text, "FAKE_OOB="))
     std::sscanf(t + 9, "%d,%d,%d", &m->oobRecord, &m->oobExtent, &m->oobArg);
+  if (const char* t = std::strstr(text, "FAKE_TMAP="))
+    std::sscanf(t + 10, "%d,%d", &m->tmapFirst, &m->tmapCount);
+}
+
+template <typename T>
+std::string joined(const T* v, unsigned n) {
+  std::string s;
+  for (unsigned i = 0; i < n; ++i)
+    s += (i ? "," : "") + std::to_string(v[i]);
+  return s;
 }
 
 void record(const std::string& line) {
@@ -434,6 +460,11 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
     }
     log += "oob record " + hex(rec) + " extent " + std::to_string(extent) + "\n";
   }
+  for (int i = 0; params && i < m.tmapCount; ++i) {
+    const char* map = static_cast<const char*>(params[m.tmapFirst + i]);
+    log += "  params[" + std::to_string(m.tmapFirst + i) + "]: " +
+           std::string(map, strnlen(map, 128)) + "\n";
+  }
   if (m.inc && params) {
     CUdeviceptr out;
     int32_t n;
@@ -575,6 +606,38 @@ CUresult cuGraphDestroy(CUgraph g) {
   return CUDA_SUCCESS;
 }
 
+#ifndef TCC_FAKE_NO_TENSOR_MAP
+CUresult cuTensorMapEncodeTiled(void* map, CUtensorMapDataType type, cuuint32_t rank,
+                                void* address, const cuuint64_t* dims, const cuuint64_t* strides,
+                                const cuuint32_t* box, const cuuint32_t* elementStrides,
+                                CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle,
+                                CUtensorMapL2promotion l2, CUtensorMapFloatOOBfill oob) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (reinterpret_cast<uintptr_t>(map) % 64 != 0) { // as the driver requires
+    log += "encode into a misaligned tensor map\n";
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+  if (rank < 1 || rank > 5)
+    return CUDA_ERROR_INVALID_VALUE;
+  log += "encode dtype " + std::to_string(type) + " rank " + std::to_string(rank) + " address " +
+         hex(reinterpret_cast<uintptr_t>(address)) + " dims " + joined(dims, rank) +
+         " strides " + joined(strides, rank - 1) + " box " + joined(box, rank) +
+         " element_strides " + joined(elementStrides, rank) + " interleave " +
+         std::to_string(interleave) + " swizzle " + std::to_string(swizzle) + " l2 " +
+         std::to_string(l2) + " oob " + std::to_string(oob);
+  if (encodeResult != CUDA_SUCCESS) {
+    log += " -> error\n";
+    return encodeResult;
+  }
+  log += " -> map " + std::to_string(++encodings) + "\n";
+  std::string text = "fake tensor map " + std::to_string(encodings) + " of " +
+                     hex(reinterpret_cast<uintptr_t>(address));
+  std::memset(map, 0, 128);
+  std::memcpy(map, text.c_str(), text.size());
+  return CUDA_SUCCESS;
+}
+#endif
+
 // ---- For the tests ------------------------------------------------------------------------
 
 // Everything recorded since the last call, one line per event; clears the log.
@@ -588,6 +651,12 @@ const char* tcc_fake_take_log() {
 
 // How many kernels were launched successfully since the library was loaded.
 long tcc_fake_launch_count() { return launches.load(); }
+
+// What cuTensorMapEncodeTiled answers from now on (CUDA_SUCCESS: it encodes).
+void tcc_fake_set_encode_result(CUresult r) {
+  std::lock_guard<std::mutex> lock(mu);
+  encodeResult = r;
+}
 
 // Changes the compute capability of `device` (e.g. 100); false if there is no such device.
 bool tcc_fake_set_cc(int device, int cc) {

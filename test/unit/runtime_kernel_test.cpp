@@ -485,6 +485,82 @@ TEST(RuntimeAutotune, KeyValuesAreBucketedToPowersOfTwo) {
   EXPECT_EQ(tcc::autotuneBucket(max), max);
 }
 
+// TMA tensor maps ("tensormaps", docs/artifacts.md): whether TMA can take the arguments (an
+// aligned base, extents in 1..2^32, byte strides that are positive multiples of 16 below
+// 2^40) is part of whether a variant runs with them, decided before any driver.
+tcc::KernelMetadata tmaMeta(bool maps, int divisibility, const std::string& arch) {
+  std::string d = divisibility > 1 ? ", \"divisibility\": " + std::to_string(divisibility) : "";
+  std::string text =
+      std::string("{\"format\": \"tcc-kernel\", \"version\": ") + (maps ? "2" : "1") +
+      ", \"name\": \"tma\", \"arch\": \"" + arch + "\", \"cubin\": \"k.cubin\", "
+      "\"num_warps\": 4, \"grid\": [\"cdiv(M, 128)\", \"1\", \"1\"], \"params\": ["
+      "{\"name\": \"x\", \"type\": \"*bf16\"" + d + "}, {\"name\": \"M\", \"type\": \"i64\"}, "
+      "{\"name\": \"K\", \"type\": \"i64\"}, {\"name\": \"stride_xm\", \"type\": \"i64\"" + d +
+      "}]" +
+      (maps ? ", \"tensormaps\": [{\"param\": \"x\", \"dtype\": \"bf16\", \"dims\": [\"K\", \"M\"], "
+              "\"strides_bytes\": [\"stride_xm * 2\"], \"box\": [64, 64]}]"
+            : "") +
+      "}";
+  return tcc::parseMetadata(text, arch + (maps ? "_tma" : "") + ".json", "");
+}
+
+TEST(RuntimeKernel, TensorMapPreconditionsArePartOfTheVariantChoice) {
+  tcc::Library lib;
+  lib.add(tmaMeta(true, 16, "sm_90a"));
+  lib.add(tmaMeta(false, 1, "sm_90"));
+  tcc::Kernel& k = lib.kernel("tma");
+  auto chosen = [&](CUdeviceptr x, int64_t m, int64_t kk, int64_t stride) {
+    return k.plan(x, m, kk, stride).variant->arch;
+  };
+  EXPECT_EQ(chosen(kAligned, 1000, 512, 512), "sm_90a");
+  EXPECT_EQ(chosen(kAligned + 8, 1000, 512, 512), "sm_90"); // x % 16 fails first
+  EXPECT_EQ(chosen(kAligned, 1000, 0, 512), "sm_90");       // an extent of 0
+  EXPECT_EQ(chosen(kAligned, int64_t(1) << 32, 512, 512), "sm_90a"); // 2^32: the most
+  EXPECT_EQ(chosen(kAligned, (int64_t(1) << 32) + 1, 512, 512), "sm_90");
+  EXPECT_EQ(chosen(kAligned, 1000, 512, int64_t(1) << 38), "sm_90a"); // 2^39 bytes
+  EXPECT_EQ(chosen(kAligned, 1000, 512, int64_t(1) << 39), "sm_90");  // 2^40 bytes
+  EXPECT_EQ(chosen(kAligned, 1000, 512, -16), "sm_90");
+  EXPECT_EQ(chosen(kAligned, 1000, 512, int64_t(1) << 62), "sm_90"); // * 2 overflows
+}
+
+TEST(RuntimeKernel, TensorMapPreconditionsNameTheParameterAndTheValues) {
+  // A general variant with a map: nothing to fall back on.
+  tcc::Library lib;
+  lib.add(tmaMeta(true, 1, "sm_90a"));
+  tcc::Kernel& k = lib.kernel("tma");
+  EXPECT_EQ(k.plan(kAligned, int64_t(1000), int64_t(512), int64_t(8)).grid.x, 8);
+  const std::string prefix = "tcc: kernel 'tma': checking the arguments against the TMA tensor "
+                             "maps: tensor map 0 of 'x' (bf16, box [64, 64]): ";
+  auto error = [&](CUdeviceptr x, int64_t m, int64_t kk, int64_t stride) {
+    return errorOf([&] { k.plan(x, m, kk, stride); });
+  };
+  EXPECT_EQ(error(kAligned + 4, 1000, 512, 512),
+            prefix + "the address 0x7f0000000004 passed for 'x' is not 16-byte aligned (TMA "
+                     "needs a 16-byte aligned base); address 0x7f0000000004, dims [512, 1000], "
+                     "strides_bytes [1024]");
+  EXPECT_EQ(error(kAligned, 1000, 0, 512),
+            prefix + "dims[0] ('K') is 0, outside 1..2^32 (TMA's extents); address "
+                     "0x7f0000000000, dims [0, 1000], strides_bytes [1024]");
+  EXPECT_EQ(error(kAligned, (int64_t(1) << 32) + 1, 512, 512),
+            prefix + "dims[1] ('M') is 4294967297, outside 1..2^32 (TMA's extents); address "
+                     "0x7f0000000000, dims [512, 4294967297], strides_bytes [1024]");
+  const std::string strides = "(TMA's strides are positive multiples of 16 bytes below 2^40)";
+  EXPECT_EQ(error(kAligned, 1000, 512, 9),
+            prefix + "strides_bytes[0] ('stride_xm * 2') is 18, not a multiple of 16 " + strides +
+                "; address 0x7f0000000000, dims [512, 1000], strides_bytes [18]");
+  EXPECT_EQ(error(kAligned, 1000, 512, -8),
+            prefix + "strides_bytes[0] ('stride_xm * 2') is -16, not positive " + strides +
+                "; address 0x7f0000000000, dims [512, 1000], strides_bytes [-16]");
+  EXPECT_EQ(error(kAligned, 1000, 512, int64_t(1) << 39),
+            prefix + "strides_bytes[0] ('stride_xm * 2') is 1099511627776, not below 2^40 " +
+                strides + "; address 0x7f0000000000, dims [512, 1000], strides_bytes "
+                          "[1099511627776]");
+  EXPECT_EQ(error(kAligned, 1000, 512, int64_t(1) << 62),
+            prefix + "strides_bytes[0]: grid expression 'stride_xm * 2' overflows int64");
+  // An empty grid launches nothing: no error whatever the maps.
+  EXPECT_TRUE(k.plan(kAligned + 4, int64_t(0), int64_t(0), int64_t(1)).empty());
+}
+
 TEST(RuntimeKernel, GridErrorsNameTheKernel) {
   tcc::KernelMetadata m = meta(1024, 4, 1);
   m.grid[1] = "n - 2000";

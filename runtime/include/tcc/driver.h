@@ -124,6 +124,11 @@ namespace tcc {
 // Every entry point: X(name, symbol).
 #define TCC_DRIVER_ENTRY_POINTS(X) TCC_DRIVER_ENTRY_LIST(X, X)
 
+// Entry points of newer drivers than the table above needs, resolved where the driver has
+// them and null otherwise (the runtime says what is missing when a kernel needs one):
+// cuTensorMapEncodeTiled (CUDA 12.0) for the TMA tensor maps of a kernel's "tensormaps".
+#define TCC_DRIVER_OPTIONAL_ENTRY_POINTS(X) X(cuTensorMapEncodeTiled, cuTensorMapEncodeTiled)
+
 // The entries whose symbol differs from their name (V above). The table holds each of them
 // under both names (the same pointer): code compiled after <cuda.h> writes
 // driver().cuMemAlloc(...), which its macro turns into driver().cuMemAlloc_v2(...); code
@@ -140,6 +145,9 @@ struct Driver {
 #define TCC_DRIVER_ALIAS(name, symbol) cu::name##_fn symbol = nullptr;
   TCC_DRIVER_VERSIONED_ENTRY_POINTS(TCC_DRIVER_ALIAS)
 #undef TCC_DRIVER_ALIAS
+#define TCC_DRIVER_MEMBER(name, symbol) cu::name##_fn name = nullptr;
+  TCC_DRIVER_OPTIONAL_ENTRY_POINTS(TCC_DRIVER_MEMBER) // null where the driver lacks them
+#undef TCC_DRIVER_MEMBER
 };
 
 // True when the driver library loaded, every entry point resolved, cuInit(0) succeeded and

@@ -11,9 +11,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace tcc {
+namespace detail {
+struct TensorMapValues;
+} // namespace detail
 
 class EmbeddedKernel {
 public:
@@ -49,6 +53,20 @@ public:
   // it once, when the kernel object is made; it throws on a malformed list.
   void setBoundsCheck(const char* params, const char* source, int64_t recordBytes);
 
+  // A kernel that takes TMA tensor maps (docs/artifacts.md, "tensormaps"): `spec` is a JSON
+  // object with the metadata's "params", "constexprs" and "tensormaps" (as the artifact's
+  // metadata has them). launch() then reads the arguments' values from `args`, checks what
+  // TMA requires of them, encodes each map with cuTensorMapEncodeTiled (or takes it from
+  // this kernel's cache of encoded maps) and passes the maps after the arguments (after the
+  // bounds check's extents and record, where there are). Generated headers call it once,
+  // when the kernel object is made; it throws on a malformed spec.
+  void setTensorMaps(const char* spec);
+  // Whether the tensor maps can take these arguments (`args` as for launch(): a 16-byte
+  // aligned base, extents in 1..2^32, byte strides that are multiples of 16 below 2^40);
+  // true for a kernel without tensor maps. Generated launchers try the next variant where it
+  // is false, as tcc::Kernel does. Needs no GPU.
+  bool tensorMapsAccept(void** args) const;
+
   // The grid symbols num_sms and occupancy (docs/ir.md): the SMs of the current device, and
   // how many programs of this kernel fit on one of them (cuOccupancyMaxActiveBlocksPer-
   // Multiprocessor for its threads and shared memory, at least 1; loads it first).
@@ -69,6 +87,10 @@ private:
   struct Contexts;
   struct BoundsCheck;
   std::unique_ptr<BoundsCheck> bounds_; // set by setBoundsCheck
+  struct TensorMapState;
+  std::unique_ptr<TensorMapState> tensorMaps_; // set by setTensorMaps
+  // The tensor maps' values for `args`, or why TMA cannot take them.
+  std::string evaluateTensorMaps(void** args, std::vector<detail::TensorMapValues>* values) const;
   const char* name_;
   const char* entry_;
   const void* image_;
