@@ -224,6 +224,9 @@ void emitKernel(const std::vector<const KernelArtifact*>& variants, const std::s
     h += ", " + v.arch;
     if (v.checkBounds)
       h += ", bounds-checked";
+    if (!v.tensorMaps.empty())
+      h += ", " + std::to_string(v.tensorMaps.size()) + " TMA tensor map" +
+           (v.tensorMaps.size() == 1 ? "" : "s");
     h += v.cubin.empty() ? ", PTX only (JIT-compiled by the driver)" : v.ptx.empty() ? "" : ", cubin and PTX";
     if (v.hasPtxasInfo)
       h += "; " + std::to_string(v.registers) + " registers, " +
@@ -263,6 +266,14 @@ void emitKernel(const std::vector<const KernelArtifact*>& variants, const std::s
       h += "  static const bool tcc_bounds_checked = (kernel.setBoundsCheck(" + cString(list) +
            ", " + cString(file) + ", " + std::to_string(kBoundsRecordBytes) + "), true);\n";
       h += "  (void)tcc_bounds_checked;\n";
+    }
+    if (!v.tensorMaps.empty()) {
+      // TMA: the launches encode the maps from the arguments and pass them after them.
+      h += "  // TMA tensor maps: encoded from the arguments (cuTensorMapEncodeTiled) and passed\n"
+           "  // after them; the launcher takes this variant only where TMA accepts them.\n";
+      h += "  static const bool tcc_tensor_maps = (kernel.setTensorMaps(\n      " +
+           cString(artifacts::tensorMapSpecJson(v)) + "), true);\n";
+      h += "  (void)tcc_tensor_maps;\n";
     }
     h += "  return kernel;\n}\n\n";
   }
@@ -350,6 +361,9 @@ void emitKernel(const std::vector<const KernelArtifact*>& variants, const std::s
                   : cxxName(p.name) + " % " + std::to_string(p.divisibility) + " == 0";
     }
     std::string var = detailNs + "::variant" + std::to_string(i) + "()";
+    // Its TMA tensor maps must take the arguments (alignment, strides: as tcc::Kernel does).
+    if (!v.tensorMaps.empty())
+      cond += (cond.empty() ? "" : " && ") + var + ".tensorMapsAccept(tcc_args)";
     if (!last && (archSpecific(v) || checked)) {
       std::string runs = var + ".runsOnCurrentDevice()";
       if (twoPasses)

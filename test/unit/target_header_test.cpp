@@ -305,6 +305,133 @@ int main() {
       << out[4];
 }
 
+// TMA tensor maps in a header (docs/artifacts.md, "tensormaps"): a variant with a map is
+// given its spec once, taken only where TMA accepts the arguments (as tcc::Kernel does), and
+// its launches encode the map and pass it after the arguments; on the fake driver, also one
+// older than CUDA 12.
+TEST(HeaderWriter, TensorMapVariantsEncodeAndPassTheirMaps) {
+  tcc::KernelArtifact tma;
+  tma.name = "tma_copy";
+  tma.params = {{"x", "*f16", 16}, {"out", "*f32"}, {"M", "i32"}, {"K", "i32"},
+                {"stride_xm", "i32", 16}};
+  tma.constexprs = {{"BM", 128}};
+  tma.grid = {"cdiv(M, BM)", "1", "1"};
+  tma.arch = "sm_90a";
+  tma.cubin = faketest::cudaElf(8, 0x6000004u | (90u << 8), "FAKE_TMAP=5,1");
+  tma.tensorMaps = {{"x", "f16", {"K", "M"}, {"stride_xm * 2"}, {64, 128}, 128, 128, "zero"}};
+  tcc::KernelArtifact general = tma;
+  general.params[0].divisibility = general.params[4].divisibility = 1;
+  general.arch = "sm_90";
+  general.cubin = faketest::cudaElf(8, 0x6000004u | (90u << 8), "general");
+  general.tensorMaps.clear();
+  tcc::HeaderOptions o;
+  o.cxxNamespace = "tma";
+  std::string err, h = generate({general, tma}, o, &err);
+  ASSERT_FALSE(h.empty()) << err;
+  EXPECT_NE(h.find("// variant 0: x % 16 == 0, stride_xm % 16 == 0, sm_90a, 1 TMA tensor map\n"),
+            std::string::npos)
+      << h;
+  EXPECT_NE(h.find("kernel.setTensorMaps(\n      " +
+                   // The spec, as a C string (quotes escaped).
+                   std::string("\"{\\\"params\\\":[{\\\"name\\\":\\\"x\\\",\\\"type\\\":\\\"*f16\\\",") +
+                   "\\\"divisibility\\\":16}"),
+            std::string::npos)
+      << h;
+  EXPECT_NE(h.find("tcc_embedded_tma_copy::variant0().runsOnCurrentDevice() && x % 16u == 0 && "
+                   "stride_xm % 16 == 0 && tcc_embedded_tma_copy::variant0().tensorMapsAccept("
+                   "tcc_args)"),
+            std::string::npos)
+      << h;
+  EXPECT_EQ(h.find("variant1().tensorMapsAccept"), std::string::npos) << h;
+  const char* main = R"(
+#include "kernel.h"
+#include <cstdio>
+#include <cstdlib>
+#include <dlfcn.h>
+int main() {
+  void* fake = dlopen(std::getenv("TCC_LIBCUDA"), RTLD_NOW);
+  auto takeLog = reinterpret_cast<const char* (*)()>(dlsym(fake, "tcc_fake_take_log"));
+  const CUdeviceptr x = 0x7f0000001000ull, out = 0x7f0000100000ull;
+  for (int stride : {512, 512, 520, 100}) {
+    try {
+      tma::tma_copy(nullptr, x, out, 1000, 512, stride);
+      std::printf("stride %d:\n%s", stride, takeLog());
+    } catch (const tcc::Error& e) {
+      std::printf("stride %d: caught: %s\n%s", stride, e.what(), takeLog());
+    }
+  }
+  return 0;
+}
+)";
+  std::vector<std::string> out;
+  ASSERT_EQ(compileAndRunEach(h, main,
+                              {"TCC_LIBCUDA=" TCC_TEST_FAKE_CUDA,
+                               "TCC_LIBCUDA=" TCC_TEST_FAKE_CUDA_11},
+                              &out),
+            0)
+      << out[0];
+  // 512: the TMA variant, its map encoded once and cached; 520 (x % 16 holds but not
+  // stride_xm % 16) and 100 (neither): the general one, without a map.
+  const std::string launch = "launch tma_copy from cubin sm_90 grid 8x1x1 block 128\n";
+  EXPECT_EQ(out[0], "stride 512:\nload cubin sm_90\n"
+                    "encode dtype 6 rank 2 address 0x7f0000001000 dims 512,1000 strides 1024 box "
+                    "64,128 element_strides 1,1 interleave 0 swizzle 3 l2 2 oob 0 -> map 1\n" +
+                        launch + "  params[5]: fake tensor map 1 of 0x7f0000001000\n"
+                    "stride 512:\n" + launch + "  params[5]: fake tensor map 1 of 0x7f0000001000\n"
+                    "stride 520:\nload cubin sm_90\n" + launch + "stride 100:\n" + launch);
+  // A driver older than CUDA 12: the TMA variant says why it cannot run; the general runs.
+  EXPECT_EQ(out[1], "stride 512: caught: tcc: kernel 'tma_copy': encoding the TMA tensor map "
+                    "of 'x': the CUDA driver lacks cuTensorMapEncodeTiled: kernels with TMA "
+                    "tensor maps need the driver of CUDA 12.0 or newer (this one is CUDA 11.8)\n"
+                    "load cubin sm_90\n"
+                    "stride 512: caught: tcc: kernel 'tma_copy': encoding the TMA tensor map "
+                    "of 'x': the CUDA driver lacks cuTensorMapEncodeTiled: kernels with TMA "
+                    "tensor maps need the driver of CUDA 12.0 or newer (this one is CUDA 11.8)\n"
+                    "stride 520:\nload cubin sm_90\n" + launch + "stride 100:\n" + launch);
+}
+
+// A header whose only (general) variant has a map: what TMA cannot take is the launch's error.
+TEST(HeaderWriter, ATensorMapTheArgumentsCannotFillIsTheLaunchsError) {
+  tcc::KernelArtifact a;
+  a.name = "tma_copy";
+  a.params = {{"x", "*bf16"}, {"n", "i64"}};
+  a.grid = {"1", "1", "1"};
+  a.arch = "sm_90a";
+  a.cubin = faketest::cudaElf(8, 0x6000004u | (90u << 8), "FAKE_TMAP=2,1");
+  a.tensorMaps = {{"x", "bf16", {"n"}, {}, {8}, 0, 64, "nan"}};
+  std::string err, h = generate({a}, {}, &err);
+  ASSERT_FALSE(h.empty()) << err;
+  const char* main = R"(
+#include "kernel.h"
+#include <cstdio>
+#include <cstdlib>
+#include <dlfcn.h>
+int main() {
+  void* fake = dlopen(std::getenv("TCC_LIBCUDA"), RTLD_NOW);
+  auto takeLog = reinterpret_cast<const char* (*)()>(dlsym(fake, "tcc_fake_take_log"));
+  for (long long n : {4096LL, 0LL}) {
+    try {
+      tma_copy(nullptr, 0x7f0000002000ull, n);
+      std::printf("%s", takeLog());
+    } catch (const tcc::Error& e) {
+      std::printf("caught: %s\n%s", e.what(), takeLog());
+    }
+  }
+  return 0;
+}
+)";
+  std::vector<std::string> out;
+  ASSERT_EQ(compileAndRunEach(h, main, {"TCC_LIBCUDA=" TCC_TEST_FAKE_CUDA}, &out), 0) << out[0];
+  EXPECT_EQ(out[0], "load cubin sm_90\n"
+                    "encode dtype 9 rank 1 address 0x7f0000002000 dims 4096 strides  box 8 "
+                    "element_strides 1 interleave 0 swizzle 0 l2 1 oob 1 -> map 1\n"
+                    "launch tma_copy from cubin sm_90 grid 1x1x1 block 128\n"
+                    "  params[2]: fake tensor map 1 of 0x7f0000002000\n"
+                    "caught: tcc: kernel 'tma_copy': checking the arguments against the TMA tensor "
+                    "maps: tensor map 0 of 'x' (bf16, box [8]): dims[0] ('n') is 0, outside "
+                    "1..2^32 (TMA's extents); address 0x7f0000002000, dims [0], strides_bytes []\n");
+}
+
 // ---- Autotuned kernels in a header (docs/autotuning.md) ------------------------------
 
 // Configuration `index` of kernel inc(out: *i32, n: i32) (the fake's FAKE_INC adds 1 to
