@@ -14,7 +14,9 @@
 // write conflicts with any earlier overlapping access, a read with an earlier write; a
 // conflict puts a tile.barrier before the op. cp.async writes count at their issue (their
 // target must be free) and again when an async_wait completes them; wgmma reads last
-// until a warpgroup_dot_wait retires them. Slots of a ring indexed (x + c) mod S with the
+// until a warpgroup_dot_wait retires them. A bulk tensor copy (tile.tma_load) needs its
+// target free at its issue, as cp.async does; the mbarrier_wait every reader makes orders
+// it before their reads, with no barrier and no fence (it writes through the async proxy). Slots of a ring indexed (x + c) mod S with the
 // same x are told apart by c; around a loop's back edge x advances, so c drops by one.
 // Before a barrier that makes generic-proxy writes (st.shared, cp.async) to a buffer a
 // wgmma reads visible, each writer fences (tile.fence_async_shared).
@@ -262,6 +264,7 @@ private:
     SmallVector<Access> asyncWrites;      // cp.async issued, not yet waited for
     SmallVector<SmallVector<Access>> inFlight; // per wgmma group, oldest first
     SmallVector<Access> unfenced;         // generic writes to wgmma operands, no fence since
+    SmallVector<Access> tmaWrites;        // bulk tensor copies issued, no mbarrier_wait since
   };
 
   /// The bytes a shared-memory value covers, and its slot.
@@ -314,6 +317,21 @@ private:
     s.pending.push_back(a);
   }
 
+  /// An asynchronous copy's target `a` must be free of wgmma reads in flight. A barrier
+  /// cannot order these (wgmma reads asynchronously): only a wait that retires the
+  /// product can, which changes values, so it is an error of whoever made the IR.
+  void checkNotInFlight(Operation *op, const State &s, const Access &a, bool insert) {
+    bool raced = false;
+    for (auto &group : s.inFlight)
+      for (const Access &r : group)
+        raced = raced || overlaps(a, r);
+    if (raced && insert && !races.contains(op)) {
+      races.insert(op);
+      op->emitOpError("copies into shared memory that a tile.warpgroup_dot still in flight "
+                      "reads: retire it first (tile.warpgroup_dot_wait)");
+    }
+  }
+
   void generic(State &s, const Access &a) {
     if (a.ring && wgmmaRead.contains(a.ring))
       s.unfenced.push_back(a);
@@ -329,6 +347,7 @@ private:
     shift(s.pending);
     shift(s.asyncWrites);
     shift(s.unfenced);
+    shift(s.tmaWrites);
     for (auto &group : s.inFlight)
       shift(group);
   }
@@ -340,6 +359,7 @@ private:
     add(into.pending, other.pending);
     add(into.asyncWrites, other.asyncWrites);
     add(into.unfenced, other.unfenced);
+    add(into.tmaWrites, other.tmaWrites);
     if (other.inFlight.size() > into.inFlight.size())
       into.inFlight.resize(other.inFlight.size());
     for (auto [i, group] : llvm::enumerate(llvm::reverse(other.inFlight)))
@@ -374,19 +394,33 @@ private:
     if (auto copy = dyn_cast<AsyncCopyOp>(op)) {
       Access a = accessOf(copy.getDst(), true);
       // The target must be free of earlier accesses, and of wgmma reads in flight.
-      // A barrier cannot order these (wgmma reads asynchronously): only a wait that retires
-      // the product can, which changes values, so it is an error of whoever made the IR.
-      bool raced = false;
-      for (auto &group : s.inFlight)
-        for (const Access &r : group)
-          raced = raced || overlaps(a, r);
-      if (raced && insert && !races.contains(op)) {
-        races.insert(op);
-        op->emitOpError("copies into shared memory that a tile.warpgroup_dot still in flight "
-                        "reads: retire it first (tile.warpgroup_dot_wait)");
-      }
+      checkNotInFlight(op, s, a, insert);
       access(op, s, a, insert);
       s.asyncWrites.push_back(a);
+      return;
+    }
+    if (auto tma = dyn_cast<TmaLoadOp>(op)) {
+      // Like a cp.async, its target must be free of earlier accesses (a barrier orders
+      // other threads' reads before thread 0 issues it) and of wgmma reads in flight. It
+      // writes through the async proxy, which wgmma reads too: no fence; and every thread
+      // that reads the tile waits on its mbarrier first, which makes it visible: no
+      // barrier after.
+      Access a = accessOf(tma.getDst(), true);
+      checkNotInFlight(op, s, a, insert);
+      if (conflicts(s, a))
+        barrierBefore(op, s, insert);
+      s.tmaWrites.push_back(a);
+      return;
+    }
+    if (isa<MBarrierWaitOp>(op)) {
+      // Conservatively, every bulk copy issued so far has landed, seen by every thread.
+      s.tmaWrites.clear();
+      return;
+    }
+    if (isa<MBarrierInitOp>(op)) {
+      // Its lowering ends with a barrier.
+      s.pending.clear();
+      s.unfenced.clear();
       return;
     }
     if (isa<AsyncWaitOp>(op)) {

@@ -3,7 +3,8 @@
 // A `func.func` with `tile.kernel` becomes an `llvm.func` marked `nvvm.kernel` (the
 // `ptx_kernel` calling convention in LLVM IR) with `nvvm.reqntid = [32 * num_warps, 1, 1]`;
 // its `tile.*` attributes ride along for the driver. Pointer arguments become
-// `!llvm.ptr<1>`.
+// `!llvm.ptr<1>`; a TMA tensor map (`!tile.tensormap`) a byval, grid-constant `!llvm.ptr`
+// to its 128 bytes (`.param .align 64 .b8 NAME[128]` in PTX).
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,6 +54,9 @@ struct FuncLowering : OpConversionPattern<func::FuncOp> {
       func->setAttr(attr.getName(), attr.getValue());
     if (isKernel)
       nvvm::markKernel(func, kernelNumThreads(op));
+    for (auto [i, input] : llvm::enumerate(type.getInputs()))
+      if (isa<tile::TensorMapType>(input))
+        nvvm::markTensorMapArgument(func, signature.getInputMapping(i)->inputNo);
     rewriter.inlineRegionBefore(op.getBody(), func.getBody(), func.end());
     if (failed(rewriter.convertRegionTypes(&func.getBody(), converter, &signature)))
       return failure();

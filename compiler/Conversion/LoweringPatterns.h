@@ -107,6 +107,9 @@ void populateDotLoweringPatterns(TileTypeConverter &converter,
 
 void populateTensorCoreLoweringPatterns(TileTypeConverter &converter,
                                         mlir::RewritePatternSet &patterns);
+/// Bulk tensor copies (tile.tma_load) and their mbarriers (TmaLowering.cpp).
+void populateTmaLoweringPatterns(TileTypeConverter &converter,
+                                 mlir::RewritePatternSet &patterns);
 
 /// Stage 2: fp8 conversions, constants and bitcasts (Fp8Lowering.cpp), before the upstream
 /// arith-to-llvm patterns, which have no fp8 lowering.

@@ -107,7 +107,10 @@ LogicalResult lowerToInlinePtx(Operation *module) {
   // Only those ops: a greedy rewrite of the whole module would also fold and move
   // everything else.
   SmallVector<Operation *> ops;
-  module->walk([&](NVVM::WgmmaMmaAsyncOp op) { ops.push_back(op); });
+  module->walk([&](NVVM::BasicPtxBuilderInterface op) {
+    if (!op.hasIntrinsic())
+      ops.push_back(op);
+  });
   if (ops.empty())
     return success();
   RewritePatternSet patterns(module->getContext());
@@ -118,7 +121,7 @@ LogicalResult lowerToInlinePtx(Operation *module) {
   if (failed(applyOpPatternsGreedily(ops, std::move(patterns), config, &changed)))
     return failure();
   bool left = false;
-  module->walk([&](NVVM::WgmmaMmaAsyncOp) { left = true; });
+  module->walk([&](NVVM::BasicPtxBuilderInterface op) { left = left || !op.hasIntrinsic(); });
   return failure(left);
 }
 
@@ -184,6 +187,42 @@ void fenceProxyAsyncShared(OpBuilder &b, Location loc) {
   NVVM::FenceProxyOp::create(
       b, loc, NVVM::ProxyKind::async_shared,
       NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
+}
+
+void mbarrierInit(OpBuilder &b, Location loc, Value bar, unsigned count, Value pred) {
+  Value n = LLVM::ConstantOp::create(b, loc, b.getI32Type(), b.getI32IntegerAttr(count));
+  NVVM::MBarrierInitOp::create(b, loc, bar, n, pred);
+}
+
+void fenceMbarrierInit(OpBuilder &b, Location loc) { NVVM::FenceMbarrierInitOp::create(b, loc); }
+
+void mbarrierArriveExpectTx(OpBuilder &b, Location loc, Value bar, unsigned bytes, Value pred) {
+  Value n = LLVM::ConstantOp::create(b, loc, b.getI32Type(), b.getI32IntegerAttr(bytes));
+  NVVM::MBarrierArriveExpectTxOp::create(b, loc, Type(), bar, n, NVVM::MemScopeKind::CTA,
+                                         /*relaxed=*/false, pred);
+}
+
+void mbarrierWaitParity(OpBuilder &b, Location loc, Value bar, Value phase) {
+  // The suspend-time hint of each try (ns), as CUTLASS's ClusterBarrier::wait.
+  Value ticks = LLVM::ConstantOp::create(b, loc, b.getI32Type(), b.getI32IntegerAttr(0x989680));
+  NVVM::MBarrierTryWaitParityOp::create(b, loc, bar, phase, ticks);
+}
+
+void tmaLoad(OpBuilder &b, Location loc, Value dst, Value desc, ValueRange coords, Value bar,
+             Value pred) {
+  NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+      b, loc, dst, desc, coords, bar, ValueRange(), Value(), Value(), NVVM::TMALoadMode::TILE,
+      /*isCTAOnly=*/false, NVVM::CTAGroupKindAttr(), pred);
+}
+
+void markTensorMapArgument(Operation *func, unsigned index) {
+  auto f = cast<LLVM::LLVMFuncOp>(func);
+  MLIRContext *ctx = func->getContext();
+  Builder b(ctx);
+  f.setArgAttr(index, LLVM::LLVMDialect::getByValAttrName(),
+               TypeAttr::get(LLVM::LLVMArrayType::get(b.getI8Type(), 128)));
+  f.setArgAttr(index, LLVM::LLVMDialect::getAlignAttrName(), b.getI64IntegerAttr(64));
+  f.setArgAttr(index, NVVM::NVVMDialect::getGridConstantAttrName(), b.getUnitAttr());
 }
 
 void wgmmaFence(OpBuilder &b, Location loc) { NVVM::WgmmaFenceAlignedOp::create(b, loc); }

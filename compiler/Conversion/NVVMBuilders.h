@@ -43,7 +43,8 @@ mlir::Value shuffleXor(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value
 mlir::Value shuffleIdx32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
                          unsigned srcLane);
 
-/// Rewrites the NVVM ops that have no LLVM intrinsic (wgmma.mma_async) into inline PTX.
+/// Rewrites the NVVM ops that have no LLVM intrinsic (wgmma.mma_async, the predicated
+/// mbarrier ops and bulk tensor copies, mbarrier.try_wait.parity) into inline PTX.
 mlir::LogicalResult lowerToInlinePtx(mlir::Operation *module);
 
 /// The element types of tensor-core operands.
@@ -69,6 +70,27 @@ void cpAsyncWait(mlir::OpBuilder &b, mlir::Location loc, unsigned pending);
 
 /// fence.proxy.async.shared::cta.
 void fenceProxyAsyncShared(mlir::OpBuilder &b, mlir::Location loc);
+
+/// The mbarrier instructions of TMA copies (`bar` an !llvm.ptr<3>), each executed only
+/// where the i1 `pred` holds (one elected thread): mbarrier.init with `count` arrivals;
+/// fence.mbarrier_init.release.cluster (the inits visible to the async proxy);
+/// mbarrier.arrive.expect_tx of `bytes`; and the retried mbarrier.try_wait.parity, by every
+/// thread, for the phase of parity `phase` (i32).
+void mbarrierInit(mlir::OpBuilder &b, mlir::Location loc, mlir::Value bar, unsigned count,
+                  mlir::Value pred);
+void fenceMbarrierInit(mlir::OpBuilder &b, mlir::Location loc);
+void mbarrierArriveExpectTx(mlir::OpBuilder &b, mlir::Location loc, mlir::Value bar,
+                            unsigned bytes, mlir::Value pred);
+void mbarrierWaitParity(mlir::OpBuilder &b, mlir::Location loc, mlir::Value bar,
+                        mlir::Value phase);
+/// cp.async.bulk.tensor.Nd.shared::cluster.global.mbarrier::complete_tx::bytes [dst],
+/// [desc, {coords}], [bar], where `pred` holds: one box of the tensor map `desc` (a generic
+/// !llvm.ptr to the 128-byte kernel parameter) at `coords` (i32, innermost first).
+void tmaLoad(mlir::OpBuilder &b, mlir::Location loc, mlir::Value dst, mlir::Value desc,
+             mlir::ValueRange coords, mlir::Value bar, mlir::Value pred);
+/// Marks argument `index` of the llvm.func `func` as a TMA tensor map: a 128-byte byval
+/// parameter, 64-byte aligned, read in place (nvvm.grid_constant).
+void markTensorMapArgument(mlir::Operation *func, unsigned index);
 
 /// wgmma.fence / commit_group, and one wgmma.mma_async m64n`n`k16 (k8 for tf32) with D +=
 /// A * B on the accumulator struct `acc` (n / 2 f32), operands from descriptors;

@@ -121,6 +121,13 @@ LogicalResult checkLowerable(func::FuncOp func) {
     }
     // LLVM's NVPTX back end aborts ("Cannot select") on instructions the target lacks:
     // say so here, at the op.
+    if (isa<tile::TmaLoadOp, tile::MBarrierInitOp, tile::MBarrierExpectOp,
+            tile::MBarrierWaitOp>(op) &&
+        !target.hasWgmma()) {
+      op->emitOpError() << "is a TMA copy or its mbarrier, which tcc emits for sm_90a only, not "
+                        << target.getArch() << " (compile with --arch sm_90a)";
+      return WalkResult::interrupt();
+    }
     if (isa<tile::WarpGroupDotOp>(op) && !target.hasWgmma()) {
       op->emitOpError() << "is a wgmma, which " << target.getArch()
                         << " lacks: wgmma needs sm_90a (compile with --arch sm_90a)";
@@ -206,6 +213,7 @@ struct ConvertTileToNVVM : impl::ConvertTileToNVVMBase<ConvertTileToNVVM> {
       populatePermuteLoweringPatterns(converter, patterns);
       populateDotLoweringPatterns(converter, patterns);
       populateTensorCoreLoweringPatterns(converter, patterns);
+      populateTmaLoweringPatterns(converter, patterns);
       scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns, target);
       if (failed(applyPartialConversion(module, target, std::move(patterns))))
         return signalPassFailure();

@@ -26,6 +26,8 @@ TileTypeConverter::TileTypeConverter(MLIRContext *ctx) {
   addConversion([ctx](tile::PointerType) -> Type { return globalPtrType(ctx); });
   // A shared-memory buffer is its start address.
   addConversion([ctx](tile::SharedMemType) -> Type { return sharedPtrType(ctx); });
+  // A TMA tensor map is the generic address of its 128-byte kernel parameter.
+  addConversion([ctx](tile::TensorMapType) -> Type { return LLVM::LLVMPointerType::get(ctx); });
   addConversion([this](RankedTensorType type,
                        SmallVectorImpl<Type> &results) -> std::optional<LogicalResult> {
     std::optional<Distribution> dist = Distribution::get(type);

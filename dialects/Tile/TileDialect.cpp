@@ -231,6 +231,27 @@ LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op, unsigned, uns
                                  << argIndex;
     return expectInteger(op, attribute, [](int64_t) { return true; }, "an integer");
   }
+  if (name == kTensorMapAttrName) {
+    auto func = dyn_cast<FunctionOpInterface>(op);
+    if (!func || argIndex >= func.getNumArguments() ||
+        !isa<TensorMapType>(func.getArgument(argIndex).getType()))
+      return op->emitOpError() << "'" << name << "' belongs on a !tile.tensormap argument, not #"
+                               << argIndex;
+    auto info = dyn_cast<DictionaryAttr>(attribute.getValue());
+    auto strings = [](Attribute list, size_t count) {
+      auto array = dyn_cast_or_null<ArrayAttr>(list);
+      return array && array.size() == count &&
+             llvm::all_of(array, [](Attribute a) { return isa<StringAttr>(a); });
+    };
+    size_t rank = cast<TensorMapType>(func.getArgument(argIndex).getType()).getBox().size();
+    if (!info || !info.getAs<StringAttr>("param") || !strings(info.get("dims"), rank) ||
+        !strings(info.get("strides_bytes"), rank - 1))
+      return op->emitOpError() << "'" << name << "' (argument #" << argIndex
+                               << ") is {param = \"NAME\", dims = [" << rank
+                               << " strings], strides_bytes = [" << rank - 1
+                               << " strings]}, not " << attribute.getValue();
+    return success();
+  }
   return op->emitOpError() << "unknown argument attribute '" << name << "' (argument #"
                            << argIndex << ") of the tile dialect (its attributes: docs/ir.md)";
 }
@@ -325,6 +346,38 @@ Type mlir::tile::getI1SameShape(Type type) {
   if (auto tile = dyn_cast<RankedTensorType>(type))
     return RankedTensorType::get(tile.getShape(), i1, tile.getEncoding());
   return i1;
+}
+
+//===----------------------------------------------------------------------===//
+// !tile.tensormap
+//===----------------------------------------------------------------------===//
+
+LogicalResult TensorMapType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                    ArrayRef<int64_t> box, Type elementType, int64_t swizzle) {
+  if (box.empty() || box.size() > 5)
+    return emitError() << "a tensor map's box has 1 to 5 dimensions, not " << box.size();
+  for (int64_t d : box)
+    if (d < 1 || d > 256)
+      return emitError() << "a tensor map's box dimensions are 1 to 256 elements, not " << d;
+  if (!elementType.isIntOrFloat() || elementType.isInteger(1))
+    return emitError() << "a tensor map describes an array of integers or floats, not "
+                       << elementType;
+  if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
+    return emitError() << "a tensor map's swizzle is 0, 32, 64 or 128 bytes, not " << swizzle;
+  int64_t innerBytes = box.back() * std::max<int64_t>(1, elementType.getIntOrFloatBitWidth() / 8);
+  if (innerBytes % 16)
+    return emitError() << "a tensor map's box rows are multiples of 16 bytes, not " << innerBytes;
+  if (swizzle && innerBytes > swizzle)
+    return emitError() << "a " << swizzle << "-byte swizzle takes box rows of at most "
+                       << swizzle << " bytes, not " << innerBytes;
+  return success();
+}
+
+int64_t TensorMapType::getBoxBytes() const {
+  int64_t elements = 1;
+  for (int64_t d : getBox())
+    elements *= d;
+  return elements * getElementBytes();
 }
 
 //===----------------------------------------------------------------------===//

@@ -65,6 +65,10 @@ inline constexpr llvm::StringLiteral kSharedBytesAttrName = "tile.shared_bytes";
 inline constexpr llvm::StringLiteral kGridAttrName = "tile.grid";
 inline constexpr llvm::StringLiteral kArgNamesAttrName = "tile.arg_names";
 inline constexpr llvm::StringLiteral kConstexprsAttrName = "tile.constexprs";
+/// On a `!tile.tensormap` kernel argument: {param = "a", dims = [...], strides_bytes = [...]},
+/// the pointer argument that is its base and its extents (innermost first) and outer byte
+/// strides as grid expressions (KernelDescription.cpp copies them into the metadata).
+inline constexpr llvm::StringLiteral kTensorMapAttrName = "tile.tensormap";
 inline constexpr llvm::StringLiteral kCheckBoundsAttrName = "tile.check_bounds";
 inline constexpr llvm::StringLiteral kCheckBoundsUncheckedAttrName = "tile.check_bounds_unchecked";
 inline constexpr llvm::StringLiteral kUncheckedAttrName = "tile.unchecked";

@@ -628,6 +628,87 @@ LogicalResult MemDescIndexOp::verify() {
   return success();
 }
 
+/// `type` as mbarrier storage: one 8-byte barrier (`!tile.smem<1xi64, ...>`), or with
+/// `ring`, also a ring of them.
+static LogicalResult verifyBarrier(Operation *op, SharedMemType type, bool ring) {
+  if (!type.getElementType().isInteger(64) || type.getTileShape().size() != 1 ||
+      type.getTileShape()[0] != 1 || (!ring && type.isRing()))
+    return op->emitOpError() << "takes " << (ring ? "mbarriers" : "one mbarrier")
+                             << " (!tile.smem<" << (ring ? "[S x]" : "") << "1xi64, ...>), not "
+                             << type;
+  return success();
+}
+
+LogicalResult MBarrierInitOp::verify() {
+  if (getCount() < 1 || getCount() >= (1 << 20))
+    return emitOpError() << "expects 1 to 2^20 - 1 arrivals, not " << getCount();
+  return verifyBarrier(*this, getBarriers().getType(), /*ring=*/true);
+}
+
+LogicalResult MBarrierExpectOp::verify() {
+  if (getBytes() < 0 || getBytes() >= (1 << 20))
+    return emitOpError() << "expects 0 to 2^20 - 1 bytes, not " << getBytes();
+  return verifyBarrier(*this, getBarrier().getType(), /*ring=*/false);
+}
+
+LogicalResult MBarrierWaitOp::verify() {
+  return verifyBarrier(*this, getBarrier().getType(), /*ring=*/false);
+}
+
+LogicalResult TmaLoadOp::verify() {
+  auto desc = cast<TensorMapType>(getDesc().getType());
+  SharedMemType dst = getDst().getType();
+  ArrayRef<int64_t> box = desc.getBox();
+  unsigned rank = box.size();
+  if (failed(verifyBarrier(*this, getBarrier().getType(), /*ring=*/false)))
+    return failure();
+  if (getCoords().size() != rank)
+    return emitOpError() << "takes " << rank << " coordinates for a rank-" << rank
+                         << " tensor map, not " << getCoords().size();
+  auto encoding = dyn_cast<NVMMASharedEncodingAttr>(dst.getEncoding());
+  if (dst.isRing() || dst.getTileShape().size() != rank || !encoding)
+    return emitOpError() << "copies into one rank-" << rank
+                         << " #tile.nvmma_shared tile, not " << dst;
+  if (dst.getElementType() != desc.getElementType())
+    return emitOpError() << "copies " << desc.getElementType() << " into a tile of "
+                         << dst.getElementType();
+  if (encoding.getSwizzle() != desc.getSwizzle())
+    return emitOpError() << "copies with a " << desc.getSwizzle()
+                         << "-byte swizzle into a tile swizzled by " << encoding.getSwizzle()
+                         << " bytes";
+  for (unsigned k = 0; k < rank; ++k)
+    if (encoding.getOrder()[k] != rank - 1 - k)
+      return emitOpError() << "copies into tiles whose rows run along the last dimension "
+                              "(order [" << rank - 1 << ", ..., 0]), not " << dst;
+  SharedLayout layout = getSharedLayout(dst);
+  ArrayRef<int64_t> shape = dst.getTileShape();
+  for (unsigned k = 0; k < rank; ++k)
+    if (shape[k] % box[k])
+      return emitOpError() << "copies a " << dst << " tile in boxes of "
+                           << desc.getBox()[k] << " along dimension " << k
+                           << ", which do not divide it";
+  // A box fills whole rows of an atom (the swizzle's width) or of the tile, and a
+  // swizzled box starts where the swizzle's pattern does (a multiple of 8 rows).
+  if (box.back() != layout.atomWidth())
+    return emitOpError() << "copies boxes " << box.back() << " elements wide into rows of "
+                         << layout.atomWidth() << " (the tile's, or its swizzle atoms')";
+  int64_t rowsPerBox = 1;
+  for (unsigned k = 0; k + 1 < rank; ++k)
+    rowsPerBox *= box[k];
+  if (desc.getSwizzle() && rowsPerBox < layout.numRows() && rowsPerBox % 8)
+    return emitOpError() << "splits a swizzled tile into boxes of " << rowsPerBox
+                         << " rows, not a multiple of 8";
+  return success();
+}
+
+int64_t TmaLoadOp::getNumBoxes() {
+  auto desc = cast<TensorMapType>(getDesc().getType());
+  int64_t n = 1;
+  for (auto [d, b] : llvm::zip(getDst().getType().getTileShape(), desc.getBox()))
+    n *= d / b;
+  return n;
+}
+
 LogicalResult MemDescTransOp::verify() {
   SharedMemType src = getSrc().getType(), result = getType();
   auto encoding = dyn_cast<NVMMASharedEncodingAttr>(src.getEncoding());

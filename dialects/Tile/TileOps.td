@@ -672,6 +672,79 @@ def Tile_WarpGroupDotWaitOp : Tile_Op<"warpgroup_dot_wait", [MemoryEffects<[MemR
   let assemblyFormat = "$src attr-dict `:` type($src)";
 }
 
+def Tile_MBarrierInitOp : Tile_Op<"mbarrier_init", [MemoryEffects<[MemWrite]>]> {
+  let summary = "initialises shared-memory barriers (mbarrier) for asynchronous copies";
+  let description = [{
+    ```mlir
+    tile.mbarrier_init %bars {count = 1 : i32} : !tile.smem<3x1xi64, #tile.nvmma_shared<{swizzle = 0, order = [0]}>>
+    ```
+    Every barrier of `%bars` (one 8-byte barrier, or a ring of them: `!tile.smem<1xi64,
+    ...>` or `!tile.smem<Sx1xi64, ...>`) starts in phase 0 expecting `count` arrivals.
+    One thread of the program initialises them; the op ends with the fences and the
+    barrier after which every thread, and the tensor memory accelerator, may use them.
+  }];
+  let arguments = (ins Tile_Smem:$barriers, I32Attr:$count);
+  let assemblyFormat = "$barriers attr-dict `:` qualified(type($barriers))";
+  let hasVerifier = 1;
+}
+
+def Tile_MBarrierExpectOp : Tile_Op<"mbarrier_expect", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "arrives on a barrier expecting `bytes` of asynchronous copies";
+  let description = [{
+    ```mlir
+    tile.mbarrier_expect %bar {bytes = 49152 : i32} : !tile.smem<1xi64, #tile.nvmma_shared<{swizzle = 0, order = [0]}>>
+    ```
+    One thread of the program arrives on `%bar` (`mbarrier.arrive.expect_tx`) and adds
+    `bytes` to the transactions the barrier's current phase waits for: the bytes of the
+    `tile.tma_load`s that complete on it.
+  }];
+  let arguments = (ins Tile_Smem:$barrier, I32Attr:$bytes);
+  let assemblyFormat = "$barrier attr-dict `:` qualified(type($barrier))";
+  let hasVerifier = 1;
+}
+
+def Tile_MBarrierWaitOp : Tile_Op<"mbarrier_wait", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "waits until a barrier's phase of the given parity has completed";
+  let description = [{
+    ```mlir
+    tile.mbarrier_wait %bar, %phase : !tile.smem<1xi64, #tile.nvmma_shared<{swizzle = 0, order = [0]}>>
+    ```
+    Every thread waits (`mbarrier.try_wait.parity`, retried) until the phase of `%bar`
+    whose parity is `%phase` (0 or 1) has completed; the shared memory the copies of that
+    phase wrote is then visible to it.
+  }];
+  let arguments = (ins Tile_Smem:$barrier, I32:$phase);
+  let assemblyFormat = "$barrier `,` $phase attr-dict `:` qualified(type($barrier))";
+  let hasVerifier = 1;
+}
+
+def Tile_TmaLoadOp : Tile_Op<"tma_load", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "copies a tile from global to shared memory with the tensor memory accelerator";
+  let description = [{
+    ```mlir
+    tile.tma_load %desc[%row, %col], %slot, %bar : !tile.tensormap<[128, 64], f16, swizzle = 128>, !tile.smem<128x64xf16, #shared>, !tile.smem<1xi64, #bar>
+    ```
+    One thread of the program issues bulk tensor copies (`cp.async.bulk.tensor`) of the
+    tile of `%slot`'s shape whose first element is at coordinates `[%row, %col]` of the
+    array `%desc` describes (outermost first, as a tile's indices), box by box;
+    coordinates outside the array read zeros. The copies complete on `%bar`, which must
+    expect their bytes (`tile.mbarrier_expect`). `%slot` is a `#tile.nvmma_shared` tile
+    of the tensor map's element type and swizzle, rows along the array's innermost
+    dimension.
+  }];
+  let arguments = (ins Tile_TensorMapLike:$desc, Variadic<I32>:$coords, Tile_Smem:$dst,
+                       Tile_Smem:$barrier);
+  let assemblyFormat = [{
+    $desc `[` $coords `]` `,` $dst `,` $barrier attr-dict `:` qualified(type($desc)) `,`
+    qualified(type($dst)) `,` qualified(type($barrier))
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The boxes one op copies (the slot's tile over the tensor map's box).
+    int64_t getNumBoxes();
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Hints and debugging
 //===----------------------------------------------------------------------===//

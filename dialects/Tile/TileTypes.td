@@ -47,12 +47,40 @@ def Tile_SharedMemType : TypeDef<Tile_Dialect, "SharedMem"> {
   }];
 }
 
+def Tile_TensorMapType : TypeDef<Tile_Dialect, "TensorMap"> {
+  let mnemonic = "tensormap";
+  let summary = "a TMA tensor map: how bulk tensor copies see a global array";
+  let description = [{
+    `!tile.tensormap<[64, 128], f16, swizzle = 128>` describes a global array of f16 to
+    `tile.tma_load`, which copies boxes of 64 x 128 elements (the box's shape, outermost
+    first, as a tile's) into shared memory laid out with a 128-byte swizzle. The value is
+    a kernel argument, after the user's (a 128-byte `.param`, 64-byte aligned, filled by
+    the launcher with `cuTensorMapEncodeTiled`); the argument's `tile.tensormap`
+    attribute says how (`{param = "a", dims = ["K", "M"], strides_bytes = ["stride_am *
+    2"]}`: the pointer argument that is the base, the extents innermost first and the
+    byte strides of the outer dimensions, in the grid expressions' grammar).
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$box, "::mlir::Type":$elementType,
+                        "int64_t":$swizzle);
+  let assemblyFormat = "`<` `[` $box `]` `,` $elementType `,` `swizzle` `=` $swizzle `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    int64_t getElementBytes() const {
+      return std::max<int64_t>(1, getElementType().getIntOrFloatBitWidth() / 8);
+    }
+    /// Bytes of one box.
+    int64_t getBoxBytes() const;
+  }];
+}
+
 // Scalars a tile may hold, and what may be loaded or stored.
 // fp8 e4m3fn and e5m2 (the language's f8e4nv and f8e5) are stored, converted and
 // selected; no arithmetic op of the lowering computes on them.
 def Tile_Float : AnyTypeOf<[F16, BF16, F32, F64, F8E4M3FN, F8E5M2]>;
 def Tile_Int : AnyTypeOf<[I1, I8, I16, I32, I64]>;
 def Tile_Scalar : AnyTypeOf<[Tile_Float, Tile_Int]>;
+def Tile_TensorMapLike : Type<CPred<"::llvm::isa<::mlir::tile::TensorMapType>($_self)">,
+                               "TMA tensor map", "::mlir::tile::TensorMapType">;
 def Tile_Ptr : Type<CPred<"::llvm::isa<::mlir::tile::PointerType>($_self)">,
                     "tile pointer", "::mlir::tile::PointerType">;
 

@@ -149,3 +149,48 @@ func.func @copy_under_wgmma(%p: tensor<64x64x!tile.ptr<f16>, #A>, %acc: tensor<6
   %w = tile.warpgroup_dot_wait %d {pending = 0 : i32} : tensor<64x64xf32, #mma>
   return %w : tensor<64x64xf32, #mma>
 }
+
+// -----
+
+// A tile filled by TMA in a loop and read back by every thread: the bulk copy writes over
+// what the previous iteration's reads read, so a barrier comes before it (after thread 0's
+// arrival, which touches only the mbarrier); the reads after the mbarrier wait need none
+// (the wait makes the copy visible to each waiting thread), and no proxy fence is due
+// (the copy is no generic-proxy write). The mbarrier gets its own 16-byte-aligned place.
+#L = #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#s = #tile.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#b = #tile.nvmma_shared<{swizzle = 0, order = [0]}>
+// CHECK-LABEL: func.func @tma_loop
+// CHECK-SAME: tile.shared_bytes = 16392
+// CHECK: tile.local_alloc {offset = 16384 : i64} -> !tile.smem<1xi64
+// CHECK: tile.mbarrier_init
+// CHECK-NOT: tile.barrier
+// CHECK: tile.local_alloc {offset = 0 : i64} -> !tile.smem<64x128xf16
+// CHECK: scf.for
+// CHECK-NEXT: tile.mbarrier_expect
+// CHECK-NEXT: tile.barrier
+// CHECK-NEXT: tile.tma_load
+// CHECK-NOT: tile.barrier
+// CHECK: tile.mbarrier_wait
+// CHECK-NEXT: tile.local_load
+// CHECK-NOT: tile.fence_async_shared
+// CHECK-NOT: tile.barrier
+// CHECK: scf.yield
+func.func @tma_loop(%m: !tile.tensormap<[64, 64], f16, swizzle = 128>, %n: i32) -> tensor<64x128xf16, #L> attributes {tile.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %z = arith.constant dense<0.0> : tensor<64x128xf16, #L>
+  %bar = tile.local_alloc -> !tile.smem<1xi64, #b>
+  tile.mbarrier_init %bar {count = 1 : i32} : !tile.smem<1xi64, #b>
+  %t = tile.local_alloc -> !tile.smem<64x128xf16, #s>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x128xf16, #L>) : i32 {
+    tile.mbarrier_expect %bar {bytes = 16384 : i32} : !tile.smem<1xi64, #b>
+    tile.tma_load %m[%i, %c0], %t, %bar : !tile.tensormap<[64, 64], f16, swizzle = 128>, !tile.smem<64x128xf16, #s>, !tile.smem<1xi64, #b>
+    %phase = arith.andi %i, %c1 : i32
+    tile.mbarrier_wait %bar, %phase : !tile.smem<1xi64, #b>
+    %v = tile.local_load %t : !tile.smem<64x128xf16, #s> -> tensor<64x128xf16, #L>
+    %s = arith.addf %acc, %v : tensor<64x128xf16, #L>
+    scf.yield %s : tensor<64x128xf16, #L>
+  }
+  return %r : tensor<64x128xf16, #L>
+}

@@ -1,0 +1,135 @@
+//===- TmaLowering.cpp - bulk tensor copies and their mbarriers ------------===//
+//
+// tile.tma_load becomes one `cp.async.bulk.tensor` per box of its slot, issued by thread
+// 0 of the program and completing on the slot's mbarrier; the mbarrier ops become
+// `mbarrier.init` (thread 0, then the fences and a barrier after which every thread may
+// use them), `mbarrier.arrive.expect_tx` (thread 0) and a retried
+// `mbarrier.try_wait.parity` (every thread). A tensor map is the generic address of its
+// 128-byte kernel parameter (KernelLowering.cpp marks it byval and grid-constant).
+//
+// Where a box lands: the slot's SharedLayout (the hardware's swizzle within atoms the
+// swizzle's width wide, each atom holding its columns of every row in turn) puts the
+// box whose first element is at tile coordinates `o` at layout.offset(o); the verifier of
+// tile.tma_load made each box whole rows of one atom, starting where the swizzle's
+// pattern starts, which is what a bulk copy writes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Conversion/LoweringPatterns.h"
+#include "compiler/Conversion/NVVMBuilders.h"
+#include "compiler/Conversion/SharedMemory.h"
+#include "compiler/Conversion/ThreadIndex.h"
+#include "dialects/Tile/SharedLayout.h"
+#include "dialects/Tile/TileDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace tcc {
+namespace {
+
+/// i1: this thread is thread 0 of the program.
+Value isThreadZero(OpBuilder &b, Location loc, Operation *op) {
+  Value tid = nvvm::threadIdX(b, loc, kernelNumThreads(op));
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, i32Const(b, loc, 0));
+}
+
+struct MBarrierInitLowering : OpConversionPattern<MBarrierInitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(MBarrierInitOp op, OneToNOpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value base = adaptor.getBarriers().front();
+    Value first = isThreadZero(rewriter, loc, op);
+    for (int64_t s = 0; s < op.getBarriers().getType().getNumSlots(); ++s) {
+      Value bar = s ? sharedElementPtr(rewriter, loc, base, rewriter.getI64Type(),
+                                       i32Const(rewriter, loc, s))
+                    : base;
+      nvvm::mbarrierInit(rewriter, loc, bar, op.getCount(), first);
+    }
+    nvvm::fenceMbarrierInit(rewriter, loc);
+    nvvm::fenceProxyAsyncShared(rewriter, loc);
+    nvvm::barrier(rewriter, loc);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct MBarrierExpectLowering : OpConversionPattern<MBarrierExpectOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(MBarrierExpectOp op, OneToNOpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    nvvm::mbarrierArriveExpectTx(rewriter, loc, adaptor.getBarrier().front(), op.getBytes(),
+                                 isThreadZero(rewriter, loc, op));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct MBarrierWaitLowering : OpConversionPattern<MBarrierWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(MBarrierWaitOp op, OneToNOpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    nvvm::mbarrierWaitParity(rewriter, op.getLoc(), adaptor.getBarrier().front(),
+                             adaptor.getPhase().front());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct TmaLoadLowering : OpConversionPattern<TmaLoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(TmaLoadOp op, OneToNOpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto desc = cast<TensorMapType>(op.getDesc().getType());
+    SharedMemType dstType = op.getDst().getType();
+    SharedLayout layout = getSharedLayout(dstType);
+    ArrayRef<int64_t> box = desc.getBox(), shape = dstType.getTileShape();
+    unsigned rank = box.size();
+    Value base = adaptor.getDst().front();
+    Value descPtr = adaptor.getDesc().front();
+    Value bar = adaptor.getBarrier().front();
+    SmallVector<Value> coords;
+    for (ValueRange c : adaptor.getCoords())
+      coords.push_back(c.front());
+    Value first = isThreadZero(rewriter, loc, op);
+    // Every box of the slot, the last dimension fastest.
+    SmallVector<int64_t> origin(rank, 0);
+    for (int64_t n = 0, boxes = op.getNumBoxes(); n < boxes; ++n) {
+      int64_t rest = n;
+      for (int k = int(rank) - 1; k >= 0; --k) {
+        int64_t count = shape[k] / box[k];
+        origin[k] = rest % count * box[k];
+        rest /= count;
+      }
+      int64_t offset = layout.offset(origin) * desc.getElementBytes();
+      Value dst = offset ? sharedElementPtr(rewriter, loc, base, rewriter.getI8Type(),
+                                            i32Const(rewriter, loc, offset))
+                         : base;
+      // The instruction's coordinates run innermost first.
+      SmallVector<Value> at;
+      for (int k = int(rank) - 1; k >= 0; --k)
+        at.push_back(origin[k] ? arith::AddIOp::create(rewriter, loc, coords[k],
+                                                       i32Const(rewriter, loc, origin[k]))
+                                     .getResult()
+                               : coords[k]);
+      nvvm::tmaLoad(rewriter, loc, dst, descPtr, at, bar, first);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void populateTmaLoweringPatterns(TileTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<MBarrierInitLowering, MBarrierExpectLowering, MBarrierWaitLowering,
+               TmaLoadLowering>(converter, patterns.getContext());
+}
+
+} // namespace tcc
