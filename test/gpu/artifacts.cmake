@@ -190,6 +190,10 @@ foreach(a sm90:sm_90 sm80:sm_80)
   tcc_artifact(tcc/fp8_convert/${tag}_BLOCK256_W4/fp8_convert.cubin
                SOURCE test/gpu/kernels/fp8_convert.tile FLAGS --arch ${arch})
 endforeach()
+# TMA (test/gpu/tma_test.cpp): hand-written tile IR with tile.tma_load and its mbarrier,
+# for sm_90a; its metadata carries a tensor map the runtime encodes at the launch.
+tcc_artifact(tcc/tma_copy/W4/tma_copy.cubin SOURCE test/gpu/kernels/tma_copy.mlir
+             FLAGS --arch sm_90a)
 # The tensor-core ceiling of the offline tuner's report (runtime/tools/tensor_peak.tile:
 # tcc-tune --peak; test/gpu/offline_tune_test.cpp and gpu-run.sh's tuning step).
 tcc_artifact(tcc/tensor_peak/tensor_peak.cubin SOURCE runtime/tools/tensor_peak.tile)
