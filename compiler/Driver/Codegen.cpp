@@ -105,6 +105,8 @@ struct Compiled {
     bool hasPtxasInfo = false;
     tcc::PtxasFunctionInfo ptxas;
     int unchecked = 0; // --check-bounds: accesses tile-check-bounds could not trace
+    /// The TMA tensor maps the pipeline gave it (hidden parameters, tile.tensormaps).
+    std::vector<tcc::KernelTensorMap> tensorMaps;
     /// The PTX is in NVPTX's register-pressure order (chooseSchedule).
     bool pressureSchedule = false;
   };
@@ -309,6 +311,7 @@ bool Codegen::lower(ModuleOp tileModule, const std::map<std::string, Assumptions
   GpuPipelineOptions pipeline;
   pipeline.numWarps = codegen.numWarps;
   pipeline.checkBounds = codegen.checkBounds;
+  pipeline.tma = codegen.tma && !codegen.checkBounds;
   buildTileGpuPipeline(pm, pipeline);
   pm.addPass(createTileAllocateShared());
   pm.addPass(createConvertTileToNVVM());
@@ -363,6 +366,8 @@ bool Codegen::lower(ModuleOp tileModule, const std::map<std::string, Assumptions
     launch.threadsPerWarp = int(tile::getThreadsPerWarp(func));
     if (auto unchecked = func->getAttrOfType<IntegerAttr>(tile::kCheckBoundsUncheckedAttrName))
       launch.unchecked = int(unchecked.getInt());
+    if (auto maps = func->getAttrOfType<ArrayAttr>(tile::kTensorMapsAttrName))
+      launch.tensorMaps = tcc::tensorMapsOf(maps);
   }
 
   PendingImage &p = *pending;
@@ -534,6 +539,7 @@ tcc::KernelArtifact Codegen::describe(func::FuncOp kernel, const Assumptions &as
     artifact.spillLoads = launch.ptxas.spillLoads;
     if (artifact.checkBounds)
       artifact.checkBounds->unchecked = launch.unchecked;
+    artifact.tensorMaps = launch.tensorMaps;
   }
   artifact.arch = compiled.arch;
   artifact.cubin = compiled.cubin;
@@ -601,6 +607,8 @@ std::string Codegen::configurationText() const {
   add(std::string("--variants=") + (autoVariants ? "auto" : "single"));
   if (codegen.checkBounds)
     add("--check-bounds");
+  if (codegen.tma)
+    add("--tma");
   if (!codegen.embed.empty())
     add("--embed=" + codegen.embed);
   if (!options.tuningTable.empty())

@@ -113,6 +113,38 @@ std::vector<KernelTensorMap> tensorMapsOf(func::FuncOp kernel) {
   return maps;
 }
 
+std::vector<KernelTensorMap> tensorMapsOf(ArrayAttr lowered) {
+  std::vector<KernelTensorMap> maps;
+  auto strings = [](Attribute list) {
+    std::vector<std::string> out;
+    if (auto array = dyn_cast_or_null<ArrayAttr>(list))
+      for (Attribute a : array)
+        if (auto text = dyn_cast<StringAttr>(a))
+          out.push_back(text.str());
+    return out;
+  };
+  for (Attribute entry : lowered) {
+    auto info = dyn_cast<DictionaryAttr>(entry);
+    if (!info)
+      continue;
+    KernelTensorMap m;
+    if (auto param = info.getAs<StringAttr>("param"))
+      m.param = param.str();
+    m.dims = strings(info.get("dims"));
+    m.stridesBytes = strings(info.get("strides_bytes"));
+    if (auto box = info.getAs<ArrayAttr>("box"))
+      for (Attribute b : box)
+        if (auto v = dyn_cast<IntegerAttr>(b))
+          m.box.push_back(v.getInt());
+    if (auto swizzle = info.getAs<IntegerAttr>("swizzle"))
+      m.swizzle = int(swizzle.getInt());
+    if (auto element = info.getAs<TypeAttr>("element"))
+      m.dtype = scalarName(element.getValue());
+    maps.push_back(std::move(m));
+  }
+  return maps;
+}
+
 KernelArtifact describeKernel(func::FuncOp kernel, const ArgumentAssumptions &assumptions,
                               const KernelDescriptionOptions &options) {
   KernelArtifact artifact;

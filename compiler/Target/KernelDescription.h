@@ -23,6 +23,10 @@
 
 namespace tcc {
 
+/// The TMA tensor maps of a lowered kernel, from its `tile.tensormaps` (KernelLowering.cpp),
+/// in hidden-argument order.
+std::vector<KernelTensorMap> tensorMapsOf(mlir::ArrayAttr lowered);
+
 /// The parameters of `kernel` in call order (`tile.arg_names`), each with its metadata type
 /// ("*f16", "i32"; "" for a type a parameter cannot have) and what `assumptions` assumes of
 /// it.

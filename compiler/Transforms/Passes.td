@@ -115,7 +115,9 @@ def TilePipeline : Pass<"tile-pipeline", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"numStages", "num-stages", "unsigned", /*default=*/"3",
-           "ring slots where neither the loop nor the kernel says">
+           "ring slots where neither the loop nor the kernel says">,
+    Option<"tma", "tma", "bool", /*default=*/"false",
+           "on sm_90a, copy with tile.tma_load the loads a tensor map describes (TmaAccess.h)">
   ];
   let dependentDialects = ["::mlir::tile::TileDialect", "::mlir::arith::ArithDialect"];
 }
@@ -272,7 +274,15 @@ def TileSplitMaskedLoops : Pass<"tile-split-masked-loops", "::mlir::ModuleOp"> {
     unless each i32 addition and product that the compares' operands are made of is
     proven, at the first and last iterations of the first loop, not to wrap; they are
     monotonic in the induction variable, so that holds for every iteration between.
+
+    With `tma` on an sm_90a target, a loop whose masked loads all have the form a TMA
+    tensor map describes (TmaAccess.h) is not split: tile-pipeline copies them with bulk
+    tensor copies, whose masks, the tensor map's extents, cost nothing.
   }];
+  let options = [
+    Option<"tma", "tma", "bool", /*default=*/"false",
+           "keep whole the loops whose masked loads TMA can copy (sm_90a)">
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }
 

@@ -17,7 +17,9 @@ void buildTileGpuPipeline(mlir::OpPassManager &pm, const GpuPipelineOptions &opt
   pm.addPass(createTileVersionSigns());
   // A dot loop's K masks are true but in its last iteration: the loop is split there,
   // before layouts and copies are decided for the two loops.
-  pm.addPass(createTileSplitMaskedLoops());
+  TileSplitMaskedLoopsOptions split;
+  split.tma = options.tma;
+  pm.addPass(createTileSplitMaskedLoops(split));
   TileAssignLayoutsOptions assign;
   assign.numWarps = options.numWarps;
   pm.addPass(createTileAssignLayouts(assign));
@@ -45,6 +47,7 @@ void buildTileGpuPipeline(mlir::OpPassManager &pm, const GpuPipelineOptions &opt
   // hidden behind the products.
   pm.addPass(createTileHoistLoads());
   TilePipelineOptions pipelineOptions;
+  pipelineOptions.tma = options.tma;
   TilePrefetchOptions prefetchOptions;
   if (options.numStages)
     pipelineOptions.numStages = prefetchOptions.numStages = options.numStages;
@@ -69,6 +72,8 @@ struct PipelineCLOptions : mlir::PassPipelineOptions<PipelineCLOptions> {
   Option<bool> checkBounds{*this, "check-bounds",
                            llvm::cl::desc("run tile-check-bounds (tcc --check-bounds)"),
                            llvm::cl::init(false)};
+  Option<bool> tma{*this, "tma", llvm::cl::desc("TMA for dot operands (tcc --tma)"),
+                   llvm::cl::init(false)};
 };
 } // namespace
 
@@ -83,6 +88,7 @@ void registerTileGpuPipeline() {
         options.mask = cl.mask;
         options.numStages = cl.numStages;
         options.checkBounds = cl.checkBounds;
+        options.tma = cl.tma;
         buildTileGpuPipeline(pm, options);
       });
 }

@@ -24,6 +24,9 @@ struct GpuPipelineOptions {
   unsigned numStages = 0;
   /// tile-check-bounds before tile-mask (tcc --check-bounds).
   bool checkBounds = false;
+  /// TMA for the dot operands a tensor map describes (tcc --tma): tile-split-masked-loops
+  /// keeps their loops whole, tile-pipeline copies them with tile.tma_load.
+  bool tma = false;
 };
 
 /// canonicalize, cse, tile-assign-layouts, tile-remove-layout-conversions,

@@ -23,6 +23,8 @@
 #include "compiler/Transforms/LayoutUtils.h"
 #include "compiler/Transforms/LoopSlice.h"
 #include "compiler/Transforms/Passes.h"
+#include "compiler/Transforms/SpecializeArguments.h"
+#include "compiler/Transforms/TmaAccess.h"
 #include "dialects/Tile/SharedLayout.h"
 #include "dialects/Tile/TileDialect.h"
 
@@ -55,11 +57,15 @@ struct Stream {
   LocalAllocOp ring;
   SharedMemType slotType;
   SmallVector<Operation *> between; // the trans and the conversions before it, last first
+  /// Copied by TMA: the access, and the kernel's tensor-map argument.
+  std::optional<tcc::TmaAccess> tma;
+  BlockArgument map;
 };
 
 class Pipeliner {
 public:
-  Pipeliner(scf::ForOp loop, unsigned numStages) : loop(loop), numStages(numStages) {}
+  Pipeliner(scf::ForOp loop, unsigned numStages, bool tma)
+      : loop(loop), numStages(numStages), useTma(tma) {}
 
   void run() {
     hoistInvariantTiles();
@@ -70,15 +76,121 @@ public:
     loop.getBody()->walk([&](WarpGroupDotOp) { wgmma = true; });
     inFlight = wgmma && productsMayStayInFlight() ? 1 : 0;
     distance = int64_t(numStages) - 1;
+    if (useTma && wgmma && getTarget(loop).hasWgmma())
+      for (Stream &s : streams)
+        chooseTma(s);
     rewrite();
   }
 
 private:
   scf::ForOp loop;
   unsigned numStages;
+  bool useTma;
+  Value barriers; // the mbarrier ring of the TMA streams, if any
+
+  bool anyTma() const {
+    return llvm::any_of(streams, [](const Stream &s) { return s.tma.has_value(); });
+  }
+  bool anyCpAsync() const {
+    return llvm::any_of(streams, [](const Stream &s) { return !s.tma.has_value(); });
+  }
+
+  /// The stream copied by TMA, if its load is one a tensor map describes, its slot a
+  /// row-major swizzled tile bulk copies can fill, and the base and strides aligned to 16
+  /// bytes in this variant: a `!tile.tensormap` argument is added to the kernel.
+  void chooseTma(Stream &s) {
+    std::optional<tcc::TmaAccess> access = tcc::matchTmaAccess(s.load);
+    if (!access || !s.between.empty())
+      return;
+    auto func = loop->getParentOfType<func::FuncOp>();
+    auto encoding = dyn_cast<NVMMASharedEncodingAttr>(s.slotType.getEncoding());
+    ArrayRef<int64_t> shape = s.slotType.getTileShape();
+    unsigned rank = shape.size();
+    if (!func || !encoding || rank != access->dims.size())
+      return;
+    for (unsigned k = 0; k < rank; ++k)
+      if (encoding.getOrder()[k] != rank - 1 - k)
+        return;
+    Type element = s.slotType.getElementType();
+    int64_t elementBytes = std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
+    SmallVector<std::string> names = tcc::kernelArgumentNames(func);
+    auto divisibility = [&](BlockArgument arg) -> int64_t {
+      auto d = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(), kDivisibilityAttrName);
+      return d ? d.getInt() : 1;
+    };
+    // A bound or stride as a grid expression: an argument's name or a constant.
+    auto expression = [&](Value v, int64_t scale,
+                          int64_t *multipleOf) -> std::optional<std::string> {
+      APInt constant;
+      if (matchPattern(v, m_ConstantInt(&constant))) {
+        *multipleOf = constant.getSExtValue() * scale;
+        return std::to_string(constant.getSExtValue() * scale);
+      }
+      auto arg = dyn_cast<BlockArgument>(v);
+      if (!arg || arg.getOwner() != &func.getBody().front() || arg.getArgNumber() >= names.size())
+        return std::nullopt;
+      *multipleOf = divisibility(arg) * scale;
+      std::string name = names[arg.getArgNumber()];
+      return scale == 1 ? name : name + " * " + std::to_string(scale);
+    };
+    if (access->base.getOwner() != &func.getBody().front() || divisibility(access->base) < 16)
+      return;
+    SmallVector<std::string> dims, strides;
+    for (int k = int(rank) - 1; k >= 0; --k) {
+      int64_t unused;
+      std::optional<std::string> bound = expression(access->dims[k].bound, 1, &unused);
+      if (!bound)
+        return;
+      dims.push_back(*bound);
+      if (k == int(rank) - 1)
+        continue;
+      int64_t multiple = 0;
+      std::optional<std::string> stride =
+          access->dims[k].stride ? expression(access->dims[k].stride, elementBytes, &multiple)
+                                 : std::optional<std::string>();
+      if (!stride || multiple % 16 != 0)
+        return;
+      strides.push_back(*stride);
+    }
+    // The box: whole rows of a swizzle atom, as many rows as fit.
+    SharedLayout layout = getSharedLayout(s.slotType);
+    SmallVector<int64_t> box(shape.begin(), shape.end());
+    box.back() = layout.atomWidth();
+    for (unsigned k = 0; k + 1 < rank; ++k)
+      box[k] = std::min<int64_t>(box[k], 256);
+    auto mapType = TensorMapType::getChecked([] { return InFlightDiagnostic(); },
+                                             loop.getContext(), ArrayRef<int64_t>(box), element,
+                                             int64_t(encoding.getSwizzle()));
+    if (!mapType)
+      return;
+    MLIRContext *ctx = loop.getContext();
+    Builder b(ctx);
+    SmallVector<Attribute> dimAttrs, strideAttrs;
+    for (const std::string &d : dims)
+      dimAttrs.push_back(b.getStringAttr(d));
+    for (const std::string &st : strides)
+      strideAttrs.push_back(b.getStringAttr(st));
+    auto info = b.getDictionaryAttr(
+        {b.getNamedAttr("param", b.getStringAttr(names[access->base.getArgNumber()])),
+         b.getNamedAttr("dims", b.getArrayAttr(dimAttrs)),
+         b.getNamedAttr("strides_bytes", b.getArrayAttr(strideAttrs))});
+    unsigned index = func.getNumArguments();
+    if (failed(func.insertArgument(index, mapType,
+                                   b.getDictionaryAttr(b.getNamedAttr(kTensorMapAttrName, info)),
+                                   s.load.getLoc())))
+      return;
+    SmallVector<Attribute> argNames;
+    for (const std::string &n : names)
+      argNames.push_back(b.getStringAttr(n));
+    argNames.push_back(b.getStringAttr(names[access->base.getArgNumber()] + "_tma" +
+                                       std::to_string(index)));
+    func->setAttr(kArgNamesAttrName, b.getArrayAttr(argNames));
+    s.tma = std::move(access);
+    s.map = func.getArgument(index);
+  }
   unsigned inFlight = 0;
   int64_t distance = 1;
-  SmallVector<Stream> streams;
+  SmallVector<Stream, 4> streams;
 
   /// Loop-carried pointers advanced by the same offset every iteration (`p = p + inc`,
   /// Triton's `a_ptrs += BLOCK_K * stride_ak`): the pointer `d` iterations ahead is
@@ -256,6 +368,9 @@ private:
   void issueCopies(OpBuilder &b, Value iv, Value valid, Value slot,
                    function_ref<Value(Value)> pointerBase, int64_t ahead) {
     Location loc = loop.getLoc();
+    // The TMA streams' coordinates, computed with the other copies', issued together.
+    SmallVector<std::pair<Stream *, SmallVector<Value>>> bulk;
+    SmallVector<Operation *> bulkSlices; // their clones of the pointers' and masks' ops
     for (Stream &s : streams) {
       IRMapping mapping;
       mapping.map(loop.getInductionVar(), iv);
@@ -270,9 +385,25 @@ private:
         if (used)
           mapping.map(arg, advance(b, pointerBase(arg), mapping.lookupOrDefault(inc), ahead));
       }
+      SmallVector<Operation *> cloned;
       for (Operation *op : s.slice)
         if (!incrementOps.contains(op))
-          b.clone(*op, mapping);
+          cloned.push_back(b.clone(*op, mapping));
+      if (s.tma) {
+        // Coordinates of the box, outermost first: the sums of each index's origin.
+        SmallVector<Value> coords;
+        for (const tcc::TmaDim &d : s.tma->dims) {
+          Value c;
+          for (Value o : d.origin) {
+            Value mapped = mapping.lookupOrDefault(o);
+            c = c ? arith::AddIOp::create(b, loc, c, mapped).getResult() : mapped;
+          }
+          coords.push_back(c ? c : i32(b, 0));
+        }
+        bulkSlices.append(cloned.begin(), cloned.end());
+        bulk.push_back({&s, coords});
+        continue;
+      }
       Value ptr = mapping.lookupOrDefault(s.load.getPtr());
       auto ptrType = cast<RankedTensorType>(ptr.getType());
       Value mask = SplatOp::create(b, loc, getI1SameShape(ptrType), valid);
@@ -282,7 +413,34 @@ private:
       int32_t vec = int32_t(getVectorWidth(s.load));
       AsyncCopyOp::create(b, loc, ptr, dst, mask, vec);
     }
-    AsyncCommitOp::create(b, loc);
+    if (anyCpAsync())
+      AsyncCommitOp::create(b, loc);
+    if (bulk.empty())
+      return;
+    // Only for iterations the loop has: none is left in flight after it.
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange(), valid, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    Value bar = MemDescIndexOp::create(b, loc, barrierType(), barriers, slot);
+    int64_t bytes = 0;
+    for (auto &[s, coords] : bulk)
+      bytes += s->slotType.getTileBytes();
+    MBarrierExpectOp::create(b, loc, bar, int32_t(bytes));
+    for (auto &[s, coords] : bulk) {
+      Value dst = MemDescIndexOp::create(b, loc, s->slotType, s->ring, slot);
+      TmaLoadOp::create(b, loc, s->map, coords, dst, bar);
+    }
+    // What computed the TMA streams' pointers and masks is not needed.
+    for (Operation *op : llvm::reverse(bulkSlices))
+      if (op->use_empty())
+        op->erase();
+  }
+
+  /// One mbarrier of the ring.
+  SharedMemType barrierType() {
+    auto ring = cast<SharedMemType>(barriers.getType());
+    return SharedMemType::get(loop.getContext(), ring.getTileShape(), ring.getElementType(),
+                              ring.getEncoding());
   }
 
   void rewrite() {
@@ -298,6 +456,14 @@ private:
       auto ringType = SharedMemType::get(loop.getContext(), shape, tile.getElementType(),
                                          tile.getEncoding());
       s.ring = LocalAllocOp::create(b, loc, ringType, Value(), IntegerAttr());
+    }
+    if (anyTma()) {
+      // One mbarrier per slot, completed by that slot's bulk copies.
+      auto encoding = NVMMASharedEncodingAttr::get(loop.getContext(), 0, {0});
+      auto ringType = SharedMemType::get(loop.getContext(), {int64_t(numStages), 1},
+                                         b.getI64Type(), encoding);
+      barriers = LocalAllocOp::create(b, loc, ringType, Value(), IntegerAttr());
+      MBarrierInitOp::create(b, loc, barriers, 1);
     }
     Value lb = loop.getLowerBound(), ub = loop.getUpperBound(), step = loop.getStep();
     // Prologue: iterations 0 .. D-1.
@@ -323,7 +489,16 @@ private:
       return arith::RemUIOp::create(b, loc, x, i32(b, numStages));
     };
     Value readSlot = slotAt(0), writeSlot = slotAt(distance);
-    AsyncWaitOp::create(b, loc, int32_t(distance - 1));
+    if (anyCpAsync())
+      AsyncWaitOp::create(b, loc, int32_t(distance - 1));
+    if (anyTma()) {
+      // The bulk copies of this iteration: its slot's mbarrier, in the phase of the
+      // index's pass around the ring.
+      Value bar = MemDescIndexOp::create(b, loc, barrierType(), barriers, readSlot);
+      Value pass = arith::DivUIOp::create(b, loc, index, i32(b, numStages));
+      Value phase = arith::AndIOp::create(b, loc, pass, i32(b, 1));
+      MBarrierWaitOp::create(b, loc, bar, phase);
+    }
     // mma.sync computes synchronously: the copies go first, to fly during the compute.
     // wgmma runs asynchronously: its slot of iteration i - 1 is free once this iteration's
     // wait has retired that product (and, for the other warpgroups, after the barrier
@@ -377,7 +552,8 @@ private:
     while (auto next = dyn_cast_or_null<WarpGroupDotWaitOp>(last->getNextNode()))
       last = next;
     b.setInsertionPointAfter(last);
-    AsyncWaitOp::create(b, loc, 0);
+    if (anyCpAsync())
+      AsyncWaitOp::create(b, loc, 0);
     loop->removeAttr(kNumStagesAttrName);
     // The address arithmetic of the loads replaced, now unused.
     llvm::SetVector<Operation *> sliceOps;
@@ -395,8 +571,8 @@ struct SoftwarePipeline : tcc::impl::TilePipelineBase<SoftwarePipeline> {
   using TilePipelineBase::TilePipelineBase;
 
   void runOnOperation() override {
-    tcc::forEachLoopWithStages(getOperation(), numStages, [](scf::ForOp loop, unsigned stages) {
-      Pipeliner(loop, stages).run();
+    tcc::forEachLoopWithStages(getOperation(), numStages, [&](scf::ForOp loop, unsigned stages) {
+      Pipeliner(loop, stages, tma).run();
     });
   }
 };

@@ -11,6 +11,7 @@
 
 #include "compiler/Analysis/AxisInfo.h"
 #include "compiler/Transforms/Passes.h"
+#include "compiler/Transforms/TmaAccess.h"
 #include "dialects/Tile/TileDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -295,6 +296,19 @@ bool loadsMoveVectors(scf::ForOp loop, const tcc::AxisInfoAnalysis &axis) {
   return !result.wasInterrupted();
 }
 
+/// Whether TMA will copy the loop's loads (tcc --tma): each masked load of its body has
+/// the form a tensor map describes, and there is one.
+bool tmaCopiesLoads(scf::ForOp loop) {
+  bool any = false;
+  for (Operation &op : *loop.getBody())
+    if (auto load = dyn_cast<tile::LoadOp>(op); load && load.getMask()) {
+      if (!tcc::matchTmaAccess(load))
+        return false;
+      any = true;
+    }
+  return any;
+}
+
 bool splitLoop(scf::ForOp loop, const tcc::AxisInfoAnalysis &axis) {
   if (auto stages = loop->getAttrOfType<IntegerAttr>(tile::kNumStagesAttrName);
       stages && stages.getInt() <= 1)
@@ -382,7 +396,10 @@ bool splitLoop(scf::ForOp loop, const tcc::AxisInfoAnalysis &axis) {
 }
 
 struct TileSplitMaskedLoops : tcc::impl::TileSplitMaskedLoopsBase<TileSplitMaskedLoops> {
+  using TileSplitMaskedLoopsBase::TileSplitMaskedLoopsBase;
+
   void runOnOperation() override {
+    bool keepTmaLoops = tma && tile::getTarget(getOperation()).hasWgmma();
     for (auto kernel : getOperation().getOps<func::FuncOp>()) {
       if (kernel.isExternal())
         continue;
@@ -392,7 +409,8 @@ struct TileSplitMaskedLoops : tcc::impl::TileSplitMaskedLoopsBase<TileSplitMaske
       SmallVector<scf::ForOp> loops;
       kernel.walk([&](scf::ForOp loop) { loops.push_back(loop); });
       for (scf::ForOp loop : loops)
-        (void)splitLoop(loop, axis);
+        if (!keepTmaLoops || !tmaCopiesLoads(loop))
+          (void)splitLoop(loop, axis);
     }
   }
 };

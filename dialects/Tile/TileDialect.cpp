@@ -133,7 +133,7 @@ LogicalResult verifyPredicatedAccess(Operation *op, NamedAttribute attribute) {
 namespace {
 
 /// What a discardable attribute of the dialect must be, and where it may be.
-enum class Expect { Unit, Warps, AtLeast1, NonNegative, Grid, Strings, Dictionary, Target };
+enum class Expect { Unit, Warps, AtLeast1, NonNegative, Grid, Strings, Dictionary, Dictionaries, Target };
 enum class Place { Function, FunctionOrLoop, Module, TileOp };
 struct AttrRule {
   StringLiteral name;
@@ -151,6 +151,7 @@ constexpr AttrRule kAttrRules[] = {
     {kConstexprsAttrName, Expect::Dictionary, Place::Function},
     {kCheckBoundsAttrName, Expect::Unit, Place::Function},
     {kCheckBoundsUncheckedAttrName, Expect::NonNegative, Place::Function},
+    {kTensorMapsAttrName, Expect::Dictionaries, Place::Function},
     {kTargetAttrName, Expect::Target, Place::Module},
     {kUncheckedAttrName, Expect::Unit, Place::TileOp},
     {kSharedOffsetAttrName, Expect::NonNegative, Place::TileOp},
@@ -180,6 +181,12 @@ LogicalResult checkValue(Operation *op, NamedAttribute attribute, Expect rule) {
     return isStringArray(value) ? success() : fail("must be an array of strings");
   case Expect::Dictionary:
     return isa<DictionaryAttr>(value) ? success() : fail("must be a dictionary");
+  case Expect::Dictionaries: {
+    auto list = dyn_cast<ArrayAttr>(value);
+    return list && llvm::all_of(list, [](Attribute a) { return isa<DictionaryAttr>(a); })
+               ? success()
+               : fail("must be an array of dictionaries");
+  }
   case Expect::Target:
     return isa<TargetAttr>(value) ? success() : fail("must be a #tile.target");
   }

@@ -69,6 +69,10 @@ inline constexpr llvm::StringLiteral kConstexprsAttrName = "tile.constexprs";
 /// the pointer argument that is its base and its extents (innermost first) and outer byte
 /// strides as grid expressions (KernelDescription.cpp copies them into the metadata).
 inline constexpr llvm::StringLiteral kTensorMapAttrName = "tile.tensormap";
+/// On a lowered kernel (llvm.func), its tensor maps in argument order: each argument's
+/// `tile.tensormap` with the type's `box` (innermost first), `swizzle` and `element`
+/// added (KernelLowering.cpp), for the metadata.
+inline constexpr llvm::StringLiteral kTensorMapsAttrName = "tile.tensormaps";
 inline constexpr llvm::StringLiteral kCheckBoundsAttrName = "tile.check_bounds";
 inline constexpr llvm::StringLiteral kCheckBoundsUncheckedAttrName = "tile.check_bounds_unchecked";
 inline constexpr llvm::StringLiteral kUncheckedAttrName = "tile.unchecked";

@@ -1,0 +1,225 @@
+//===- TmaAccess.cpp - loads a TMA tensor map can describe ------------------===//
+
+#include "compiler/Transforms/TmaAccess.h"
+#include "compiler/Transforms/LayoutUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace tcc {
+namespace {
+
+/// An index tile: along `dim`, the sum of `origin` (scalars) and arange.
+struct Index {
+  unsigned dim;
+  SmallVector<Value> origin;
+};
+
+/// One term of an offset tile: an index times `stride` (null: 1).
+struct Term {
+  Index index;
+  Value stride;
+};
+
+/// The dimension `d` of a rank-r value becomes after expand_dims at `axis`.
+unsigned expanded(unsigned d, unsigned axis) { return d < axis ? d : d + 1; }
+
+/// Ops that keep which index runs along which dimension: layout conversions and
+/// broadcasts of size-1 dimensions.
+Value throughShapeKeeping(Value v) {
+  while (true) {
+    v = stripHints(v);
+    if (auto cvt = v.getDefiningOp<ConvertLayoutOp>()) {
+      v = cvt.getSrc();
+      continue;
+    }
+    if (auto b = v.getDefiningOp<BroadcastOp>()) {
+      v = b.getSrc();
+      continue;
+    }
+    return v;
+  }
+}
+
+std::optional<Index> indexOf(Value v, int depth = 0) {
+  if (depth > 16)
+    return std::nullopt;
+  v = throughShapeKeeping(v);
+  if (auto range = v.getDefiningOp<MakeRangeOp>()) {
+    if (range.getStart() != 0)
+      return std::nullopt;
+    return Index{0, {}};
+  }
+  if (auto expand = v.getDefiningOp<ExpandDimsOp>()) {
+    std::optional<Index> i = indexOf(expand.getSrc(), depth + 1);
+    if (!i)
+      return std::nullopt;
+    i->dim = expanded(i->dim, expand.getAxis());
+    return i;
+  }
+  if (auto add = v.getDefiningOp<arith::AddIOp>()) {
+    for (auto [x, y] : {std::pair(add.getLhs(), add.getRhs()), std::pair(add.getRhs(), add.getLhs())})
+      if (auto splat = throughShapeKeeping(x).getDefiningOp<SplatOp>())
+        if (std::optional<Index> i = indexOf(y, depth + 1)) {
+          i->origin.push_back(splat.getSrc());
+          return i;
+        }
+  }
+  return std::nullopt;
+}
+
+/// The scalar a tile of one repeated value holds.
+Value scalarOf(Value v) {
+  if (auto splat = throughShapeKeeping(v).getDefiningOp<SplatOp>())
+    return splat.getSrc();
+  return {};
+}
+
+bool termsOf(Value v, SmallVectorImpl<Term> &terms, int depth = 0) {
+  if (depth > 16)
+    return false;
+  v = throughShapeKeeping(v);
+  if (auto expand = v.getDefiningOp<ExpandDimsOp>()) {
+    SmallVector<Term> inner;
+    if (!termsOf(expand.getSrc(), inner, depth + 1))
+      return false;
+    for (Term &t : inner) {
+      t.index.dim = expanded(t.index.dim, expand.getAxis());
+      terms.push_back(t);
+    }
+    return true;
+  }
+  if (auto add = v.getDefiningOp<arith::AddIOp>()) {
+    // An index itself (its origin added), or the sum of two offset tiles.
+    if (std::optional<Index> i = indexOf(v, depth + 1)) {
+      terms.push_back({*i, Value()});
+      return true;
+    }
+    return termsOf(add.getLhs(), terms, depth + 1) && termsOf(add.getRhs(), terms, depth + 1);
+  }
+  if (auto mul = v.getDefiningOp<arith::MulIOp>()) {
+    for (auto [x, y] : {std::pair(mul.getLhs(), mul.getRhs()), std::pair(mul.getRhs(), mul.getLhs())})
+      if (Value s = scalarOf(y))
+        if (std::optional<Index> i = indexOf(x, depth + 1)) {
+          terms.push_back({*i, s});
+          return true;
+        }
+    return false;
+  }
+  if (std::optional<Index> i = indexOf(v, depth + 1)) {
+    terms.push_back({*i, Value()});
+    return true;
+  }
+  return false;
+}
+
+/// The pointer argument and the offset terms of a pointer tile.
+bool pointerOf(Value p, BlockArgument &base, SmallVectorImpl<Term> &terms, int depth = 0) {
+  if (depth > 16)
+    return false;
+  p = throughShapeKeeping(p);
+  if (auto splat = p.getDefiningOp<SplatOp>()) {
+    auto arg = dyn_cast<BlockArgument>(stripHints(splat.getSrc()));
+    if (!arg || !isa<func::FuncOp>(arg.getOwner()->getParentOp()))
+      return false;
+    base = arg;
+    return true;
+  }
+  if (auto add = p.getDefiningOp<AddPtrOp>())
+    return pointerOf(add.getPtr(), base, terms, depth + 1) &&
+           termsOf(add.getOffset(), terms, depth + 1);
+  if (auto expand = p.getDefiningOp<ExpandDimsOp>()) {
+    SmallVector<Term> inner;
+    if (!pointerOf(expand.getSrc(), base, inner, depth + 1))
+      return false;
+    for (Term &t : inner) {
+      t.index.dim = expanded(t.index.dim, expand.getAxis());
+      terms.push_back(t);
+    }
+    return true;
+  }
+  return false;
+}
+
+/// The bound of each dimension the mask compares: `index < splat(bound)`, and-ed.
+bool boundsOf(Value m, SmallVectorImpl<std::pair<Index, Value>> &bounds, int depth = 0) {
+  if (depth > 16)
+    return false;
+  m = throughShapeKeeping(m);
+  if (auto a = m.getDefiningOp<arith::AndIOp>())
+    return boundsOf(a.getLhs(), bounds, depth + 1) && boundsOf(a.getRhs(), bounds, depth + 1);
+  if (auto expand = m.getDefiningOp<ExpandDimsOp>()) {
+    SmallVector<std::pair<Index, Value>> inner;
+    if (!boundsOf(expand.getSrc(), inner, depth + 1))
+      return false;
+    for (auto &[i, b] : inner) {
+      i.dim = expanded(i.dim, expand.getAxis());
+      bounds.push_back({i, b});
+    }
+    return true;
+  }
+  if (auto cmp = m.getDefiningOp<arith::CmpIOp>()) {
+    if (cmp.getPredicate() != arith::CmpIPredicate::slt)
+      return false;
+    std::optional<Index> i = indexOf(cmp.getLhs(), depth + 1);
+    Value bound = scalarOf(cmp.getRhs());
+    if (!i || !bound)
+      return false;
+    bounds.push_back({*i, bound});
+    return true;
+  }
+  return false;
+}
+
+bool sameValues(ArrayRef<Value> a, ArrayRef<Value> b) {
+  if (a.size() != b.size())
+    return false;
+  SmallVector<Value> x(a), y(b);
+  auto less = [](Value l, Value r) { return l.getAsOpaquePointer() < r.getAsOpaquePointer(); };
+  llvm::sort(x, less);
+  llvm::sort(y, less);
+  return x == y;
+}
+
+} // namespace
+
+std::optional<TmaAccess> matchTmaAccess(LoadOp load) {
+  auto type = dyn_cast<RankedTensorType>(load.getType());
+  if (!type || type.getRank() < 1 || type.getRank() > 5 || !load.getMask() ||
+      !isZeroOrAbsent(load.getOther()))
+    return std::nullopt;
+  unsigned rank = unsigned(type.getRank());
+  TmaAccess access;
+  SmallVector<Term> terms;
+  if (!pointerOf(load.getPtr(), access.base, terms) || terms.size() != rank)
+    return std::nullopt;
+  access.dims.resize(rank);
+  SmallVector<bool> seen(rank, false);
+  for (Term &t : terms) {
+    if (t.index.dim >= rank || seen[t.index.dim])
+      return std::nullopt;
+    seen[t.index.dim] = true;
+    access.dims[t.index.dim].origin = t.index.origin;
+    access.dims[t.index.dim].stride = t.stride;
+  }
+  // The innermost dimension is contiguous.
+  if (Value s = access.dims.back().stride; s && !matchPattern(s, m_One()))
+    return std::nullopt;
+  access.dims.back().stride = Value();
+  SmallVector<std::pair<Index, Value>> bounds;
+  if (!boundsOf(load.getMask(), bounds) || bounds.size() != rank)
+    return std::nullopt;
+  for (auto &[index, bound] : bounds) {
+    if (index.dim >= rank || access.dims[index.dim].bound ||
+        !sameValues(index.origin, access.dims[index.dim].origin))
+      return std::nullopt;
+    access.dims[index.dim].bound = bound;
+  }
+  return access;
+}
+
+} // namespace tcc

@@ -1,0 +1,42 @@
+//===- TmaAccess.h - loads a TMA tensor map can describe ----------*- C++ -*-===//
+//
+// A tile load whose pointers are `base + sum_d (o_d + arange_d) * s_d` (`base` a pointer
+// argument of the kernel, one term per dimension of the tile, the last with stride 1) and
+// whose mask is `and_d (o_d + arange_d < E_d)` (the same indices, one bound per dimension)
+// reads exactly the box at [o_0, ..., o_n] of the array of extents E_d and strides s_d,
+// with zeros outside it: what a TMA bulk tensor copy reads. tile-split-masked-loops keeps
+// such loops whole (their masks cost a bulk copy nothing) and tile-pipeline copies them
+// with tile.tma_load, when TMA is on (--tma).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCC_COMPILER_TRANSFORMS_TMAACCESS_H
+#define TCC_COMPILER_TRANSFORMS_TMAACCESS_H
+
+#include "dialects/Tile/TileDialect.h"
+
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+
+namespace tcc {
+
+struct TmaDim {
+  llvm::SmallVector<mlir::Value> origin; // i32 scalars whose sum is the first index
+  mlir::Value stride;                    // i32 scalar, elements; null: 1
+  mlir::Value bound;                     // i32 scalar, the extent
+};
+
+struct TmaAccess {
+  mlir::BlockArgument base;        // the kernel's pointer argument
+  llvm::SmallVector<TmaDim> dims;  // tile order, outermost first
+};
+
+/// The TMA view of `load`, if its pointers and mask have the form above (the other
+/// conditions, alignment and the shared layout, are the caller's).
+std::optional<TmaAccess> matchTmaAccess(mlir::tile::LoadOp load);
+
+} // namespace tcc
+
+#endif // TCC_COMPILER_TRANSFORMS_TMAACCESS_H
