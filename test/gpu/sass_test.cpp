@@ -7,7 +7,8 @@
 //   HMMA, so that no GEMM silently falls back to CUDA cores;
 // - the variants for unit inner strides (file names with "_e1", the ones a contiguous
 //   matrix selects and the benchmarks time) do not spill: no local-memory load or store
-//   (LDL/STL). The other variants load element by element (no
+//   (LDL/STL); a variant with TMA tensor maps (tcc --tma) copies its operands with UTMALDG
+//   and no LDGSTS (cp.async) is left. The other variants load element by element (no
 //   cp.async for 2-byte pieces), each thread holding the addresses of all its elements
 //   across the loop; with 128 x 256 tiles they spill, which the test prints without
 //   failing (bench/RESULTS.md).
@@ -172,6 +173,10 @@ TEST_P(Sass, TensorCoresAndNoSpills) {
       EXPECT_EQ(ops["HMMA"], 0) << "the sm_90a variant mixes in mma.sync";
     } else {
       EXPECT_GT(ops["HMMA"], 0) << "the variant does not use tensor cores";
+    }
+    if (!m.tensorMaps.empty()) {
+      EXPECT_GT(ops["UTMALDG"], 0) << "a variant with tensor maps issues no bulk tensor copy";
+      EXPECT_EQ(ops["LDGSTS"], 0) << "a variant with tensor maps still copies with cp.async";
     }
     const int local = ops["LDL"] + ops["STL"];
     // The most specialised variant (aligned, unit inner strides) is the one that matters:
