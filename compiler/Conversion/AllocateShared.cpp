@@ -412,17 +412,24 @@ private:
       s.tmaWrites.push_back(a);
       return;
     }
-    if (isa<MBarrierWaitOp>(op)) {
+    if (auto wait = dyn_cast<MBarrierWaitOp>(op)) {
       // Conservatively, every bulk copy issued so far has landed, seen by every thread.
+      // The wait reads the barrier's word (an invalidation must come after it).
       s.tmaWrites.clear();
-      return;
+      return access(op, s, accessOf(wait.getBarrier(), false), insert);
     }
-    if (isa<MBarrierInitOp>(op)) {
-      // Its lowering ends with a barrier.
+    if (auto expect = dyn_cast<MBarrierExpectOp>(op))
+      return access(op, s, accessOf(expect.getBarrier(), false), insert);
+    if (auto init = dyn_cast<MBarrierInitOp>(op)) {
+      // Thread 0 writes the words (after whatever read them last); the lowering ends with
+      // a barrier.
+      access(op, s, accessOf(init.getBarriers(), true), insert);
       s.pending.clear();
       s.unfenced.clear();
       return;
     }
+    if (auto inval = dyn_cast<MBarrierInvalOp>(op))
+      return access(op, s, accessOf(inval.getBarriers(), true), insert);
     if (isa<AsyncWaitOp>(op)) {
       // Conservatively, every copy issued so far has landed: for other threads, a write.
       for (const Access &a : s.asyncWrites) {

@@ -196,6 +196,8 @@ void mbarrierInit(OpBuilder &b, Location loc, Value bar, unsigned count, Value p
 
 void fenceMbarrierInit(OpBuilder &b, Location loc) { NVVM::FenceMbarrierInitOp::create(b, loc); }
 
+void mbarrierInval(OpBuilder &b, Location loc, Value bar) { NVVM::MBarrierInvalOp::create(b, loc, bar); }
+
 void mbarrierArriveExpectTx(OpBuilder &b, Location loc, Value bar, unsigned bytes, Value pred) {
   Value n = LLVM::ConstantOp::create(b, loc, b.getI32Type(), b.getI32IntegerAttr(bytes));
   NVVM::MBarrierArriveExpectTxOp::create(b, loc, Type(), bar, n, NVVM::MemScopeKind::CTA,

@@ -79,6 +79,8 @@ void fenceProxyAsyncShared(mlir::OpBuilder &b, mlir::Location loc);
 void mbarrierInit(mlir::OpBuilder &b, mlir::Location loc, mlir::Value bar, unsigned count,
                   mlir::Value pred);
 void fenceMbarrierInit(mlir::OpBuilder &b, mlir::Location loc);
+/// mbarrier.inval.shared.b64 [bar] (unpredicated: the caller elects the thread).
+void mbarrierInval(mlir::OpBuilder &b, mlir::Location loc, mlir::Value bar);
 void mbarrierArriveExpectTx(mlir::OpBuilder &b, mlir::Location loc, mlir::Value bar,
                             unsigned bytes, mlir::Value pred);
 void mbarrierWaitParity(mlir::OpBuilder &b, mlir::Location loc, mlir::Value bar,

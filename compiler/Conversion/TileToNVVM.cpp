@@ -121,7 +121,7 @@ LogicalResult checkLowerable(func::FuncOp func) {
     }
     // LLVM's NVPTX back end aborts ("Cannot select") on instructions the target lacks:
     // say so here, at the op.
-    if (isa<tile::TmaLoadOp, tile::MBarrierInitOp, tile::MBarrierExpectOp,
+    if (isa<tile::TmaLoadOp, tile::MBarrierInitOp, tile::MBarrierInvalOp, tile::MBarrierExpectOp,
             tile::MBarrierWaitOp>(op) &&
         !target.hasWgmma()) {
       op->emitOpError() << "is a TMA copy or its mbarrier, which tcc emits for sm_90a only, not "

@@ -23,6 +23,7 @@
 #include "dialects/Tile/TileDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
 using namespace mlir;
@@ -53,6 +54,26 @@ struct MBarrierInitLowering : OpConversionPattern<MBarrierInitOp> {
     nvvm::fenceMbarrierInit(rewriter, loc);
     nvvm::fenceProxyAsyncShared(rewriter, loc);
     nvvm::barrier(rewriter, loc);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct MBarrierInvalLowering : OpConversionPattern<MBarrierInvalOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(MBarrierInvalOp op, OneToNOpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value base = adaptor.getBarriers().front();
+    auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange(), isThreadZero(rewriter, loc, op),
+                                  /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    for (int64_t s = 0; s < op.getBarriers().getType().getNumSlots(); ++s)
+      nvvm::mbarrierInval(rewriter, loc,
+                          s ? sharedElementPtr(rewriter, loc, base, rewriter.getI64Type(),
+                                               i32Const(rewriter, loc, s))
+                            : base);
     rewriter.eraseOp(op);
     return success();
   }
@@ -128,8 +149,8 @@ struct TmaLoadLowering : OpConversionPattern<TmaLoadOp> {
 } // namespace
 
 void populateTmaLoweringPatterns(TileTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<MBarrierInitLowering, MBarrierExpectLowering, MBarrierWaitLowering,
-               TmaLoadLowering>(converter, patterns.getContext());
+  patterns.add<MBarrierInitLowering, MBarrierInvalLowering, MBarrierExpectLowering,
+               MBarrierWaitLowering, TmaLoadLowering>(converter, patterns.getContext());
 }
 
 } // namespace tcc

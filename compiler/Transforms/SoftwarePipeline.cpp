@@ -33,6 +33,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace tcc {
@@ -76,7 +77,11 @@ public:
     loop.getBody()->walk([&](WarpGroupDotOp) { wgmma = true; });
     inFlight = wgmma && productsMayStayInFlight() ? 1 : 0;
     distance = int64_t(numStages) - 1;
-    if (useTma && wgmma && getTarget(loop).hasWgmma())
+    // TMA where the loop runs once per program: in a loop nested in another, its mbarriers
+    // would be initialised again while a slow warp may still wait on them.
+    bool nested = loop->getParentOfType<LoopLikeOpInterface>() != nullptr;
+    if (useTma && wgmma && !nested && getTarget(loop).hasWgmma() &&
+        loop.getLowerBound().getType().isInteger(32))
       for (Stream &s : streams)
         chooseTma(s);
     rewrite();
@@ -554,6 +559,10 @@ private:
     b.setInsertionPointAfter(last);
     if (anyCpAsync())
       AsyncWaitOp::create(b, loc, 0);
+    // Every copy issued was waited for in the loop: the mbarriers' bytes may be reused
+    // once they are invalidated (after every thread's last wait: tile-allocate-shared).
+    if (anyTma())
+      MBarrierInvalOp::create(b, loc, barriers);
     loop->removeAttr(kNumStagesAttrName);
     // The address arithmetic of the loads replaced, now unused.
     llvm::SetVector<Operation *> sliceOps;

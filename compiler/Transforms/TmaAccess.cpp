@@ -17,6 +17,7 @@ namespace {
 struct Index {
   unsigned dim;
   SmallVector<Value> origin;
+  int64_t size; // elements of the arange
 };
 
 /// One term of an offset tile: an index times `stride` (null: 1).
@@ -52,7 +53,7 @@ std::optional<Index> indexOf(Value v, int depth = 0) {
   if (auto range = v.getDefiningOp<MakeRangeOp>()) {
     if (range.getStart() != 0)
       return std::nullopt;
-    return Index{0, {}};
+    return Index{0, {}, int64_t(range.getEnd())};
   }
   if (auto expand = v.getDefiningOp<ExpandDimsOp>()) {
     std::optional<Index> i = indexOf(expand.getSrc(), depth + 1);
@@ -200,7 +201,8 @@ std::optional<TmaAccess> matchTmaAccess(LoadOp load) {
   access.dims.resize(rank);
   SmallVector<bool> seen(rank, false);
   for (Term &t : terms) {
-    if (t.index.dim >= rank || seen[t.index.dim])
+    // An index covers its whole dimension (not a size-1 range broadcast along it).
+    if (t.index.dim >= rank || seen[t.index.dim] || t.index.size != type.getDimSize(t.index.dim))
       return std::nullopt;
     seen[t.index.dim] = true;
     access.dims[t.index.dim].origin = t.index.origin;
@@ -215,6 +217,7 @@ std::optional<TmaAccess> matchTmaAccess(LoadOp load) {
     return std::nullopt;
   for (auto &[index, bound] : bounds) {
     if (index.dim >= rank || access.dims[index.dim].bound ||
+        index.size != type.getDimSize(index.dim) ||
         !sameValues(index.origin, access.dims[index.dim].origin))
       return std::nullopt;
     access.dims[index.dim].bound = bound;

@@ -645,6 +645,10 @@ LogicalResult MBarrierInitOp::verify() {
   return verifyBarrier(*this, getBarriers().getType(), /*ring=*/true);
 }
 
+LogicalResult MBarrierInvalOp::verify() {
+  return verifyBarrier(*this, getBarriers().getType(), /*ring=*/true);
+}
+
 LogicalResult MBarrierExpectOp::verify() {
   if (getBytes() < 0 || getBytes() >= (1 << 20))
     return emitOpError() << "expects 0 to 2^20 - 1 bytes, not " << getBytes();
@@ -687,6 +691,13 @@ LogicalResult TmaLoadOp::verify() {
       return emitOpError() << "copies a " << dst << " tile in boxes of "
                            << desc.getBox()[k] << " along dimension " << k
                            << ", which do not divide it";
+  // Only the outermost dimension may be cut into boxes, besides the rows into atoms: a box
+  // cut along a middle dimension would write rows back to back that the layout spaces
+  // apart.
+  for (unsigned k = 1; k + 1 < rank; ++k)
+    if (box[k] != shape[k])
+      return emitOpError() << "copies boxes that cut dimension " << k << " of " << dst
+                           << ": only the outermost dimension and the rows may be split";
   // A box fills whole rows of an atom (the swizzle's width) or of the tile, and a
   // swizzled box starts where the swizzle's pattern does (a multiple of 8 rows).
   if (box.back() != layout.atomWidth())

@@ -688,6 +688,22 @@ def Tile_MBarrierInitOp : Tile_Op<"mbarrier_init", [MemoryEffects<[MemWrite]>]> 
   let hasVerifier = 1;
 }
 
+def Tile_MBarrierInvalOp : Tile_Op<"mbarrier_inval", [MemoryEffects<[MemWrite]>]> {
+  let summary = "invalidates shared-memory barriers so that their bytes may be reused";
+  let description = [{
+    ```mlir
+    tile.mbarrier_inval %bars : !tile.smem<3x1xi64, #tile.nvmma_shared<{swizzle = 0, order = [0]}>>
+    ```
+    Thread 0 invalidates every barrier of `%bars` (`mbarrier.inval`): after it (and a
+    barrier, which tile-allocate-shared puts before the next use of the bytes) the memory
+    may hold anything else. Every wait on them must come before it (tile-allocate-shared
+    puts a barrier before it).
+  }];
+  let arguments = (ins Tile_Smem:$barriers);
+  let assemblyFormat = "$barriers attr-dict `:` qualified(type($barriers))";
+  let hasVerifier = 1;
+}
+
 def Tile_MBarrierExpectOp : Tile_Op<"mbarrier_expect", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "arrives on a barrier expecting `bytes` of asynchronous copies";
   let description = [{

@@ -156,7 +156,8 @@ func.func @copy_under_wgmma(%p: tensor<64x64x!tile.ptr<f16>, #A>, %acc: tensor<6
 // what the previous iteration's reads read, so a barrier comes before it (after thread 0's
 // arrival, which touches only the mbarrier); the reads after the mbarrier wait need none
 // (the wait makes the copy visible to each waiting thread), and no proxy fence is due
-// (the copy is no generic-proxy write). The mbarrier gets its own 16-byte-aligned place.
+// (the copy is no generic-proxy write). The mbarrier gets its own 16-byte-aligned place;
+// its invalidation after the loop waits for every thread's last wait (a barrier).
 #L = #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 #s = #tile.nvmma_shared<{swizzle = 128, order = [1, 0]}>
 #b = #tile.nvmma_shared<{swizzle = 0, order = [0]}>
@@ -176,6 +177,8 @@ func.func @copy_under_wgmma(%p: tensor<64x64x!tile.ptr<f16>, #A>, %acc: tensor<6
 // CHECK-NOT: tile.fence_async_shared
 // CHECK-NOT: tile.barrier
 // CHECK: scf.yield
+// CHECK: tile.barrier
+// CHECK-NEXT: tile.mbarrier_inval
 func.func @tma_loop(%m: !tile.tensormap<[64, 64], f16, swizzle = 128>, %n: i32) -> tensor<64x128xf16, #L> attributes {tile.num_warps = 4 : i32} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -192,5 +195,6 @@ func.func @tma_loop(%m: !tile.tensormap<[64, 64], f16, swizzle = 128>, %n: i32) 
     %s = arith.addf %acc, %v : tensor<64x128xf16, #L>
     scf.yield %s : tensor<64x128xf16, #L>
   }
+  tile.mbarrier_inval %bar : !tile.smem<1xi64, #b>
   return %r : tensor<64x128xf16, #L>
 }

@@ -191,3 +191,25 @@ func.func @bytes() {
   tile.mbarrier_expect %bar {bytes = 1048576 : i32} : !tile.smem<1xi64, #b>
   return
 }
+
+// -----
+
+#s = #tile.nvmma_shared<{swizzle = 128, order = [2, 1, 0]}>
+#b = #tile.nvmma_shared<{swizzle = 0, order = [0]}>
+func.func @middle(%m: !tile.tensormap<[2, 4, 64], f16, swizzle = 128>, %i: i32) {
+  %bar = tile.local_alloc -> !tile.smem<1xi64, #b>
+  %t = tile.local_alloc -> !tile.smem<2x8x64xf16, #s>
+  // expected-error@+1 {{copies boxes that cut dimension 1 of}}
+  tile.tma_load %m[%i, %i, %i], %t, %bar : !tile.tensormap<[2, 4, 64], f16, swizzle = 128>, !tile.smem<2x8x64xf16, #s>, !tile.smem<1xi64, #b>
+  return
+}
+
+// -----
+
+#b = #tile.nvmma_shared<{swizzle = 0, order = [0]}>
+func.func @inval_i32() {
+  %bar = tile.local_alloc -> !tile.smem<2xi32, #b>
+  // expected-error@+1 {{takes mbarriers (!tile.smem<[S x]1xi64, ...>), not}}
+  tile.mbarrier_inval %bar : !tile.smem<2xi32, #b>
+  return
+}

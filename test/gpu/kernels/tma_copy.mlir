@@ -2,7 +2,8 @@
 // pid1 * 128) of the f16 matrix `a` (M x K, row stride `stride`) into shared memory with
 // two bulk tensor copies of 64 x 64 (the 128-byte swizzle's atoms), waits on the
 // mbarrier, reads the block back and stores it, masked, into `out` (same shape and
-// stride). Rows and columns past M and K come in as zeros and are not stored.
+// stride). Rows and columns past M and K come in as zeros and are not stored. The
+// mbarrier is invalidated once every thread has waited on it.
 #blocked = #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 #row = #tile.slice<{dim = 1, parent = #blocked}>
 #col = #tile.slice<{dim = 0, parent = #blocked}>
@@ -31,6 +32,7 @@ module {
     tile.tma_load %desc[%row0, %col0], %t, %bar : !tile.tensormap<[64, 64], f16, swizzle = 128>, !tile.smem<64x128xf16, #s>, !tile.smem<1xi64, #bar>
     tile.mbarrier_wait %bar, %c0 : !tile.smem<1xi64, #bar>
     %v = tile.local_load %t : !tile.smem<64x128xf16, #s> -> tensor<64x128xf16, #blocked>
+    tile.mbarrier_inval %bar : !tile.smem<1xi64, #bar>
     %ri = tile.make_range 0 to 64 : tensor<64xi32, #row>
     %ci = tile.make_range 0 to 128 : tensor<128xi32, #col>
     %rs = tile.splat %row0 : i32 -> tensor<64xi32, #row>
