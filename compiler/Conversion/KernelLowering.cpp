@@ -54,24 +54,12 @@ struct FuncLowering : OpConversionPattern<func::FuncOp> {
       func->setAttr(attr.getName(), attr.getValue());
     if (isKernel)
       nvvm::markKernel(func, kernelNumThreads(op));
-    SmallVector<Attribute> maps;
-    for (auto [i, input] : llvm::enumerate(type.getInputs())) {
-      auto map = dyn_cast<tile::TensorMapType>(input);
-      if (!map)
-        continue;
-      nvvm::markTensorMapArgument(func, signature.getInputMapping(i)->inputNo);
-      // What the metadata says of it (KernelDescription.cpp reads it back).
-      NamedAttrList fields;
-      if (auto info = op.getArgAttrOfType<DictionaryAttr>(unsigned(i), tile::kTensorMapAttrName))
-        fields.append(info.getValue());
-      SmallVector<int64_t> box(map.getBox().rbegin(), map.getBox().rend());
-      fields.set("box", rewriter.getI64ArrayAttr(box));
-      fields.set("swizzle", rewriter.getI64IntegerAttr(map.getSwizzle()));
-      fields.set("element", TypeAttr::get(map.getElementType()));
-      maps.push_back(fields.getDictionary(getContext()));
-    }
-    if (!maps.empty())
-      func->setAttr(tile::kTensorMapsAttrName, rewriter.getArrayAttr(maps));
+    for (auto [i, input] : llvm::enumerate(type.getInputs()))
+      if (isa<tile::TensorMapType>(input))
+        nvvm::markTensorMapArgument(func, signature.getInputMapping(i)->inputNo);
+    // What the metadata says of them (KernelDescription.cpp reads it back).
+    if (ArrayAttr maps = tile::getTensorMapsDescription(op); !maps.empty())
+      func->setAttr(tile::kTensorMapsAttrName, maps);
     rewriter.inlineRegionBefore(op.getBody(), func.getBody(), func.end());
     if (failed(rewriter.convertRegionTypes(&func.getBody(), converter, &signature)))
       return failure();

@@ -81,38 +81,6 @@ std::vector<KernelParam> kernelParams(func::FuncOp kernel, const ArgumentAssumpt
   return params;
 }
 
-/// The TMA tensor maps the kernel takes, in argument order: each `!tile.tensormap`
-/// argument's type (box, element type, swizzle) and `tile.tensormap` attribute (the base
-/// pointer parameter, the extents and byte strides as grid expressions).
-std::vector<KernelTensorMap> tensorMapsOf(func::FuncOp kernel) {
-  std::vector<KernelTensorMap> maps;
-  auto strings = [](Attribute list) {
-    std::vector<std::string> out;
-    if (auto array = dyn_cast_or_null<ArrayAttr>(list))
-      for (Attribute a : array)
-        if (auto text = dyn_cast<StringAttr>(a))
-          out.push_back(text.str());
-    return out;
-  };
-  for (auto [i, type] : llvm::enumerate(kernel.getArgumentTypes())) {
-    auto map = dyn_cast<tile::TensorMapType>(type);
-    if (!map)
-      continue;
-    KernelTensorMap m;
-    m.dtype = scalarName(map.getElementType());
-    m.box.assign(map.getBox().rbegin(), map.getBox().rend()); // innermost first
-    m.swizzle = int(map.getSwizzle());
-    if (auto info = kernel.getArgAttrOfType<DictionaryAttr>(unsigned(i), tile::kTensorMapAttrName)) {
-      if (auto param = info.getAs<StringAttr>("param"))
-        m.param = param.str();
-      m.dims = strings(info.get("dims"));
-      m.stridesBytes = strings(info.get("strides_bytes"));
-    }
-    maps.push_back(std::move(m));
-  }
-  return maps;
-}
-
 std::vector<KernelTensorMap> tensorMapsOf(ArrayAttr lowered) {
   std::vector<KernelTensorMap> maps;
   auto strings = [](Attribute list) {
@@ -150,7 +118,7 @@ KernelArtifact describeKernel(func::FuncOp kernel, const ArgumentAssumptions &as
   KernelArtifact artifact;
   artifact.name = kernel.getName().str();
   artifact.params = kernelParams(kernel, assumptions);
-  artifact.tensorMaps = tensorMapsOf(kernel);
+  artifact.tensorMaps = tensorMapsOf(tile::getTensorMapsDescription(kernel));
   if (auto constexprs = kernel->getAttrOfType<DictionaryAttr>(tile::kConstexprsAttrName))
     for (NamedAttribute c : constexprs)
       if (std::optional<KernelConstexpr> value = constexprOf(c))

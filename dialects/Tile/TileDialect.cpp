@@ -380,6 +380,28 @@ LogicalResult TensorMapType::verify(function_ref<InFlightDiagnostic()> emitError
   return success();
 }
 
+ArrayAttr mlir::tile::getTensorMapsDescription(Operation *op) {
+  Builder b(op->getContext());
+  SmallVector<Attribute> maps;
+  auto func = dyn_cast<FunctionOpInterface>(op);
+  if (!func)
+    return b.getArrayAttr(maps);
+  for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
+    auto map = dyn_cast<TensorMapType>(type);
+    if (!map)
+      continue;
+    NamedAttrList fields;
+    if (auto info = func.getArgAttrOfType<DictionaryAttr>(unsigned(i), kTensorMapAttrName))
+      fields.append(info.getValue());
+    SmallVector<int64_t> box(map.getBox().rbegin(), map.getBox().rend());
+    fields.set("box", b.getI64ArrayAttr(box));
+    fields.set("swizzle", b.getI64IntegerAttr(map.getSwizzle()));
+    fields.set("element", TypeAttr::get(map.getElementType()));
+    maps.push_back(fields.getDictionary(op->getContext()));
+  }
+  return b.getArrayAttr(maps);
+}
+
 int64_t TensorMapType::getBoxBytes() const {
   int64_t elements = 1;
   for (int64_t d : getBox())

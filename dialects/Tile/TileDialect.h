@@ -107,6 +107,10 @@ LogicalResult rewriteKnownMask(RewriterBase &rewriter, Operation *access,
 
 /// The target of the module around `op` (`tile.target`), or the default (sm_90).
 TargetAttr getTarget(Operation *op);
+/// The `!tile.tensormap` arguments of the function `func`, in order, as the metadata
+/// describes them: each argument's `tile.tensormap` dictionary with the type's `box`
+/// (innermost first), `swizzle` and `element` added; empty if it has none.
+ArrayAttr getTensorMapsDescription(Operation *func);
 /// The description of `arch` (sm_80, sm_90, sm_90a, ...) with its shared-memory limit.
 TargetAttr getTargetFor(MLIRContext *ctx, StringRef arch);
 
