@@ -264,7 +264,6 @@ private:
     SmallVector<Access> asyncWrites;      // cp.async issued, not yet waited for
     SmallVector<SmallVector<Access>> inFlight; // per wgmma group, oldest first
     SmallVector<Access> unfenced;         // generic writes to wgmma operands, no fence since
-    SmallVector<Access> tmaWrites;        // bulk tensor copies issued, no mbarrier_wait since
   };
 
   /// The bytes a shared-memory value covers, and its slot.
@@ -347,7 +346,6 @@ private:
     shift(s.pending);
     shift(s.asyncWrites);
     shift(s.unfenced);
-    shift(s.tmaWrites);
     for (auto &group : s.inFlight)
       shift(group);
   }
@@ -359,7 +357,6 @@ private:
     add(into.pending, other.pending);
     add(into.asyncWrites, other.asyncWrites);
     add(into.unfenced, other.unfenced);
-    add(into.tmaWrites, other.tmaWrites);
     if (other.inFlight.size() > into.inFlight.size())
       into.inFlight.resize(other.inFlight.size());
     for (auto [i, group] : llvm::enumerate(llvm::reverse(other.inFlight)))
@@ -409,13 +406,11 @@ private:
       checkNotInFlight(op, s, a, insert);
       if (conflicts(s, a))
         barrierBefore(op, s, insert);
-      s.tmaWrites.push_back(a);
       return;
     }
     if (auto wait = dyn_cast<MBarrierWaitOp>(op)) {
-      // Conservatively, every bulk copy issued so far has landed, seen by every thread.
-      // The wait reads the barrier's word (an invalidation must come after it).
-      s.tmaWrites.clear();
+      // The copies it completes are visible to the waiting thread: nothing to record of
+      // them. The wait reads the barrier's word (an invalidation must come after it).
       return access(op, s, accessOf(wait.getBarrier(), false), insert);
     }
     if (auto expect = dyn_cast<MBarrierExpectOp>(op))

@@ -112,6 +112,13 @@ def TilePipeline : Pass<"tile-pipeline", "::mlir::ModuleOp"> {
     depend on loop-carried values other than the induction variable and pointers advanced
     by a fixed increment, when `other` is not zero, or when its vector width is below 4
     bytes.
+
+    With `tma` (tcc --tma), on sm_90a, in a wgmma loop not nested in another, a load a
+    TMA tensor map describes (TmaAccess.h) with its base and outer strides 16-byte aligned
+    in this variant is copied by `tile.tma_load` instead: the kernel gains a
+    `!tile.tensormap` argument, the loop an mbarrier per slot (initialised before it,
+    invalidated after it), waited on in the phase of the iteration's pass around the ring;
+    copies are issued, under `scf.if`, only for iterations the loop has (docs/lowering.md).
   }];
   let options = [
     Option<"numStages", "num-stages", "unsigned", /*default=*/"3",

@@ -42,16 +42,8 @@ void EmbeddedKernel::setTensorMaps(const char* spec) {
   t->spec = parseTensorMapSpec(spec ? spec : "",
                                std::string("the tensor maps embedded for ") + name_);
   const KernelMetadata& m = t->spec;
-  // Slots as tcc::Kernel's: the parameters in order, then the constexprs.
-  auto slotOf = [&](const std::string& n) -> int {
-    for (size_t i = 0; i < m.params.size(); ++i)
-      if (m.params[i].name == n)
-        return static_cast<int>(i);
-    for (size_t i = 0; i < m.constexprs.size(); ++i)
-      if (m.constexprs[i].first == n)
-        return static_cast<int>(m.params.size() + i);
-    return -1;
-  };
+  // Slots as tcc::Kernel's.
+  auto slotOf = [&](const std::string& n) { return detail::expressionSlot(m, n); };
   t->maps = std::make_unique<detail::TensorMaps>(m.tensorMaps, m.params, slotOf, name_);
   tensorMaps_ = std::move(t);
 }

@@ -19,6 +19,10 @@ using namespace cu;
 
 namespace detail {
 
+// The slot of `name` in the values a variant's grid and tensor-map expressions read: its
+// parameters in order, then its constexprs; -1 for any other name.
+int expressionSlot(const KernelMetadata& m, const std::string& name);
+
 // loadRank for the runtime's variants; arch 0 (not known) trusts the image.
 LoadRank rankOnDevice(int arch, bool archSpecific, bool hasCubin, bool hasPtx, int device);
 

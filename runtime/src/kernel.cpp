@@ -8,6 +8,16 @@
 
 namespace tcc {
 
+int detail::expressionSlot(const KernelMetadata& m, const std::string& name) {
+  for (size_t i = 0; i < m.params.size(); ++i)
+    if (m.params[i].name == name)
+      return static_cast<int>(i);
+  for (size_t i = 0; i < m.constexprs.size(); ++i)
+    if (m.constexprs[i].first == name)
+      return static_cast<int>(m.params.size() + i);
+  return -1;
+}
+
 std::string Arg::describe() const {
   switch (kind_) {
   case Kind::Pointer:
@@ -78,12 +88,8 @@ Kernel::Kernel(std::string name, std::vector<KernelMetadata> metas, std::vector<
                   name_);
     // Slots: the parameters in order, then the constexprs.
     auto slotOf = [&](const std::string& n) -> int {
-      for (size_t i = 0; i < m.params.size(); ++i)
-        if (m.params[i].name == n)
-          return static_cast<int>(i);
-      for (size_t i = 0; i < m.constexprs.size(); ++i)
-        if (m.constexprs[i].first == n)
-          return static_cast<int>(m.params.size() + i);
+      if (int slot = detail::expressionSlot(m, n); slot >= 0)
+        return slot;
       // The device's symbols (docs/ir.md), after them: filled in at launch.
       if (n == "num_sms" || n == "occupancy") {
         v->usesDeviceSymbols = true;

@@ -9,9 +9,10 @@
 
 #include <gtest/gtest.h>
 
+#include "fake_driver.h"
+
 #include "fake_elf.h"
 
-#include <dlfcn.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -24,37 +25,14 @@
 
 namespace {
 
+using fakedriver::errorOf;
+using fakedriver::fake;
+
 namespace fs = std::filesystem;
 
-struct Fake {
-  const char* (*takeLog)() = nullptr;
-  long (*launchCount)() = nullptr;
-  bool (*setCc)(int, int) = nullptr;
-  Fake() {
-    void* h = ::dlopen(std::getenv("TCC_LIBCUDA"), RTLD_NOW | RTLD_LOCAL);
-    if (!h)
-      return;
-    takeLog = reinterpret_cast<const char* (*)()>(::dlsym(h, "tcc_fake_take_log"));
-    launchCount = reinterpret_cast<long (*)()>(::dlsym(h, "tcc_fake_launch_count"));
-    setCc = reinterpret_cast<bool (*)(int, int)>(::dlsym(h, "tcc_fake_set_cc"));
-  }
-};
-
-Fake& fake() {
-  static Fake f;
-  return f;
-}
 
 long launches() { return fake().launchCount(); }
 
-std::string errorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const tcc::Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 
 // Sets an environment variable for one scope (unset: nullptr), then puts it back.
 class Env {

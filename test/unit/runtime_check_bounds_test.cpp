@@ -5,30 +5,18 @@
 #include "tcc/embedded.h"
 #include "tcc/runtime.h"
 #include <gtest/gtest.h>
+
+#include "fake_driver.h"
 #include "fake_elf.h"
-#include <dlfcn.h>
 #include <cstdlib>
 #include <functional>
 #include <string>
 
 namespace {
 
-const char* (*fakeLog())() {
-  static const char* (*f)() = [] {
-    void* h = ::dlopen(std::getenv("TCC_LIBCUDA"), RTLD_NOW | RTLD_LOCAL);
-    return h ? reinterpret_cast<const char* (*)()>(::dlsym(h, "tcc_fake_take_log")) : nullptr;
-  }();
-  return f;
-}
+using fakedriver::errorOf;
 
-std::string errorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const tcc::Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+
 
 // copy(x: *f32, out: *f32, n: i32), BLOCK 256, built with --check-bounds: at launch the
 // params are x, out, n, the extents of x and out, then the record.
@@ -95,7 +83,7 @@ TEST(CheckBounds, AViolationIsReportedWithLineProgramOffsetAndExtent) {
   tcc::Library lib = copyLibrary("FAKE_OOB=5,4,1");
   tcc::Kernel& k = lib.kernel("copy");
   Buffer x(4096), out(4096);
-  fakeLog()();
+  fakedriver::takeLog();
   std::string e = errorOf([&] { k.launch(nullptr, x.p, out.p, int32_t(1000)); });
   EXPECT_EQ(e, "tcc: kernel 'copy': running (--check-bounds): out-of-bounds store at "
                "copy.tile:12:5 by program (3, 0, 0): byte offset 4096 of 'out' (4096 bytes "
@@ -106,7 +94,7 @@ TEST(CheckBounds, AViolationIsReportedWithLineProgramOffsetAndExtent) {
   EXPECT_NE(e.find("byte offset 3072 of 'out' (3072 bytes valid; element 768 of *f32)"),
             std::string::npos)
       << e;
-  std::string log = fakeLog()();
+  std::string log = fakedriver::takeLog();
   EXPECT_NE(log.find("launch copy from cubin sm_90 grid 4x1x1 block 128"), std::string::npos);
   EXPECT_NE(log.find("extent 3072"), std::string::npos) << log;
 }
@@ -126,10 +114,10 @@ TEST(CheckBounds, ACleanLaunchPasses) {
   tcc::Library lib = copyLibrary("");
   tcc::Kernel& k = lib.kernel("copy");
   Buffer x(4096), out(4096);
-  fakeLog()();
+  fakedriver::takeLog();
   EXPECT_EQ(errorOf([&] { k.launch(nullptr, x.p, out.p, int32_t(1000)); }), "(no error)");
   EXPECT_EQ(errorOf([&] { k.launch(nullptr, x.p, out.p, int32_t(0)); }), "(no error)");
-  std::string log = fakeLog()();
+  std::string log = fakedriver::takeLog();
   // One launch: an empty grid launches nothing.
   EXPECT_EQ(log.find("launch copy"), log.rfind("launch copy")) << log;
 }

@@ -8,11 +8,12 @@
 
 #include <gtest/gtest.h>
 
+#include "fake_driver.h"
+
 #include "temp_dir.h"
 
 #include "fake_elf.h"
 
-#include <dlfcn.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -24,23 +25,10 @@
 
 namespace {
 
-// The fake driver's own controls (the runtime dlopen'ed the same library).
-struct Fake {
-  const char* (*takeLog)() = nullptr;
-  bool (*setCc)(int, int) = nullptr;
-  Fake() {
-    void* h = ::dlopen(std::getenv("TCC_LIBCUDA"), RTLD_NOW | RTLD_LOCAL);
-    if (!h)
-      return;
-    takeLog = reinterpret_cast<const char* (*)()>(::dlsym(h, "tcc_fake_take_log"));
-    setCc = reinterpret_cast<bool (*)(int, int)>(::dlsym(h, "tcc_fake_set_cc"));
-  }
-};
+using fakedriver::errorOf;
+using fakedriver::fake;
+using fakedriver::takeLog;
 
-Fake& fake() {
-  static Fake f;
-  return f;
-}
 
 // The device 0's compute capability for one test; restored to 9.0 after it.
 class OnDevice {
@@ -54,16 +42,7 @@ public:
   ~OnDevice() { fake().setCc(0, 90); }
 };
 
-std::string takeLog() { return fake().takeLog(); }
 
-std::string errorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const tcc::Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 
 // A CUDA ELF header for `arch` (ELF ABI version 8, as CUDA 13 writes), then `body`.
 std::string fakeCubin(int arch, const std::string& body = "fake cubin") {

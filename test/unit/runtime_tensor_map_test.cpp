@@ -9,9 +9,9 @@
 
 #include <gtest/gtest.h>
 
+#include "fake_driver.h"
 #include "fake_elf.h"
 
-#include <dlfcn.h>
 
 #include <cstdlib>
 #include <functional>
@@ -19,33 +19,12 @@
 
 namespace {
 
-struct Fake {
-  const char* (*takeLog)() = nullptr;
-  void (*setEncodeResult)(int) = nullptr;
-  Fake() {
-    void* h = ::dlopen(std::getenv("TCC_LIBCUDA"), RTLD_NOW | RTLD_LOCAL);
-    if (!h)
-      return;
-    takeLog = reinterpret_cast<const char* (*)()>(::dlsym(h, "tcc_fake_take_log"));
-    setEncodeResult = reinterpret_cast<void (*)(int)>(::dlsym(h, "tcc_fake_set_encode_result"));
-  }
-};
+using fakedriver::errorOf;
+using fakedriver::fake;
+using fakedriver::takeLog;
 
-Fake& fake() {
-  static Fake f;
-  return f;
-}
 
-std::string takeLog() { return fake().takeLog(); }
 
-std::string errorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const tcc::Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 
 // The number of the map the fake encoded, from its log's k-th "-> map N" (-1: none).
 std::string mapNumber(const std::string& log, int k = 0) {
