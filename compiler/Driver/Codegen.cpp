@@ -607,8 +607,8 @@ std::string Codegen::configurationText() const {
   add(std::string("--variants=") + (autoVariants ? "auto" : "single"));
   if (codegen.checkBounds)
     add("--check-bounds");
-  if (codegen.tma)
-    add("--tma");
+  if (!codegen.tma)
+    add("--no-tma");
   if (!codegen.embed.empty())
     add("--embed=" + codegen.embed);
   if (!options.tuningTable.empty())

@@ -52,9 +52,10 @@ struct CodegenOptions {
   /// --check-bounds: every access checked against its argument's extent (tile-check-bounds;
   /// hidden parameters and "check_bounds" in the metadata; the runtime reports violations).
   bool checkBounds = false;
-  /// --tma: dot-operand loads a TMA tensor map describes are copied by the tensor memory
-  /// accelerator on sm_90a (tile-pipeline), their loops not split (tile-split-masked-loops).
-  bool tma = false;
+  /// --tma (default; --no-tma turns it off): dot-operand loads a TMA tensor map describes
+  /// are copied by the tensor memory accelerator on sm_90a (tile-pipeline), their loops not
+  /// split (tile-split-masked-loops).
+  bool tma = true;
   /// --mlir-print-ir-after-all: the IR after every pass, on stderr.
   bool printIRAfterAll = false;
   /// --ptxas-verbose: ptxas -v (registers, spills, shared memory) on stderr.

@@ -113,7 +113,7 @@ def TilePipeline : Pass<"tile-pipeline", "::mlir::ModuleOp"> {
     by a fixed increment, when `other` is not zero, or when its vector width is below 4
     bytes.
 
-    With `tma` (tcc --tma), on sm_90a, in a wgmma loop not nested in another, a load a
+    With `tma` (set by tcc unless --no-tma), on sm_90a, in a wgmma loop not nested in another, a load a
     TMA tensor map describes (TmaAccess.h) with its base and outer strides 16-byte aligned
     in this variant is copied by `tile.tma_load` instead: the kernel gains a
     `!tile.tensormap` argument, the loop an mbarrier per slot (initialised before it,

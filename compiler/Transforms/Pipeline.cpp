@@ -72,8 +72,9 @@ struct PipelineCLOptions : mlir::PassPipelineOptions<PipelineCLOptions> {
   Option<bool> checkBounds{*this, "check-bounds",
                            llvm::cl::desc("run tile-check-bounds (tcc --check-bounds)"),
                            llvm::cl::init(false)};
-  Option<bool> tma{*this, "tma", llvm::cl::desc("TMA for dot operands (tcc --tma)"),
-                   llvm::cl::init(false)};
+  Option<bool> tma{*this, "tma",
+                   llvm::cl::desc("TMA for dot operands on sm_90a (on, as tcc; tcc --no-tma)"),
+                   llvm::cl::init(true)};
 };
 } // namespace
 

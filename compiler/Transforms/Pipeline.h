@@ -24,9 +24,10 @@ struct GpuPipelineOptions {
   unsigned numStages = 0;
   /// tile-check-bounds before tile-mask (tcc --check-bounds).
   bool checkBounds = false;
-  /// TMA for the dot operands a tensor map describes (tcc --tma): tile-split-masked-loops
-  /// keeps their loops whole, tile-pipeline copies them with tile.tma_load.
-  bool tma = false;
+  /// TMA for the dot operands a tensor map describes (on, as in tcc; tcc --no-tma turns it
+  /// off): tile-split-masked-loops keeps their loops whole, tile-pipeline copies them with
+  /// tile.tma_load (sm_90a wgmma loops only).
+  bool tma = true;
 };
 
 /// canonicalize, cse, tile-assign-layouts, tile-remove-layout-conversions,

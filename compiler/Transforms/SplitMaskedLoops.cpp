@@ -296,8 +296,8 @@ bool loadsMoveVectors(scf::ForOp loop, const tcc::AxisInfoAnalysis &axis) {
   return !result.wasInterrupted();
 }
 
-/// Whether TMA will copy the loop's loads (tcc --tma): each masked load of its body has
-/// the form a tensor map describes, and there is one.
+/// Whether TMA will copy the loop's loads (tcc's default; --no-tma): each masked load of
+/// its body has the form a tensor map describes, and there is one.
 bool tmaCopiesLoads(scf::ForOp loop) {
   bool any = false;
   for (Operation &op : *loop.getBody())

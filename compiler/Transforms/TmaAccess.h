@@ -6,7 +6,7 @@
 // reads exactly the box at [o_0, ..., o_n] of the array of extents E_d and strides s_d,
 // with zeros outside it: what a TMA bulk tensor copy reads. tile-split-masked-loops keeps
 // such loops whole (their masks cost a bulk copy nothing) and tile-pipeline copies them
-// with tile.tma_load, when TMA is on (--tma).
+// with tile.tma_load, when TMA is on (tcc's default; --no-tma turns it off).
 //
 //===----------------------------------------------------------------------===//
 

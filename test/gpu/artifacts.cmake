@@ -107,11 +107,11 @@ tcc_example(matmul_bias "BM=32 BN=32 BK=32 RELU=True" 4)
 tcc_example(matmul_bias "BM=128 BN=256 BK=64 RELU=False" 8 4)
 tcc_example(matmul_bias "BM=128 BN=256 BK=64 RELU=True" 8 4)
 tcc_example(matmul_bias "BM=128 BN=256 BK=64 RELU=False" 8 3)
-# tcc --tma (experimental, issue 11): the 4096^3 configurations with their dot operands
-# copied by TMA in the sm_90a variant with aligned, unit-stride operands, in folders of
-# their own (TMA_<config>): the GPU tests check them as every configuration of the
-# example, tcc-bench times them beside the cp.async ones.
-function(tcc_example_tma ex defines warps stages)
+# TMA is on by default (sm_90a, aligned unit-stride dot operands): the folders above use it.
+# The 4096^3 configurations again with --no-tma, in folders of their own (CPASYNC_<config>),
+# operands copied by cp.async: the GPU tests check them as every configuration of the
+# example, tcc-bench times them beside the TMA ones (the A/B of bench/RESULTS.md).
+function(tcc_example_cpasync ex defines warps stages)
   _tcc_art_in_subset(${ex} keep)
   if(NOT keep)
     return()
@@ -122,15 +122,15 @@ function(tcc_example_tma ex defines warps stages)
   foreach(a IN LISTS defs)
     list(APPEND flags -D "${a}")
   endforeach()
-  tcc_artifact(tcc/${ex}/TMA_${cfg}/${ex}.cubin SOURCE "lang-examples/${ex}.tile" LOG ptxas.txt
+  tcc_artifact(tcc/${ex}/CPASYNC_${cfg}/${ex}.cubin SOURCE "lang-examples/${ex}.tile"
+               LOG ptxas.txt
                FLAGS ${flags} --num-warps ${warps} --num-stages ${stages}
-                     --arch ${TCC_ARTIFACT_ARCH} --variants=auto --ptxas-verbose --tma)
+                     --arch ${TCC_ARTIFACT_ARCH} --variants=auto --ptxas-verbose --no-tma)
 endfunction()
-tcc_example_tma(matmul "BM=128 BN=256 BK=64" 8 4)
-tcc_example_tma(matmul "BM=128 BN=256 BK=64" 8 3)
-tcc_example_tma(matmul "DTYPE=bf16 BM=128 BN=256 BK=64" 8 4)
-tcc_example_tma(matmul_bias "BM=128 BN=256 BK=64 RELU=False" 8 4)
-tcc_example_tma(matmul_bias "BM=128 BN=256 BK=64 RELU=True" 8 4)
+tcc_example_cpasync(matmul "BM=128 BN=256 BK=64" 8 4)
+tcc_example_cpasync(matmul "BM=128 BN=256 BK=64" 8 3)
+tcc_example_cpasync(matmul "DTYPE=bf16 BM=128 BN=256 BK=64" 8 4)
+tcc_example_cpasync(matmul_bias "BM=128 BN=256 BK=64 RELU=False" 8 4)
 
 # --- nvcc cubins wrapped by tcc-pack: what the runtime needs and tcc cannot make ------------
 # A foreign (nvcc) cubin packaged with tcc-pack, in two configurations (BLOCK, warps), each

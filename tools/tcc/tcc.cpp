@@ -155,12 +155,12 @@ int main(int argc, char **argv) {
                "bounds-checked build: every access is checked against the allocation its "
                "pointer argument lies in; the runtime reports the first out-of-bounds one "
                "(kernel, source line, program id, offset) after the launch");
-  app.add_flag("--tma", codegen.tma,
+  app.add_flag("--tma,!--no-tma", codegen.tma,
                "sm_90a: copy a dot's operand tiles with the tensor memory accelerator (bulk "
                "tensor copies on an mbarrier ring) where a tensor map describes their loads "
                "(a pointer argument plus one index per dimension times a stride, the last "
-               "contiguous, masked by one bound per dimension); the launcher encodes the maps "
-               "(experimental: not yet measured on a GPU)");
+               "contiguous, masked by one bound per dimension); the launcher encodes the maps. "
+               "On by default; --no-tma keeps every load on cp.async");
   app.add_flag("--mlir-print-ir-after-all", codegen.printIRAfterAll,
                "print the IR after every pass of the GPU pipeline (stderr)");
   app.add_flag("--ptxas-verbose", codegen.ptxasVerbose,
