@@ -57,7 +57,10 @@ void applyArgumentAssumptions(mlir::func::FuncOp kernel, const ArgumentAssumptio
 ///     give the same facts: a seed that only feeds the data stored, a count only the grid
 ///     reads, or a batch count multiplied by another multiple of 16 (`Z * H * N_CTX`) is
 ///     not asked of the caller, whose arguments would otherwise take the general variant;
-///  3. where the kernel has inner strides under (2), (2) with them equal to 1.
+///  3. where the kernel has inner strides under (2), (2) with them equal to 1; a kernel
+///     with a `dot` then has (1) and (3) only: (2) would serve operands whose inner
+///     strides are multiples of 16 other than 1, gathered element by element as in (1),
+///     at the cost of two more images (sm_90 and sm_90a) of the most expensive kernels.
 /// A set equal to the one before it is left out (a kernel without pointers and integers
 /// has one variant).
 std::vector<ArgumentAssumptions> deriveArgumentVariants(mlir::func::FuncOp kernel);
