@@ -31,7 +31,8 @@ ORDER = ["transpose_16384x16384", "softmax_32768x1024", "softmax_16384x4096",
          "softmax_persistent_4096x16384", "softmax_persistent_4096x12672",
          "bias_add_16384x16384", "layernorm_16384x4096",
          "layernorm_32768x1024", "layernorm_4096x16384", "matmul_fp16_1024^3",
-         "matmul_fp16_4096^3", "matmul_bias_fp16_4096^3", "matmul_bf16_4096^3"]
+         "matmul_fp16_4096^3", "matmul_bias_fp16_4096^3", "matmul_bf16_4096^3",
+         "matmul_fp16_8192^3", "matmul_bf16_8192^3"]
 
 
 def load(path):
@@ -142,6 +143,7 @@ def main():
 
     # 2-D workloads: tcc-bench "workloads", Triton's "workloads".
     wrows = (tcc or {}).get("workloads", [])
+    cublas = {}  # tcc's best over PyTorch's (cuBLAS for the GEMMs), per workload
     names = list(ORDER)
     for w in [r["workload"] for r in wrows] + list((tri or {}).get("workloads", {})):
         if w not in names:
@@ -156,6 +158,8 @@ def main():
         tor = (tw.get("torch") or {}).get("value")
         ratio = mine["value"] / tb["value"] if mine and tb else None
         ratios[name] = ratio
+        if mine and tor:
+            cublas[name] = mine["value"] / tor
         gb = metric == "GB/s"
         fractions[name] = mine["value"] / copy if mine and copy and gb else None
         fmt = "{:.0f}" if gb else "{:.1f}"
@@ -278,6 +282,22 @@ def main():
     targets += [ratio_verdict(k, issue="issue 10") for k in (
         "matmul_fp16_4096^3", "matmul_bf16_4096^3", "matmul_bias_fp16_4096^3",
         "matmul_fp16_1024^3")]
+
+    # Issue 11: the GEMMs against cuBLAS (>= 1.00) and, at 4096^3 and 8192^3, Triton (>= 1.05).
+    def cublas_verdict(name, triton_target=None):
+        c = cublas.get(name)
+        if c is None:
+            return f"{name}: no tcc or cuBLAS figure"
+        text = f"{name}: {c:.3f}x cuBLAS [issue 11 target >= 1.00: {'met' if c >= 1.0 else 'MISSED'}]"
+        r, sh = ratios.get(name), same.get(name)
+        if triton_target and r is not None:
+            text += (f", {r:.3f}x Triton" + (f" (same harness {sh['ratio_median']:.3f})" if sh else "")
+                     + f" [issue 11 target >= {triton_target:.2f}: "
+                     f"{'met' if r >= triton_target and (not sh or sh['ratio_median'] >= triton_target) else 'MISSED'}]")
+        return text
+    targets += [cublas_verdict(k, 1.05) for k in (
+        "matmul_fp16_4096^3", "matmul_bf16_4096^3", "matmul_fp16_8192^3", "matmul_bf16_8192^3")]
+    targets += [cublas_verdict(k) for k in ("matmul_bias_fp16_4096^3", "matmul_fp16_1024^3")]
 
     # Issue 13: the ports of Triton's tutorials against the original kernels, judged by the
     # same-harness ratio (one harness, A/B and B/A); the memory-bound ones must reach 1.00.

@@ -102,6 +102,9 @@ std::vector<Workload> workloads() {
   mm("matmul_bias", "matmul_bias_fp16_4096^3", 4096);
   // The same product on bf16 operands: matmul.tile's configurations built with -D DTYPE=bf16.
   mm("matmul", "matmul_bf16_4096^3", 4096)->dtype = "bf16";
+  // 8192^3 (issue 11: against cuBLAS and Triton at the size where both are at their best).
+  mm("matmul", "matmul_fp16_8192^3", 8192);
+  mm("matmul", "matmul_bf16_8192^3", 8192)->dtype = "bf16";
 
   // Triton's tutorials: tcc's ports (lang-examples/triton/, artifacts tcc/triton_0N_*) at
   // the tutorials' shapes; bench/triton_bench.py exports the original kernels under the
