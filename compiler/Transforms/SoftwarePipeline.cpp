@@ -118,45 +118,13 @@ private:
         return;
     Type element = s.slotType.getElementType();
     int64_t elementBytes = std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
-    SmallVector<std::string> names = tcc::kernelArgumentNames(func);
-    auto divisibility = [&](BlockArgument arg) -> int64_t {
-      auto d = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(), kDivisibilityAttrName);
-      return d ? d.getInt() : 1;
-    };
-    // A bound or stride as a grid expression: an argument's name or a constant.
-    auto expression = [&](Value v, int64_t scale,
-                          int64_t *multipleOf) -> std::optional<std::string> {
-      APInt constant;
-      if (matchPattern(v, m_ConstantInt(&constant))) {
-        *multipleOf = constant.getSExtValue() * scale;
-        return std::to_string(constant.getSExtValue() * scale);
-      }
-      auto arg = dyn_cast<BlockArgument>(v);
-      if (!arg || arg.getOwner() != &func.getBody().front() || arg.getArgNumber() >= names.size())
-        return std::nullopt;
-      *multipleOf = divisibility(arg) * scale;
-      std::string name = names[arg.getArgNumber()];
-      return scale == 1 ? name : name + " * " + std::to_string(scale);
-    };
-    if (access->base.getOwner() != &func.getBody().front() || divisibility(access->base) < 16)
+    std::optional<tcc::TmaDescription> description =
+        tcc::describeTmaAccess(*access, func, elementBytes);
+    if (!description)
       return;
-    SmallVector<std::string> dims, strides;
-    for (int k = int(rank) - 1; k >= 0; --k) {
-      int64_t unused;
-      std::optional<std::string> bound = expression(access->dims[k].bound, 1, &unused);
-      if (!bound)
-        return;
-      dims.push_back(*bound);
-      if (k == int(rank) - 1)
-        continue;
-      int64_t multiple = 0;
-      std::optional<std::string> stride =
-          access->dims[k].stride ? expression(access->dims[k].stride, elementBytes, &multiple)
-                                 : std::optional<std::string>();
-      if (!stride || multiple % 16 != 0)
-        return;
-      strides.push_back(*stride);
-    }
+    SmallVector<std::string> names = tcc::kernelArgumentNames(func);
+    const SmallVector<std::string> &dims = description->dims;
+    const SmallVector<std::string> &strides = description->stridesBytes;
     // The box: whole rows of a swizzle atom, as many rows as fit.
     SharedLayout layout = getSharedLayout(s.slotType);
     SmallVector<int64_t> box(shape.begin(), shape.end());

@@ -297,12 +297,19 @@ bool loadsMoveVectors(scf::ForOp loop, const tcc::AxisInfoAnalysis &axis) {
 }
 
 /// Whether TMA will copy the loop's loads (tcc's default; --no-tma): each masked load of
-/// its body has the form a tensor map describes, and there is one.
+/// its body has the form a tensor map describes, with the alignment TMA needs in this
+/// variant (tcc::describeTmaAccess, tile-pipeline's test too), and there is one.
 bool tmaCopiesLoads(scf::ForOp loop) {
+  auto kernel = loop->getParentOfType<func::FuncOp>();
+  if (!kernel)
+    return false;
   bool any = false;
   for (Operation &op : *loop.getBody())
     if (auto load = dyn_cast<tile::LoadOp>(op); load && load.getMask()) {
-      if (!tcc::matchTmaAccess(load))
+      std::optional<tcc::TmaAccess> access = tcc::matchTmaAccess(load);
+      Type element = getElementTypeOrSelf(load.getType());
+      int64_t bytes = std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
+      if (!access || !tcc::describeTmaAccess(*access, kernel, bytes))
         return false;
       any = true;
     }

@@ -2,6 +2,7 @@
 
 #include "compiler/Transforms/TmaAccess.h"
 #include "compiler/Transforms/LayoutUtils.h"
+#include "compiler/Transforms/SpecializeArguments.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -223,6 +224,53 @@ std::optional<TmaAccess> matchTmaAccess(LoadOp load) {
     access.dims[index.dim].bound = bound;
   }
   return access;
+}
+
+std::optional<TmaDescription> describeTmaAccess(const TmaAccess &access, func::FuncOp kernel,
+                                                int64_t elementBytes) {
+  Block &entry = kernel.getBody().front();
+  SmallVector<std::string> names = kernelArgumentNames(kernel);
+  auto divisibility = [&](BlockArgument arg) -> int64_t {
+    auto d = kernel.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(), kDivisibilityAttrName);
+    return d ? d.getInt() : 1;
+  };
+  // A bound or stride as a grid expression: an argument's name or a constant, times
+  // `scale`; *multipleOf is what it is known to be a multiple of.
+  auto expression = [&](Value v, int64_t scale,
+                        int64_t *multipleOf) -> std::optional<std::string> {
+    APInt constant;
+    if (matchPattern(v, m_ConstantInt(&constant))) {
+      *multipleOf = constant.getSExtValue() * scale;
+      return std::to_string(constant.getSExtValue() * scale);
+    }
+    auto arg = dyn_cast<BlockArgument>(v);
+    if (!arg || arg.getOwner() != &entry || arg.getArgNumber() >= names.size())
+      return std::nullopt;
+    *multipleOf = divisibility(arg) * scale;
+    std::string name = names[arg.getArgNumber()];
+    return scale == 1 ? name : name + " * " + std::to_string(scale);
+  };
+  if (access.base.getOwner() != &entry || divisibility(access.base) < 16)
+    return std::nullopt;
+  TmaDescription d;
+  unsigned rank = access.dims.size();
+  for (int k = int(rank) - 1; k >= 0; --k) {
+    int64_t unused;
+    std::optional<std::string> bound = expression(access.dims[k].bound, 1, &unused);
+    if (!bound)
+      return std::nullopt;
+    d.dims.push_back(*bound);
+    if (k == int(rank) - 1)
+      continue;
+    int64_t multiple = 0;
+    std::optional<std::string> stride =
+        access.dims[k].stride ? expression(access.dims[k].stride, elementBytes, &multiple)
+                              : std::optional<std::string>();
+    if (!stride || multiple % 16 != 0)
+      return std::nullopt;
+    d.stridesBytes.push_back(*stride);
+  }
+  return d;
 }
 
 } // namespace tcc

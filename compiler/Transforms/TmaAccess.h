@@ -15,10 +15,12 @@
 
 #include "dialects/Tile/TileDialect.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <optional>
+#include <string>
 
 namespace tcc {
 
@@ -36,6 +38,21 @@ struct TmaAccess {
 /// The TMA view of `load`, if its pointers and mask have the form above (the other
 /// conditions, alignment and the shared layout, are the caller's).
 std::optional<TmaAccess> matchTmaAccess(mlir::tile::LoadOp load);
+
+/// A tensor map of `access` as grid expressions over the kernel's arguments: the extents
+/// `dims`, innermost first, and the byte strides of every dimension but the innermost,
+/// innermost first (`stride_am * 2`).
+struct TmaDescription {
+  llvm::SmallVector<std::string> dims, stridesBytes;
+};
+
+/// The tensor map of `access` in `kernel` (`elementBytes` per element), if TMA can take it
+/// in this variant: the base 16-byte aligned (`tile.divisibility`), every outer stride a
+/// multiple of 16 bytes, every extent and stride an argument or a constant. tile-pipeline
+/// adds the map; tile-split-masked-loops keeps whole only loops whose loads all have one.
+std::optional<TmaDescription> describeTmaAccess(const TmaAccess &access,
+                                                mlir::func::FuncOp kernel,
+                                                int64_t elementBytes);
 
 } // namespace tcc
 
