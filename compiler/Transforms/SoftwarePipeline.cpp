@@ -104,8 +104,10 @@ private:
   /// row-major swizzled tile bulk copies can fill, and the base and strides aligned to 16
   /// bytes in this variant: a `!tile.tensormap` argument is added to the kernel.
   void chooseTma(Stream &s) {
+    // A stream transposed before its store (`between`) has a slot of the load's shape:
+    // the copy fills it as loaded; the dot reads it through tile.memdesc_trans.
     std::optional<tcc::TmaAccess> access = tcc::matchTmaAccess(s.load);
-    if (!access || !s.between.empty())
+    if (!access)
       return;
     auto func = loop->getParentOfType<func::FuncOp>();
     auto encoding = dyn_cast<NVMMASharedEncodingAttr>(s.slotType.getEncoding());
@@ -147,10 +149,18 @@ private:
         {b.getNamedAttr("param", b.getStringAttr(names[access->base.getArgNumber()])),
          b.getNamedAttr("dims", b.getArrayAttr(dimAttrs)),
          b.getNamedAttr("strides_bytes", b.getArrayAttr(strideAttrs))});
+    // One argument per distinct map: a kernel with two loops over the same array (tutorial
+    // 06's causal stages) passes it once.
+    auto mapAttrs = b.getDictionaryAttr(b.getNamedAttr(kTensorMapAttrName, info));
+    for (BlockArgument arg : func.getArguments())
+      if (arg.getType() == mapType &&
+          func.getArgAttrDict(arg.getArgNumber()) == mapAttrs) {
+        s.tma = std::move(access);
+        s.map = arg;
+        return;
+      }
     unsigned index = func.getNumArguments();
-    if (failed(func.insertArgument(index, mapType,
-                                   b.getDictionaryAttr(b.getNamedAttr(kTensorMapAttrName, info)),
-                                   s.load.getLoc())))
+    if (failed(func.insertArgument(index, mapType, mapAttrs, s.load.getLoc())))
       return;
     SmallVector<Attribute> argNames;
     for (const std::string &n : names)

@@ -8,6 +8,9 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Matchers.h"
 
+#include <functional>
+#include <numeric>
+
 using namespace mlir;
 using namespace mlir::tile;
 
@@ -21,10 +24,11 @@ struct Index {
   int64_t size; // elements of the arange
 };
 
-/// One term of an offset tile: an index times `stride` (null: 1).
+/// One term of an offset tile: an index times `stride` (null: the constant `factor`).
 struct Term {
   Index index;
   Value stride;
+  int64_t factor = 1;
 };
 
 /// The dimension `d` of a rank-r value becomes after expand_dims at `axis`.
@@ -104,12 +108,17 @@ bool termsOf(Value v, SmallVectorImpl<Term> &terms, int depth = 0) {
     return termsOf(add.getLhs(), terms, depth + 1) && termsOf(add.getRhs(), terms, depth + 1);
   }
   if (auto mul = v.getDefiningOp<arith::MulIOp>()) {
-    for (auto [x, y] : {std::pair(mul.getLhs(), mul.getRhs()), std::pair(mul.getRhs(), mul.getLhs())})
-      if (Value s = scalarOf(y))
-        if (std::optional<Index> i = indexOf(x, depth + 1)) {
-          terms.push_back({*i, s});
-          return true;
-        }
+    for (auto [x, y] : {std::pair(mul.getLhs(), mul.getRhs()), std::pair(mul.getRhs(), mul.getLhs())}) {
+      Value s = scalarOf(y);
+      APInt constant;
+      bool isConstant = !s && matchPattern(throughShapeKeeping(y), m_ConstantInt(&constant));
+      if (!s && !isConstant)
+        continue;
+      if (std::optional<Index> i = indexOf(x, depth + 1)) {
+        terms.push_back({*i, s, isConstant ? constant.getSExtValue() : 1});
+        return true;
+      }
+    }
     return false;
   }
   if (std::optional<Index> i = indexOf(v, depth + 1)) {
@@ -147,7 +156,8 @@ bool pointerOf(Value p, BlockArgument &base, SmallVectorImpl<Term> &terms, int d
   return false;
 }
 
-/// The bound of each dimension the mask compares: `index < splat(bound)`, and-ed.
+/// The bound of each dimension the mask compares: `index < splat(bound)`, and-ed; an
+/// `index >= 0` and-ed in is an entry with a null bound.
 bool boundsOf(Value m, SmallVectorImpl<std::pair<Index, Value>> &bounds, int depth = 0) {
   if (depth > 16)
     return false;
@@ -165,11 +175,16 @@ bool boundsOf(Value m, SmallVectorImpl<std::pair<Index, Value>> &bounds, int dep
     return true;
   }
   if (auto cmp = m.getDefiningOp<arith::CmpIOp>()) {
-    if (cmp.getPredicate() != arith::CmpIPredicate::slt)
-      return false;
     std::optional<Index> i = indexOf(cmp.getLhs(), depth + 1);
+    if (!i)
+      return false;
+    if (cmp.getPredicate() == arith::CmpIPredicate::sge &&
+        matchPattern(throughShapeKeeping(cmp.getRhs()), m_Zero())) {
+      bounds.push_back({*i, Value()});
+      return true;
+    }
     Value bound = scalarOf(cmp.getRhs());
-    if (!i || !bound)
+    if (cmp.getPredicate() != arith::CmpIPredicate::slt || !bound)
       return false;
     bounds.push_back({*i, bound});
     return true;
@@ -208,21 +223,36 @@ std::optional<TmaAccess> matchTmaAccess(LoadOp load) {
     seen[t.index.dim] = true;
     access.dims[t.index.dim].origin = t.index.origin;
     access.dims[t.index.dim].stride = t.stride;
+    access.dims[t.index.dim].strideConstant = t.factor;
   }
   // The innermost dimension is contiguous.
   if (Value s = access.dims.back().stride; s && !matchPattern(s, m_One()))
     return std::nullopt;
+  if (!access.dims.back().stride && access.dims.back().strideConstant != 1)
+    return std::nullopt;
   access.dims.back().stride = Value();
   SmallVector<std::pair<Index, Value>> bounds;
-  if (!boundsOf(load.getMask(), bounds) || bounds.size() != rank)
+  if (!boundsOf(load.getMask(), bounds))
     return std::nullopt;
   for (auto &[index, bound] : bounds) {
-    if (index.dim >= rank || access.dims[index.dim].bound ||
-        index.size != type.getDimSize(index.dim) ||
+    if (index.dim >= rank || index.size != type.getDimSize(index.dim) ||
         !sameValues(index.origin, access.dims[index.dim].origin))
+      return std::nullopt;
+    if (!bound)
+      continue; // index >= 0: a box reads zeros below its coordinates' zero too
+    if (access.dims[index.dim].bound)
       return std::nullopt;
     access.dims[index.dim].bound = bound;
   }
+  // A dimension without a bound: its index is arange alone, the tile read whole.
+  for (auto [d, dim] : llvm::enumerate(access.dims))
+    if (!dim.bound) {
+      if (!dim.origin.empty())
+        return std::nullopt;
+      dim.extent = type.getDimSize(d);
+    }
+  if (llvm::all_of(access.dims, [](const TmaDim &d) { return !d.bound; }))
+    return std::nullopt; // no mask to save: cp.async copies it as well
   return access;
 }
 
@@ -234,21 +264,52 @@ std::optional<TmaDescription> describeTmaAccess(const TmaAccess &access, func::F
     auto d = kernel.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(), kDivisibilityAttrName);
     return d ? d.getInt() : 1;
   };
-  // A bound or stride as a grid expression: an argument's name or a constant, times
-  // `scale`; *multipleOf is what it is known to be a multiple of.
-  auto expression = [&](Value v, int64_t scale,
-                        int64_t *multipleOf) -> std::optional<std::string> {
+  // A bound or stride as a grid expression: arguments and constants, multiplied and added
+  // (`Z * H * N_CTX`); *multipleOf is what it is known to be a multiple of.
+  std::function<std::optional<std::string>(Value, int64_t *, int)> term =
+      [&](Value v, int64_t *multipleOf, int depth) -> std::optional<std::string> {
     APInt constant;
     if (matchPattern(v, m_ConstantInt(&constant))) {
-      *multipleOf = constant.getSExtValue() * scale;
-      return std::to_string(constant.getSExtValue() * scale);
+      *multipleOf = constant.getSExtValue();
+      return std::to_string(constant.getSExtValue());
     }
-    auto arg = dyn_cast<BlockArgument>(v);
-    if (!arg || arg.getOwner() != &entry || arg.getArgNumber() >= names.size())
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (arg.getOwner() != &entry || arg.getArgNumber() >= names.size())
+        return std::nullopt;
+      *multipleOf = divisibility(arg);
+      return names[arg.getArgNumber()];
+    }
+    if (depth > 8)
       return std::nullopt;
-    *multipleOf = divisibility(arg) * scale;
-    std::string name = names[arg.getArgNumber()];
-    return scale == 1 ? name : name + " * " + std::to_string(scale);
+    int64_t ml = 0, mr = 0;
+    if (auto mul = v.getDefiningOp<arith::MulIOp>()) {
+      std::optional<std::string> l = term(mul.getLhs(), &ml, depth + 1);
+      std::optional<std::string> r = term(mul.getRhs(), &mr, depth + 1);
+      if (!l || !r)
+        return std::nullopt;
+      *multipleOf = ml * mr;
+      return *l + " * " + *r;
+    }
+    if (auto add = v.getDefiningOp<arith::AddIOp>()) {
+      std::optional<std::string> l = term(add.getLhs(), &ml, depth + 1);
+      std::optional<std::string> r = term(add.getRhs(), &mr, depth + 1);
+      if (!l || !r)
+        return std::nullopt;
+      *multipleOf = std::gcd(ml, mr);
+      return "(" + *l + " + " + *r + ")";
+    }
+    return std::nullopt;
+  };
+  auto expression = [&](Value v, int64_t scale,
+                        int64_t *multipleOf) -> std::optional<std::string> {
+    std::optional<std::string> e = term(v, multipleOf, 0);
+    if (!e)
+      return std::nullopt;
+    *multipleOf *= scale;
+    APInt constant;
+    if (matchPattern(v, m_ConstantInt(&constant)))
+      return std::to_string(constant.getSExtValue() * scale);
+    return scale == 1 ? *e : *e + " * " + std::to_string(scale);
   };
   if (access.base.getOwner() != &entry || divisibility(access.base) < 16)
     return std::nullopt;
@@ -256,16 +317,24 @@ std::optional<TmaDescription> describeTmaAccess(const TmaAccess &access, func::F
   unsigned rank = access.dims.size();
   for (int k = int(rank) - 1; k >= 0; --k) {
     int64_t unused;
-    std::optional<std::string> bound = expression(access.dims[k].bound, 1, &unused);
+    std::optional<std::string> bound =
+        access.dims[k].bound ? expression(access.dims[k].bound, 1, &unused)
+                             : std::optional<std::string>(std::to_string(access.dims[k].extent));
     if (!bound)
       return std::nullopt;
     d.dims.push_back(*bound);
     if (k == int(rank) - 1)
       continue;
     int64_t multiple = 0;
-    std::optional<std::string> stride =
-        access.dims[k].stride ? expression(access.dims[k].stride, elementBytes, &multiple)
-                              : std::optional<std::string>();
+    std::optional<std::string> stride;
+    if (access.dims[k].stride) {
+      stride = expression(access.dims[k].stride, elementBytes, &multiple);
+    } else if (access.dims[k].strideConstant > 1) {
+      // A constant stride (`HEAD_DIM` rows): a stride of 1 in an outer dimension is not
+      // a row-major array.
+      multiple = access.dims[k].strideConstant * elementBytes;
+      stride = std::to_string(multiple);
+    }
     if (!stride || multiple % 16 != 0)
       return std::nullopt;
     d.stridesBytes.push_back(*stride);

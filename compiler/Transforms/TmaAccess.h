@@ -2,9 +2,11 @@
 //
 // A tile load whose pointers are `base + sum_d (o_d + arange_d) * s_d` (`base` a pointer
 // argument of the kernel, one term per dimension of the tile, the last with stride 1) and
-// whose mask is `and_d (o_d + arange_d < E_d)` (the same indices, one bound per dimension)
-// reads exactly the box at [o_0, ..., o_n] of the array of extents E_d and strides s_d,
-// with zeros outside it: what a TMA bulk tensor copy reads. tile-split-masked-loops keeps
+// whose mask is `and_d (o_d + arange_d < E_d)` (the same indices, one bound per dimension;
+// a dimension indexed by `arange_d` alone may be unbounded, its extent the tile's size;
+// `o_d + arange_d >= 0` may be and-ed in, as tensor descriptors do: a box's coordinates
+// below zero read zeros) reads exactly the box at [o_0, ..., o_n] of the array of extents
+// E_d and strides s_d, with zeros outside it: what a TMA bulk tensor copy reads. tile-split-masked-loops keeps
 // such loops whole (their masks cost a bulk copy nothing) and tile-pipeline copies them
 // with tile.tma_load, when TMA is on (tcc's default; --no-tma turns it off).
 //
@@ -26,8 +28,12 @@ namespace tcc {
 
 struct TmaDim {
   llvm::SmallVector<mlir::Value> origin; // i32 scalars whose sum is the first index
-  mlir::Value stride;                    // i32 scalar, elements; null: 1
-  mlir::Value bound;                     // i32 scalar, the extent
+  mlir::Value stride;                    // i32 scalar, elements; null: strideConstant
+  int64_t strideConstant = 1;            // the stride where it is a constant tile
+  mlir::Value bound;                     // i32 scalar, the extent; null: `extent`
+  /// A dimension the mask does not bound, whose index is `arange` itself (origin 0): the
+  /// tile's size along it (the kernel reads it whole, as a box of that extent does).
+  int64_t extent = 0;
 };
 
 struct TmaAccess {
@@ -48,7 +54,8 @@ struct TmaDescription {
 
 /// The tensor map of `access` in `kernel` (`elementBytes` per element), if TMA can take it
 /// in this variant: the base 16-byte aligned (`tile.divisibility`), every outer stride a
-/// multiple of 16 bytes, every extent and stride an argument or a constant. tile-pipeline
+/// multiple of 16 bytes, every extent and stride made of arguments and constants by
+/// products and sums (`Z * H * N_CTX`). tile-pipeline
 /// adds the map; tile-split-masked-loops keeps whole only loops whose loads all have one.
 std::optional<TmaDescription> describeTmaAccess(const TmaAccess &access,
                                                 mlir::func::FuncOp kernel,

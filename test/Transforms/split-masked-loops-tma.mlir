@@ -12,8 +12,8 @@
 // NOTMA:       scf.for
 // NOTMA:       scf.for
 
-// The same loop with an extent that is neither an argument nor a constant (K * 2): no
-// tensor map can describe it (tcc::describeTmaAccess, tile-pipeline's test), so
+// The same loop with an extent no grid expression of the tensor map gives (K / 2: only
+// products and sums of arguments and constants are taken): no tensor map can describe it (tcc::describeTmaAccess, tile-pipeline's test), so
 // tile-pipeline copies by cp.async, and the loop is split as without TMA.
 // CHECK-LABEL: func.func @computed_extent
 // CHECK:       scf.for
@@ -113,7 +113,7 @@ func.func @computed_extent(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32},
   %Ms = tile.splat %M : i32 -> tensor<64x1xi32>
   %Ns = tile.splat %N : i32 -> tensor<1x64xi32>
   %c2 = arith.constant 2 : i32
-  %K2 = arith.muli %K, %c2 : i32
+  %K2 = arith.divsi %K, %c2 : i32
   %Kr = tile.splat %K2 : i32 -> tensor<1x32xi32>
   %Kc = tile.splat %K2 : i32 -> tensor<32x1xi32>
   %sas = tile.splat %sa : i32 -> tensor<64x1xi32>
