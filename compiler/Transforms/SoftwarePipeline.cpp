@@ -80,10 +80,18 @@ public:
     // TMA where the loop runs once per program: in a loop nested in another, its mbarriers
     // would be initialised again while a slow warp may still wait on them.
     bool nested = loop->getParentOfType<LoopLikeOpInterface>() != nullptr;
+    // Every stream by TMA or none: a loop mixing bulk copies and cp.async has not been run
+    // on a GPU yet.
     if (useTma && wgmma && !nested && getTarget(loop).hasWgmma() &&
-        loop.getLowerBound().getType().isInteger(32))
+        loop.getLowerBound().getType().isInteger(32)) {
+      SmallVector<TmaPlan> plans;
       for (Stream &s : streams)
-        chooseTma(s);
+        if (std::optional<TmaPlan> plan = planTma(s))
+          plans.push_back(std::move(*plan));
+      if (plans.size() == streams.size())
+        for (auto [s, plan] : llvm::zip(streams, plans))
+          applyTma(s, plan);
+    }
     rewrite();
   }
 
@@ -100,30 +108,42 @@ private:
     return llvm::any_of(streams, [](const Stream &s) { return !s.tma.has_value(); });
   }
 
-  /// The stream copied by TMA, if its load is one a tensor map describes, its slot a
-  /// row-major swizzled tile bulk copies can fill, and the base and strides aligned to 16
-  /// bytes in this variant: a `!tile.tensormap` argument is added to the kernel.
-  void chooseTma(Stream &s) {
+  /// A stream's tensor map: the access, the map's type and its `tile.tensormap` attribute.
+  struct TmaPlan {
+    tcc::TmaAccess access;
+    TensorMapType mapType;
+    DictionaryAttr mapAttrs;
+  };
+
+  /// The tensor map of a stream, if its load is one a tensor map describes, its slot a
+  /// row-major tile swizzled by 128 bytes that bulk copies can fill, and the base and
+  /// strides aligned to 16 bytes in this variant. Changes nothing.
+  std::optional<TmaPlan> planTma(Stream &s) {
     // A stream transposed before its store (`between`) has a slot of the load's shape:
     // the copy fills it as loaded; the dot reads it through tile.memdesc_trans.
     std::optional<tcc::TmaAccess> access = tcc::matchTmaAccess(s.load);
     if (!access)
-      return;
+      return std::nullopt;
     auto func = loop->getParentOfType<func::FuncOp>();
     auto encoding = dyn_cast<NVMMASharedEncodingAttr>(s.slotType.getEncoding());
     ArrayRef<int64_t> shape = s.slotType.getTileShape();
     unsigned rank = shape.size();
     if (!func || !encoding || rank != access->dims.size())
-      return;
+      return std::nullopt;
     for (unsigned k = 0; k < rank; ++k)
       if (encoding.getOrder()[k] != rank - 1 - k)
-        return;
+        return std::nullopt;
+    // 128-byte swizzled slots only (rows of at least 128 bytes): the boxes of 32- and
+    // 64-byte swizzles (BK = 32 at f16) have not been run on a GPU yet (tma_copy.mlir
+    // checks 128-byte atoms), so those slots keep cp.async.
+    if (encoding.getSwizzle() != 128)
+      return std::nullopt;
     Type element = s.slotType.getElementType();
     int64_t elementBytes = std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
     std::optional<tcc::TmaDescription> description =
         tcc::describeTmaAccess(*access, func, elementBytes);
     if (!description)
-      return;
+      return std::nullopt;
     SmallVector<std::string> names = tcc::kernelArgumentNames(func);
     const SmallVector<std::string> &dims = description->dims;
     const SmallVector<std::string> &strides = description->stridesBytes;
@@ -137,7 +157,7 @@ private:
                                              loop.getContext(), ArrayRef<int64_t>(box), element,
                                              int64_t(encoding.getSwizzle()));
     if (!mapType)
-      return;
+      return std::nullopt;
     MLIRContext *ctx = loop.getContext();
     Builder b(ctx);
     SmallVector<Attribute> dimAttrs, strideAttrs;
@@ -149,26 +169,34 @@ private:
         {b.getNamedAttr("param", b.getStringAttr(names[access->base.getArgNumber()])),
          b.getNamedAttr("dims", b.getArrayAttr(dimAttrs)),
          b.getNamedAttr("strides_bytes", b.getArrayAttr(strideAttrs))});
-    // One argument per distinct map: a kernel with two loops over the same array (tutorial
-    // 06's causal stages) passes it once.
-    auto mapAttrs = b.getDictionaryAttr(b.getNamedAttr(kTensorMapAttrName, info));
+    return TmaPlan{std::move(*access), mapType,
+                   b.getDictionaryAttr(b.getNamedAttr(kTensorMapAttrName, info))};
+  }
+
+  /// Copies the stream by TMA: the kernel gets the map as an argument, one per distinct
+  /// map (a kernel with two loops over the same array, tutorial 06's causal stages,
+  /// passes it once).
+  void applyTma(Stream &s, TmaPlan &plan) {
+    auto func = loop->getParentOfType<func::FuncOp>();
     for (BlockArgument arg : func.getArguments())
-      if (arg.getType() == mapType &&
-          func.getArgAttrDict(arg.getArgNumber()) == mapAttrs) {
-        s.tma = std::move(access);
+      if (arg.getType() == plan.mapType &&
+          func.getArgAttrDict(arg.getArgNumber()) == plan.mapAttrs) {
+        s.tma = plan.access;
         s.map = arg;
         return;
       }
+    SmallVector<std::string> names = tcc::kernelArgumentNames(func);
     unsigned index = func.getNumArguments();
-    if (failed(func.insertArgument(index, mapType, mapAttrs, s.load.getLoc())))
+    if (failed(func.insertArgument(index, plan.mapType, plan.mapAttrs, s.load.getLoc())))
       return;
+    Builder b(loop.getContext());
     SmallVector<Attribute> argNames;
     for (const std::string &n : names)
       argNames.push_back(b.getStringAttr(n));
-    argNames.push_back(b.getStringAttr(names[access->base.getArgNumber()] + "_tma" +
+    argNames.push_back(b.getStringAttr(names[plan.access.base.getArgNumber()] + "_tma" +
                                        std::to_string(index)));
     func->setAttr(kArgNamesAttrName, b.getArrayAttr(argNames));
-    s.tma = std::move(access);
+    s.tma = plan.access;
     s.map = func.getArgument(index);
   }
   unsigned inFlight = 0;

@@ -307,9 +307,12 @@ bool tmaCopiesLoads(scf::ForOp loop) {
   for (Operation &op : *loop.getBody())
     if (auto load = dyn_cast<tile::LoadOp>(op); load && load.getMask()) {
       std::optional<tcc::TmaAccess> access = tcc::matchTmaAccess(load);
-      Type element = getElementTypeOrSelf(load.getType());
-      int64_t bytes = std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
-      if (!access || !tcc::describeTmaAccess(*access, kernel, bytes))
+      auto type = cast<RankedTensorType>(load.getType());
+      int64_t bytes = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+      // tile-pipeline copies by TMA only into 128-byte swizzled slots: rows of 128 bytes
+      // or more.
+      if (!access || !tcc::describeTmaAccess(*access, kernel, bytes) ||
+          type.getShape().back() * bytes < 128)
         return false;
       any = true;
     }
