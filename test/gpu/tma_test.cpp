@@ -7,12 +7,16 @@
 // row strides above K, the output poisoned first: a wrong box coordinate, swizzle or
 // destination offset moves elements, a wrong mbarrier phase or byte count hangs (the
 // watchdog ends it). A stride TMA cannot take is refused, naming the parameter.
+// tma_copy_sw64.mlir does the same with a 64-byte swizzle (64 x 64 blocks, 64 x 32 boxes),
+// the slots of K steps of 32 f16, which tile-pipeline copies by TMA once this passes.
 
 #include "gpu_util.h"
 
 #include "tcc/bench.h"
 
+#include <ostream>
 #include <string>
+#include <tuple>
 
 namespace {
 
@@ -20,14 +24,21 @@ struct Shape {
   int M, K, stride;
 };
 
-std::string dir() { return gputest::artifactsDir() + "/tcc/tma_copy/W4"; }
+void PrintTo(const Shape &s, std::ostream *os) {
+  *os << s.M << "x" << s.K << " (row stride " << s.stride << ")";
+}
 
-class TmaCopy : public ::testing::TestWithParam<Shape> {};
+std::string dir(const std::string &folder = "W4") {
+  return gputest::artifactsDir() + "/tcc/tma_copy/" + folder;
+}
+
+class TmaCopy : public ::testing::TestWithParam<std::tuple<std::string, Shape>> {};
 
 TEST_P(TmaCopy, CopiesBitForBit) {
   TCC_REQUIRE_GPU();
-  TCC_REQUIRE_ARTIFACT_FILE(dir() + "/tma_copy.json");
-  const Shape s = GetParam();
+  const std::string folder = dir(std::get<0>(GetParam()));
+  TCC_REQUIRE_ARTIFACT_FILE(folder + "/tma_copy.json");
+  const Shape s = std::get<1>(GetParam());
   const size_t elems = size_t(s.M) * size_t(s.stride);
   std::vector<uint16_t> a(elems), out(elems);
   // Distinct finite f16 values (exponent below 31), so a moved element shows.
@@ -37,7 +48,7 @@ TEST_P(TmaCopy, CopiesBitForBit) {
   Buf da(2 * elems), dout(2 * elems + 4);
   gputest::upload(da.get(), a.data(), 2 * elems);
   gputest::fill32(dout.get(), 0xffffffffu, (2 * elems + 3) / 4);
-  tcc::Library lib(dir());
+  tcc::Library lib(folder);
   lib.kernel("tma_copy").launch(nullptr, da.get(), dout.get(), int32_t(s.M), int32_t(s.K),
                                 int32_t(s.stride));
   gputest::synchronize();
@@ -59,15 +70,17 @@ TEST_P(TmaCopy, CopiesBitForBit) {
                        << (first < elems ? a[first] : 0);
 }
 
-INSTANTIATE_TEST_SUITE_P(Shapes, TmaCopy,
-                         ::testing::Values(Shape{64, 128, 128}, Shape{100, 200, 208},
-                                           Shape{1, 8, 8}, Shape{130, 72, 136},
-                                           Shape{512, 1024, 1024}, Shape{33, 1000, 1024}),
-                         [](const auto &info) {
-                           const Shape &s = info.param;
-                           return std::to_string(s.M) + "x" + std::to_string(s.K) + "_stride" +
-                                  std::to_string(s.stride);
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, TmaCopy,
+    ::testing::Combine(::testing::Values(std::string("W4"), std::string("SW64_W4")),
+                       ::testing::Values(Shape{64, 128, 128}, Shape{100, 200, 208},
+                                         Shape{1, 8, 8}, Shape{130, 72, 136},
+                                         Shape{512, 1024, 1024}, Shape{33, 1000, 1024})),
+    [](const auto &info) {
+      const Shape &s = std::get<1>(info.param);
+      return std::get<0>(info.param) + "_" + std::to_string(s.M) + "x" + std::to_string(s.K) +
+             "_stride" + std::to_string(s.stride);
+    });
 
 // A row stride of 130 f16 is 260 bytes, not a multiple of 16: no variant's tensor map can
 // be encoded, and the launch says which and why instead of faulting.
