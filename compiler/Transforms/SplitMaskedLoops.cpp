@@ -20,6 +20,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -296,27 +297,57 @@ bool loadsMoveVectors(scf::ForOp loop, const tcc::AxisInfoAnalysis &axis) {
   return !result.wasInterrupted();
 }
 
-/// Whether TMA will copy the loop's loads (tcc's default; --no-tma): each masked load of
-/// its body has the form a tensor map describes, with the alignment TMA needs in this
-/// variant (tcc::describeTmaAccess, tile-pipeline's test too), and there is one.
+/// The loads in the loop's body that a dot reads (through layout conversions and a
+/// transpose): what tile-pipeline turns into streams.
+SmallVector<tile::LoadOp> dotOperandLoads(scf::ForOp loop) {
+  SmallVector<tile::LoadOp> loads;
+  for (Operation &op : *loop.getBody())
+    if (auto dot = dyn_cast<tile::DotOp>(op))
+      for (Value operand : {dot.getA(), dot.getB()}) {
+        Value v = operand;
+        while (Operation *def = v.getDefiningOp()) {
+          if (!isa<tile::ConvertLayoutOp, tile::TransOp>(def))
+            break;
+          v = def->getOperand(0);
+        }
+        if (auto load = v.getDefiningOp<tile::LoadOp>();
+            load && load->getBlock() == loop.getBody() && !llvm::is_contained(loads, load))
+          loads.push_back(load);
+      }
+  return loads;
+}
+
+/// Whether TMA will copy the loop's loads (tcc's default; --no-tma), as tile-pipeline
+/// decides it: a loop not nested in another, whose dots take wgmma (f16/bf16 operands, 64
+/// rows or more), whose every load a dot reads has the form a tensor map describes with
+/// the alignment TMA needs in this variant (tcc::describeTmaAccess) and rows of 128 bytes
+/// or more (128-byte swizzled slots only), and whose masked loads are all such loads.
 bool tmaCopiesLoads(scf::ForOp loop) {
   auto kernel = loop->getParentOfType<func::FuncOp>();
-  if (!kernel)
+  if (!kernel || loop->getParentOfType<LoopLikeOpInterface>())
     return false;
-  bool any = false;
   for (Operation &op : *loop.getBody())
-    if (auto load = dyn_cast<tile::LoadOp>(op); load && load.getMask()) {
-      std::optional<tcc::TmaAccess> access = tcc::matchTmaAccess(load);
-      auto type = cast<RankedTensorType>(load.getType());
-      int64_t bytes = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
-      // tile-pipeline copies by TMA only into 128-byte swizzled slots: rows of 128 bytes
-      // or more.
-      if (!access || !tcc::describeTmaAccess(*access, kernel, bytes) ||
-          type.getShape().back() * bytes < 128)
+    if (auto dot = dyn_cast<tile::DotOp>(op)) {
+      auto a = cast<RankedTensorType>(dot.getA().getType());
+      if (!(a.getElementType().isF16() || a.getElementType().isBF16()) || a.getDimSize(0) < 64)
         return false;
-      any = true;
     }
-  return any;
+  SmallVector<tile::LoadOp> operands = dotOperandLoads(loop);
+  if (operands.empty())
+    return false;
+  for (tile::LoadOp load : operands) {
+    std::optional<tcc::TmaAccess> access = tcc::matchTmaAccess(load);
+    auto type = cast<RankedTensorType>(load.getType());
+    int64_t bytes = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+    if (!access || !tcc::describeTmaAccess(*access, kernel, bytes) ||
+        type.getShape().back() * bytes < 128)
+      return false;
+  }
+  for (Operation &op : *loop.getBody())
+    if (auto load = dyn_cast<tile::LoadOp>(op);
+        load && load.getMask() && !llvm::is_contained(operands, load))
+      return false;
+  return true;
 }
 
 bool splitLoop(scf::ForOp loop, const tcc::AxisInfoAnalysis &axis) {

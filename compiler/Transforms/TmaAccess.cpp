@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <functional>
 #include <numeric>
@@ -287,7 +288,8 @@ std::optional<TmaDescription> describeTmaAccess(const TmaAccess &access, func::F
       std::optional<std::string> r = term(mul.getRhs(), &mr, depth + 1);
       if (!l || !r)
         return std::nullopt;
-      *multipleOf = ml * mr;
+      if (llvm::MulOverflow(ml, mr, *multipleOf))
+        return std::nullopt;
       return *l + " * " + *r;
     }
     if (auto add = v.getDefiningOp<arith::AddIOp>()) {
@@ -305,7 +307,8 @@ std::optional<TmaDescription> describeTmaAccess(const TmaAccess &access, func::F
     std::optional<std::string> e = term(v, multipleOf, 0);
     if (!e)
       return std::nullopt;
-    *multipleOf *= scale;
+    if (llvm::MulOverflow(*multipleOf, scale, *multipleOf))
+      return std::nullopt;
     APInt constant;
     if (matchPattern(v, m_ConstantInt(&constant)))
       return std::to_string(constant.getSExtValue() * scale);
@@ -335,7 +338,7 @@ std::optional<TmaDescription> describeTmaAccess(const TmaAccess &access, func::F
       multiple = access.dims[k].strideConstant * elementBytes;
       stride = std::to_string(multiple);
     }
-    if (!stride || multiple % 16 != 0)
+    if (!stride || multiple == 0 || multiple % 16 != 0)
       return std::nullopt;
     d.stridesBytes.push_back(*stride);
   }

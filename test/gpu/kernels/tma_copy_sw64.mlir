@@ -5,7 +5,7 @@
 // mbarrier, reads the block back and stores it, masked, into `out` (same shape and
 // stride). Rows and columns past M and K come in as zeros and are not stored. The
 // mbarrier is invalidated once every thread has waited on it.
-#blocked = #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked = #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #row = #tile.slice<{dim = 1, parent = #blocked}>
 #col = #tile.slice<{dim = 0, parent = #blocked}>
 #s = #tile.nvmma_shared<{swizzle = 64, order = [1, 0]}>
@@ -23,7 +23,7 @@ module {
     %pk = tile.program_id 1
     %c0 = arith.constant 0 : i32
     %c64 = arith.constant 64 : i32
-        %row0 = arith.muli %pm, %c64 : i32
+    %row0 = arith.muli %pm, %c64 : i32
     %col0 = arith.muli %pk, %c64 : i32
     %bar = tile.local_alloc -> !tile.smem<1xi64, #bar>
     tile.mbarrier_init %bar {count = 1 : i32} : !tile.smem<1xi64, #bar>
