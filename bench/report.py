@@ -199,6 +199,24 @@ def main():
         if not r.get("ok"):
             out(f"  same harness not compared for {r.get('workload')}: {r.get('note', '?')[:300]}")
 
+    # TMA against cp.async: each CPASYNC_ configuration (built with --no-tma) beside the same
+    # configuration with TMA (the default), the sm_90a variant's rate of the same run.
+    ab = []
+    for r in wrows:
+        cfg = r.get("config", "")
+        if r.get("source") != "tcc" or not cfg.startswith("CPASYNC_") or "@" in cfg:
+            continue
+        twin = next((t for t in wrows if t.get("source") == "tcc" and t["workload"] == r["workload"]
+                     and t.get("config") == cfg[len("CPASYNC_"):]), None)
+        if twin and r.get("value") and twin.get("value"):
+            ab.append((r["workload"], cfg[len("CPASYNC_"):], r["value"], twin["value"]))
+    if ab:
+        out("")
+        atab = Table(["TMA vs cp.async (sm_90a)", "config", "cp.async", "TMA", "TMA/cp.async"])
+        for w, cfg, cp, tm in ab:
+            atab.add(w, cfg, f"{cp:.1f}", f"{tm:.1f}", f"{tm / cp:.3f}")
+        lines.extend(atab.lines())
+
     # Compile time: tcc here (build-artifacts.sh), Triton cold on the GPU machine.
     cc = (tri or {}).get("cold_compile", {})
     tex = (ct or {}).get("examples", {})
