@@ -192,9 +192,10 @@ TEST_P(Sass, TensorCoresAndNoSpills) {
     const int64_t accPerThread = c.bm * c.bn / (32 * std::max(1, m.numWarps));
     const bool fullMmaSync = !wgmma && accPerThread >= 128;
     if (m.cubinPath.find("_e1") != std::string::npos) {
-      if (!fullMmaSync)
+      if (!fullMmaSync) {
         EXPECT_EQ(localInLoops(sass[i]), 0) << "spills inside a loop: LDL " << ops["LDL"]
                                             << ", STL " << ops["STL"] << " in all";
+      }
       EXPECT_LE(local, fullMmaSync ? 4 : 2) << "local memory (spills): LDL " << ops["LDL"]
                                             << ", STL " << ops["STL"];
       if (local > 0)

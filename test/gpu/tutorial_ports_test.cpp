@@ -286,8 +286,9 @@ TEST_P(LowMemoryDropout04, SameMaskAsTriton) {
   }
   for (size_t i = n; i < out.size(); ++i)
     ASSERT_EQ(gputest::bitsOf(out[i]), 0x7fbadbadu) << "written past the end at " << i;
-  if (n >= 100000)
+  if (n >= 100000) {
     EXPECT_NEAR(double(kept) / double(n), 1.0 - c.p, 0.01);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, LowMemoryDropout04,
