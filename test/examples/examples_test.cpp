@@ -37,9 +37,10 @@ TEST(Examples, EveryExampleIsChecked) {
   ASSERT_NE(dir, nullptr) << TCC_EXAMPLES_DIR;
   while (dirent *e = readdir(dir)) {
     std::string name = e->d_name;
-    if (name.size() > 5 && name.compare(name.size() - 5, 5, ".tile") == 0)
+    if (name.size() > 5 && name.compare(name.size() - 5, 5, ".tile") == 0) {
       EXPECT_TRUE(covered.count(name.substr(0, name.size() - 5)))
           << "lang-examples/" << name << " has no interpreter test in test/examples";
+    }
   }
   closedir(dir);
 }

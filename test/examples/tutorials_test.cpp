@@ -186,8 +186,9 @@ TEST(Tutorials, LowMemoryDropout04) {
                               },
                               0, 0),
                   "");
-        if (n > 10000) // about 1 - p of the elements are kept
+        if (n > 10000) { // about 1 - p of the elements are kept
           EXPECT_NEAR(double(kept) / double(n), 1.0 - p, 0.01);
+        }
       }
   // The baseline kernel with an explicit int32 keep mask (non-zero keeps, as in Triton).
   const int64_t n = 3000;
