@@ -38,6 +38,11 @@ Value isThreadZero(OpBuilder &b, Location loc, Operation *op) {
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, i32Const(b, loc, 0));
 }
 
+/// The mbarrier of slot `s` of the ring at `base`.
+Value barrierOfSlot(OpBuilder &b, Location loc, Value base, int64_t s) {
+  return s ? sharedElementPtr(b, loc, base, b.getI64Type(), i32Const(b, loc, s)) : base;
+}
+
 struct MBarrierInitLowering : OpConversionPattern<MBarrierInitOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(MBarrierInitOp op, OneToNOpAdaptor adaptor,
@@ -45,12 +50,9 @@ struct MBarrierInitLowering : OpConversionPattern<MBarrierInitOp> {
     Location loc = op.getLoc();
     Value base = adaptor.getBarriers().front();
     Value first = isThreadZero(rewriter, loc, op);
-    for (int64_t s = 0; s < op.getBarriers().getType().getNumSlots(); ++s) {
-      Value bar = s ? sharedElementPtr(rewriter, loc, base, rewriter.getI64Type(),
-                                       i32Const(rewriter, loc, s))
-                    : base;
-      nvvm::mbarrierInit(rewriter, loc, bar, op.getCount(), first);
-    }
+    for (int64_t s = 0; s < op.getBarriers().getType().getNumSlots(); ++s)
+      nvvm::mbarrierInit(rewriter, loc, barrierOfSlot(rewriter, loc, base, s), op.getCount(),
+                         first);
     nvvm::fenceMbarrierInit(rewriter, loc);
     nvvm::fenceProxyAsyncShared(rewriter, loc);
     nvvm::barrier(rewriter, loc);
@@ -70,10 +72,7 @@ struct MBarrierInvalLowering : OpConversionPattern<MBarrierInvalOp> {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
     for (int64_t s = 0; s < op.getBarriers().getType().getNumSlots(); ++s)
-      nvvm::mbarrierInval(rewriter, loc,
-                          s ? sharedElementPtr(rewriter, loc, base, rewriter.getI64Type(),
-                                               i32Const(rewriter, loc, s))
-                            : base);
+      nvvm::mbarrierInval(rewriter, loc, barrierOfSlot(rewriter, loc, base, s));
     rewriter.eraseOp(op);
     return success();
   }

@@ -133,10 +133,7 @@ private:
     for (unsigned k = 0; k < rank; ++k)
       if (encoding.getOrder()[k] != rank - 1 - k)
         return std::nullopt;
-    // 128-byte swizzled slots only (rows of at least 128 bytes): the boxes of 32- and
-    // 64-byte swizzles (BK = 32 at f16) have not been run on a GPU yet (tma_copy.mlir
-    // checks 128-byte atoms), so those slots keep cp.async.
-    if (encoding.getSwizzle() != 128)
+    if (encoding.getSwizzle() != tcc::kTmaSwizzleBytes)
       return std::nullopt;
     Type element = s.slotType.getElementType();
     int64_t elementBytes = std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);

@@ -320,8 +320,8 @@ SmallVector<tile::LoadOp> dotOperandLoads(scf::ForOp loop) {
 /// Whether TMA will copy the loop's loads (tcc's default; --no-tma), as tile-pipeline
 /// decides it: a loop not nested in another, whose dots take wgmma (f16/bf16 operands, 64
 /// rows or more), whose every load a dot reads has the form a tensor map describes with
-/// the alignment TMA needs in this variant (tcc::describeTmaAccess) and rows of 128 bytes
-/// or more (128-byte swizzled slots only), and whose masked loads are all such loads.
+/// the alignment TMA needs in this variant (tcc::describeTmaAccess) and rows as wide as
+/// tcc::kTmaSwizzleBytes, and whose masked loads are all such loads.
 bool tmaCopiesLoads(scf::ForOp loop) {
   auto kernel = loop->getParentOfType<func::FuncOp>();
   if (!kernel || loop->getParentOfType<LoopLikeOpInterface>())
@@ -340,7 +340,7 @@ bool tmaCopiesLoads(scf::ForOp loop) {
     auto type = cast<RankedTensorType>(load.getType());
     int64_t bytes = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
     if (!access || !tcc::describeTmaAccess(*access, kernel, bytes) ||
-        type.getShape().back() * bytes < 128)
+        type.getShape().back() * bytes < tcc::kTmaSwizzleBytes)
       return false;
   }
   for (Operation &op : *loop.getBody())

@@ -45,6 +45,12 @@ struct TmaAccess {
 /// conditions, alignment and the shared layout, are the caller's).
 std::optional<TmaAccess> matchTmaAccess(mlir::tile::LoadOp load);
 
+/// The one swizzle tile-pipeline copies into by TMA: 128 bytes (rows of 128 bytes or more).
+/// The boxes of 32- and 64-byte swizzles (BK = 32 at f16) have not run on a GPU yet
+/// (test/gpu/kernels/tma_copy_sw64.mlir is the test that would allow them), so such slots
+/// keep cp.async; tile-split-masked-loops keeps loops whole only for the slots TMA takes.
+inline constexpr int64_t kTmaSwizzleBytes = 128;
+
 /// A tensor map of `access` as grid expressions over the kernel's arguments: the extents
 /// `dims`, innermost first, and the byte strides of every dimension but the innermost,
 /// innermost first (`stride_am * 2`).

@@ -15,6 +15,7 @@
 
 #include <cstdlib>
 #include <functional>
+#include <memory>
 #include <string>
 
 namespace {
@@ -267,19 +268,38 @@ std::string spec(int box) {
   return s.replace(s.find("BOX"), 3, std::to_string(box));
 }
 
-TEST_F(TensorMaps, AnEmbeddedKernelEncodesFromItsArgumentsAndCaches) {
-  std::string image = cubin("FAKE_TMAP=6,1");
-  tcc::EmbeddedKernel k("tma_copy", "tma_copy", image.data(), image.size(), "sm_90a", 4, 0);
-  const std::string s = spec(128);
-  k.setTensorMaps(s.c_str());
-  // Each argument read as the launcher declares it: CUdeviceptr, int32_t, int16_t, int64_t,
-  // bool.
+// The arguments of kSpec's kernel, each as the generated launcher declares it:
+// CUdeviceptr, int32_t, int16_t, int64_t, bool.
+struct SpecArgs {
+  SpecArgs() = default;
+  SpecArgs(const SpecArgs&) = delete; // `args` points into this object
   CUdeviceptr x = kX, out = kOut;
   int32_t m = 1000;
   int16_t kk = 512;
-  int64_t stride = 520;
-  bool flag = true;
-  void* args[] = {&x, &out, &m, &kk, &stride, &flag};
+  int64_t stride = 512;
+  bool flag = false;
+  void* args[6] = {&x, &out, &m, &kk, &stride, &flag};
+};
+
+// An embedded kernel with kSpec's tensor map (box 64 x 128), from `image`.
+std::unique_ptr<tcc::EmbeddedKernel> embeddedTmaKernel(const std::string& image) {
+  auto k = std::make_unique<tcc::EmbeddedKernel>("tma_copy", "tma_copy", image.data(),
+                                                 image.size(), "sm_90a", 4, 0);
+  const std::string s = spec(128);
+  k->setTensorMaps(s.c_str());
+  return k;
+}
+
+TEST_F(TensorMaps, AnEmbeddedKernelEncodesFromItsArgumentsAndCaches) {
+  std::string image = cubin("FAKE_TMAP=6,1");
+  std::unique_ptr<tcc::EmbeddedKernel> kernel = embeddedTmaKernel(image);
+  tcc::EmbeddedKernel& k = *kernel;
+  SpecArgs a;
+  a.stride = 520;
+  a.flag = true;
+  CUdeviceptr& x = a.x;
+  int16_t& kk = a.kk;
+  void** args = a.args;
   EXPECT_TRUE(k.tensorMapsAccept(args));
   k.launch(nullptr, 8, 1, 1, args);
   k.launch(nullptr, 8, 1, 1, args); // cached
@@ -340,16 +360,9 @@ TEST(TensorMapOldDriver, SaysTheDriverIsTooOld) {
             }),
             expected);
   std::string image = cubin("FAKE_TMAP=6,1");
-  tcc::EmbeddedKernel k("tma_copy", "tma_copy", image.data(), image.size(), "sm_90a", 4, 0);
-  const std::string s = spec(128);
-  k.setTensorMaps(s.c_str());
-  CUdeviceptr x = kX, out = kOut;
-  int32_t m = 1000;
-  int16_t kk = 512;
-  int64_t stride = 512;
-  bool flag = false;
-  void* args[] = {&x, &out, &m, &kk, &stride, &flag};
-  EXPECT_EQ(errorOf([&] { k.launch(nullptr, 8, 1, 1, args); }), expected);
+  std::unique_ptr<tcc::EmbeddedKernel> k = embeddedTmaKernel(image);
+  SpecArgs a;
+  EXPECT_EQ(errorOf([&] { k->launch(nullptr, 8, 1, 1, a.args); }), expected);
 }
 
 } // namespace
