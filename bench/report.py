@@ -217,6 +217,24 @@ def main():
             atab.add(w, cfg, f"{cp:.1f}", f"{tm:.1f}", f"{tm / cp:.3f}")
         lines.extend(atab.lines())
 
+    # Warp specialisation: each WS_ configuration (--warp-specialize) beside the same
+    # configuration without it (TMA, one warp group role), same run.
+    ws = []
+    for r in wrows:
+        cfg = r.get("config", "")
+        if r.get("source") != "tcc" or not cfg.startswith("WS_") or "@" in cfg:
+            continue
+        twin = next((t for t in wrows if t.get("source") == "tcc" and t["workload"] == r["workload"]
+                     and t.get("config") == cfg[len("WS_"):]), None)
+        if twin and r.get("value") and twin.get("value"):
+            ws.append((r["workload"], cfg[len("WS_"):], twin["value"], r["value"]))
+    if ws:
+        out("")
+        wtab = Table(["warp-specialised vs not (sm_90a)", "config", "TMA", "TMA + WS", "WS/TMA"])
+        for w, cfg, plain, spec in ws:
+            wtab.add(w, cfg, f"{plain:.1f}", f"{spec:.1f}", f"{spec / plain:.3f}")
+        lines.extend(wtab.lines())
+
     # Compile time: tcc here (build-artifacts.sh), Triton cold on the GPU machine.
     cc = (tri or {}).get("cold_compile", {})
     tex = (ct or {}).get("examples", {})

@@ -19,7 +19,9 @@
 // it before their reads, with no barrier and no fence (it writes through the async proxy). Slots of a ring indexed (x + c) mod S with the
 // same x are told apart by c; around a loop's back edge x advances, so c drops by one.
 // Before a barrier that makes generic-proxy writes (st.shared, cp.async) to a buffer a
-// wgmma reads visible, each writer fences (tile.fence_async_shared).
+// wgmma reads visible, each writer fences (tile.fence_async_shared). In a warp-specialised
+// kernel the walk covers the consumer region: the producer's copies are ordered by the
+// rings' full and empty mbarriers, not by barriers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -415,6 +417,18 @@ private:
     }
     if (auto expect = dyn_cast<MBarrierExpectOp>(op))
       return access(op, s, accessOf(expect.getBarrier(), false), insert);
+    if (auto arrive = dyn_cast<MBarrierArriveOp>(op))
+      return access(op, s, accessOf(arrive.getBarrier(), false), insert);
+    if (auto ws = dyn_cast<WarpSpecializeOp>(op)) {
+      // The producer and the consumers order their uses of the rings by the rings'
+      // mbarriers, and no barrier can join them: a barrier in the consumer region is the
+      // consumers' only. The producer's copies need no barrier of their own (their slots
+      // are handed back on `empty`).
+      State producer;
+      walkBlock(ws.getProducer().front(), producer, /*insert=*/false);
+      walkBlock(ws.getConsumer().front(), s, insert);
+      return;
+    }
     if (auto init = dyn_cast<MBarrierInitOp>(op)) {
       // Thread 0 writes the words (after whatever read them last); the lowering ends with
       // a barrier.

@@ -1,7 +1,8 @@
 //===- KernelLowering.cpp - kernels become NVVM kernel functions ----------===//
 //
 // A `func.func` with `tile.kernel` becomes an `llvm.func` marked `nvvm.kernel` (the
-// `ptx_kernel` calling convention in LLVM IR) with `nvvm.reqntid = [32 * num_warps, 1, 1]`;
+// `ptx_kernel` calling convention in LLVM IR) with `nvvm.reqntid = [32 * num_warps, 1, 1]`
+// (32 * (num_warps + 4) and `nvvm.maxnreg` for a warp-specialised kernel);
 // its `tile.*` attributes ride along for the driver. Pointer arguments become
 // `!llvm.ptr<1>`; a TMA tensor map (`!tile.tensormap`) a byval, grid-constant `!llvm.ptr`
 // to its 128 bytes (`.param .align 64 .b8 NAME[128]` in PTX).
@@ -19,6 +20,10 @@ using namespace mlir;
 namespace tcc {
 
 unsigned kernelNumThreads(Operation *op) { return tile::getNumThreads(op); }
+
+unsigned kernelLaunchThreads(Operation *op) {
+  return tile::getLaunchWarps(op) * tile::getThreadsPerWarp(op);
+}
 
 namespace {
 
@@ -52,8 +57,15 @@ struct FuncLowering : OpConversionPattern<func::FuncOp> {
     auto func = LLVM::LLVMFuncOp::create(rewriter, op.getLoc(), op.getName(), llvmType);
     for (NamedAttribute attr : op->getDiscardableAttrs())
       func->setAttr(attr.getName(), attr.getValue());
-    if (isKernel)
-      nvvm::markKernel(func, kernelNumThreads(op));
+    if (isKernel) {
+      unsigned threads = kernelLaunchThreads(op);
+      nvvm::markKernel(func, threads);
+      // A warp-specialised kernel launches with registers for all its warps: 64K
+      // registers over its threads, in multiples of 8; setmaxnreg then moves them from the
+      // producer warpgroup to the consumers.
+      if (threads != kernelNumThreads(op))
+        nvvm::limitRegisters(func, std::min(255u, 65536u / threads / 8 * 8));
+    }
     for (auto [i, input] : llvm::enumerate(type.getInputs()))
       if (isa<tile::TensorMapType>(input))
         nvvm::markTensorMapArgument(func, signature.getInputMapping(i)->inputNo);

@@ -50,8 +50,12 @@ inline constexpr llvm::StringLiteral kSharedBytesAttr = mlir::tile::kSharedBytes
 /// set by tile-allocate-shared.
 inline constexpr llvm::StringLiteral kSharedOffsetAttr = mlir::tile::kSharedOffsetAttrName;
 
-/// Threads per program of the kernel around `op` (tile::getNumThreads).
+/// Threads per program of the kernel around `op` (tile::getNumThreads): those its tiles
+/// are laid out over (a warp-specialised kernel's consumers).
 unsigned kernelNumThreads(mlir::Operation *op);
+/// Threads a program of the kernel around `op` is launched with: kernelNumThreads and, in
+/// a warp-specialised kernel, its producer warpgroup's (tile::getLaunchWarps).
+unsigned kernelLaunchThreads(mlir::Operation *op);
 
 /// Scratch bytes an op needs (0 for none). Defined beside each pattern.
 int64_t convertLayoutScratchBytes(mlir::Operation *op);

@@ -52,7 +52,44 @@ Value numPrograms(OpBuilder &b, Location loc, unsigned axis) {
   }
 }
 
-void barrier(OpBuilder &b, Location loc) { NVVM::Barrier0Op::create(b, loc); }
+std::optional<WarpSide> warpSideOf(Block *block) {
+  for (Region *region = block ? block->getParent() : nullptr; region;
+       region = region->getParentRegion()) {
+    Operation *parent = region->getParentOp();
+    if (auto threads = parent->getAttrOfType<IntegerAttr>(kWarpSpecializedAttr))
+      return WarpSide{region->getRegionNumber() == 0, unsigned(threads.getInt())};
+  }
+  return std::nullopt;
+}
+
+void barrier(OpBuilder &b, Location loc) {
+  std::optional<WarpSide> side = warpSideOf(b.getInsertionBlock());
+  if (!side || side->producer) {
+    NVVM::Barrier0Op::create(b, loc);
+    return;
+  }
+  // Barrier 0 is the whole program's (__syncthreads); the consumers use barrier 1.
+  Type i32 = b.getI32Type();
+  Value id = LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(1));
+  Value threads =
+      LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(int32_t(side->consumerThreads)));
+  NVVM::BarrierOp::create(b, loc, Type(), id, threads, NVVM::BarrierReductionAttr(), Value());
+}
+
+void setMaxRegisters(OpBuilder &b, Location loc, unsigned regs, bool increase) {
+  NVVM::SetMaxRegisterOp::create(b, loc, regs,
+                                 increase ? NVVM::SetMaxRegisterAction::increase
+                                          : NVVM::SetMaxRegisterAction::decrease);
+}
+
+void mbarrierArrive(OpBuilder &b, Location loc, Value bar) {
+  NVVM::MBarrierArriveOp::create(b, loc, Type(), bar, Value());
+}
+
+void limitRegisters(Operation *func, unsigned regs) {
+  Builder b(func->getContext());
+  func->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(), b.getI32IntegerAttr(int32_t(regs)));
+}
 
 /// shfl.sync over the whole warp: `kind` with `operand` (a lane mask or a source lane),
 /// clamped at lane 31 (0x1f: no sub-warp segments).

@@ -13,6 +13,8 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Support/LogicalResult.h"
 
+#include <optional>
+
 namespace tcc::nvvm {
 
 /// Registers the LLVM and NVVM dialects (what the lowering produces).
@@ -29,8 +31,28 @@ mlir::Value threadIdX(mlir::OpBuilder &b, mlir::Location loc, unsigned numThread
 mlir::Value programId(mlir::OpBuilder &b, mlir::Location loc, unsigned axis);
 /// gridDim along `axis` (0..2) as i32.
 mlir::Value numPrograms(mlir::OpBuilder &b, mlir::Location loc, unsigned axis);
-/// bar.sync 0: every thread of the program waits, shared memory writes become visible.
+/// On the scf.if a warp-specialised kernel's body becomes (TmaLowering.cpp): the number
+/// of consumer threads (i32). Its `then` region runs on the producer warpgroup, its `else`
+/// region on the consumer warps.
+inline constexpr llvm::StringLiteral kWarpSpecializedAttr = "tcc.warp_specialized";
+/// Whether `block` lies in the producer (`then`) or consumer (`else`) side of a
+/// warp-specialised kernel, and its consumers' thread count; nullopt outside one.
+struct WarpSide {
+  bool producer;
+  unsigned consumerThreads;
+};
+std::optional<WarpSide> warpSideOf(mlir::Block *block);
+
+/// Synchronises the threads of the program at `b`'s insertion point and makes their
+/// shared-memory writes visible: bar.sync 0, or, on the consumer side of a
+/// warp-specialised kernel, `bar.sync 1, consumers` (the producer warpgroup takes no part).
 void barrier(mlir::OpBuilder &b, mlir::Location loc);
+/// setmaxnreg.{inc,dec}.sync.aligned.u32 `regs` (the executing warpgroup's registers).
+void setMaxRegisters(mlir::OpBuilder &b, mlir::Location loc, unsigned regs, bool increase);
+/// mbarrier.arrive.shared.b64 on `bar` (an !llvm.ptr<3>), unpredicated.
+void mbarrierArrive(mlir::OpBuilder &b, mlir::Location loc, mlir::Value bar);
+/// Limits every thread of kernel `func` to `regs` registers (.maxnreg).
+void limitRegisters(mlir::Operation *func, unsigned regs);
 /// shfl.sync.bfly over the full warp: the i32 or f32 `value` of lane (lane ^ laneMask).
 mlir::Value shuffleXor32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
                          unsigned laneMask);

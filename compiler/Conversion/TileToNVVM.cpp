@@ -121,8 +121,13 @@ LogicalResult checkLowerable(func::FuncOp func) {
     }
     // LLVM's NVPTX back end aborts ("Cannot select") on instructions the target lacks:
     // say so here, at the op.
+    if (isa<tile::WarpSpecializeOp>(op) && !target.hasWgmma()) {
+      op->emitOpError() << "needs setmaxnreg, which tcc emits for sm_90a only, not "
+                        << target.getArch() << " (compile with --arch sm_90a)";
+      return WalkResult::interrupt();
+    }
     if (isa<tile::TmaLoadOp, tile::MBarrierInitOp, tile::MBarrierInvalOp, tile::MBarrierExpectOp,
-            tile::MBarrierWaitOp>(op) &&
+            tile::MBarrierWaitOp, tile::MBarrierArriveOp>(op) &&
         !target.hasWgmma()) {
       op->emitOpError() << "is a TMA copy or its mbarrier, which tcc emits for sm_90a only, not "
                         << target.getArch() << " (compile with --arch sm_90a)";

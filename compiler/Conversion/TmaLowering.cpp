@@ -3,8 +3,10 @@
 // tile.tma_load becomes one `cp.async.bulk.tensor` per box of its slot, issued by thread
 // 0 of the program and completing on the slot's mbarrier; the mbarrier ops become
 // `mbarrier.init` (thread 0, then the fences and a barrier after which every thread may
-// use them), `mbarrier.arrive.expect_tx` (thread 0) and a retried
-// `mbarrier.try_wait.parity` (every thread). A tensor map is the generic address of its
+// use them), `mbarrier.arrive.expect_tx` (thread 0), `mbarrier.arrive` (lane 0 of each
+// warp) and a retried `mbarrier.try_wait.parity` (every thread). tile.warp_specialize
+// splits the kernel on the warpgroup (setmaxnreg on each side); on the producer side,
+// "thread 0" is the producer's first thread. A tensor map is the generic address of its
 // 128-byte kernel parameter (KernelLowering.cpp marks it byval and grid-constant).
 //
 // Where a box lands: the slot's SharedLayout (the hardware's swizzle within atoms the
@@ -32,10 +34,15 @@ using namespace mlir::tile;
 namespace tcc {
 namespace {
 
-/// i1: this thread is thread 0 of the program.
+/// i1: this thread is the one that acts alone for `op`'s side of the program: thread 0,
+/// or, in the producer warpgroup of a warp-specialised kernel, its first thread.
 Value isThreadZero(OpBuilder &b, Location loc, Operation *op) {
-  Value tid = nvvm::threadIdX(b, loc, kernelNumThreads(op));
-  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, i32Const(b, loc, 0));
+  std::optional<nvvm::WarpSide> side = nvvm::warpSideOf(b.getInsertionBlock());
+  // threadIdx.x's range: the consumers' on their side, every thread's elsewhere.
+  unsigned range = side && !side->producer ? kernelNumThreads(op) : kernelLaunchThreads(op);
+  Value tid = nvvm::threadIdX(b, loc, range);
+  int32_t first = side && side->producer ? int32_t(side->consumerThreads) : 0;
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, i32Const(b, loc, first));
 }
 
 /// The mbarrier of slot `s` of the ring at `base`.
@@ -145,11 +152,63 @@ struct TmaLoadLowering : OpConversionPattern<TmaLoadOp> {
   }
 };
 
+struct MBarrierArriveLowering : OpConversionPattern<MBarrierArriveOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(MBarrierArriveOp op, OneToNOpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    // Lane 0 of each warp, once the warp has converged (its reads are done).
+    Value lane = emitLaneId(rewriter, loc, kernelLaunchThreads(op));
+    Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, lane,
+                                        i32Const(rewriter, loc, 0));
+    auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange(), first, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    nvvm::mbarrierArrive(rewriter, loc, adaptor.getBarrier().front());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// The kernel's body splits on the warpgroup: `if (tid >= consumers) { setmaxnreg.dec;
+/// if (first producer warp) producer } else { setmaxnreg.inc; consumer }`. The scf.if
+/// carries the consumers' thread count (nvvm::kWarpSpecializedAttr), by which barriers and
+/// lone threads inside it know their side.
+struct WarpSpecializeLowering : OpConversionPattern<WarpSpecializeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(WarpSpecializeOp op, OneToNOpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    unsigned consumers = kernelNumThreads(op);
+    Value tid = nvvm::threadIdX(rewriter, loc, kernelLaunchThreads(op));
+    Value isProducer = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::uge, tid,
+                                             i32Const(rewriter, loc, int32_t(consumers)));
+    auto split = scf::IfOp::create(rewriter, loc, TypeRange(), isProducer, /*withElseRegion=*/true);
+    split->setAttr(nvvm::kWarpSpecializedAttr, rewriter.getI32IntegerAttr(int32_t(consumers)));
+    OpBuilder::InsertionGuard guard(rewriter);
+    // The producer: every warp of the warpgroup gives up registers; one warp copies.
+    rewriter.setInsertionPoint(split.thenBlock()->getTerminator());
+    nvvm::setMaxRegisters(rewriter, loc, unsigned(op.getProducerRegs()), /*increase=*/false);
+    unsigned warpSize = tile::getThreadsPerWarp(op);
+    Value firstWarp = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, tid,
+                                            i32Const(rewriter, loc, int32_t(consumers + warpSize)));
+    auto copier = scf::IfOp::create(rewriter, loc, TypeRange(), firstWarp, /*withElseRegion=*/false);
+    rewriter.inlineBlockBefore(&op.getProducer().front(), copier.thenBlock()->getTerminator());
+    // The consumers.
+    rewriter.setInsertionPoint(split.elseBlock()->getTerminator());
+    nvvm::setMaxRegisters(rewriter, loc, unsigned(op.getConsumerRegs()), /*increase=*/true);
+    rewriter.inlineBlockBefore(&op.getConsumer().front(), split.elseBlock()->getTerminator());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void populateTmaLoweringPatterns(TileTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<MBarrierInitLowering, MBarrierInvalLowering, MBarrierExpectLowering,
-               MBarrierWaitLowering, TmaLoadLowering>(converter, patterns.getContext());
+               MBarrierWaitLowering, MBarrierArriveLowering, TmaLoadLowering,
+               WarpSpecializeLowering>(converter, patterns.getContext());
 }
 
 } // namespace tcc

@@ -101,6 +101,7 @@ struct Compiled {
   struct Launch {
     int64_t sharedBytes = 0;
     int numWarps = 4;
+    int producerWarps = 0;   // a warp-specialised kernel's producer warpgroup
     int threadsPerWarp = 32; // the target's (#tile.target)
     bool hasPtxasInfo = false;
     tcc::PtxasFunctionInfo ptxas;
@@ -312,6 +313,7 @@ bool Codegen::lower(ModuleOp tileModule, const std::map<std::string, Assumptions
   pipeline.numWarps = codegen.numWarps;
   pipeline.checkBounds = codegen.checkBounds;
   pipeline.tma = codegen.tma && !codegen.checkBounds;
+  pipeline.warpSpecialize = codegen.warpSpecialize;
   buildTileGpuPipeline(pm, pipeline);
   pm.addPass(createTileAllocateShared());
   pm.addPass(createConvertTileToNVVM());
@@ -363,6 +365,7 @@ bool Codegen::lower(ModuleOp tileModule, const std::map<std::string, Assumptions
     if (auto bytes = func->getAttrOfType<IntegerAttr>(tile::kSharedBytesAttrName))
       launch.sharedBytes = bytes.getInt();
     launch.numWarps = int(tile::getNumWarps(func));
+    launch.producerWarps = int(tile::getLaunchWarps(func)) - launch.numWarps;
     launch.threadsPerWarp = int(tile::getThreadsPerWarp(func));
     if (auto unchecked = func->getAttrOfType<IntegerAttr>(tile::kCheckBoundsUncheckedAttrName))
       launch.unchecked = int(unchecked.getInt());
@@ -452,7 +455,7 @@ occupancies(const Compiled &compiled, const std::map<std::string, tcc::PtxasFunc
   std::map<std::string, tcc::Occupancy> result;
   for (auto &[name, launch] : compiled.kernels)
     if (auto it = infos.find(name); it != infos.end())
-      result[name] = tcc::occupancy(sm, it->second.registers, launch.numWarps,
+      result[name] = tcc::occupancy(sm, it->second.registers, launch.numWarps + launch.producerWarps,
                                     launch.sharedBytes + it->second.staticSharedBytes);
   return result;
 }
@@ -530,6 +533,7 @@ tcc::KernelArtifact Codegen::describe(func::FuncOp kernel, const Assumptions &as
   if (auto it = compiled.kernels.find(artifact.name); it != compiled.kernels.end()) {
     const Compiled::Launch &launch = it->second;
     artifact.numWarps = launch.numWarps;
+    artifact.producerWarps = launch.producerWarps;
     artifact.threadsPerWarp = launch.threadsPerWarp;
     artifact.sharedBytes = launch.sharedBytes;
     artifact.hasPtxasInfo = launch.hasPtxasInfo;
@@ -609,6 +613,8 @@ std::string Codegen::configurationText() const {
     add("--check-bounds");
   if (!codegen.tma)
     add("--no-tma");
+  if (codegen.warpSpecialize)
+    add("--warp-specialize");
   if (!codegen.embed.empty())
     add("--embed=" + codegen.embed);
   if (!options.tuningTable.empty())
@@ -892,6 +898,8 @@ int Codegen::runArtifacts(ModuleOp module, ArrayRef<func::FuncOp> kernels,
         else
           os << "PTX only (no ptxas figures), ";
         os << a.sharedBytes << " B shared, " << a.numWarps << " warps";
+        if (a.producerWarps)
+          os << " + " << a.producerWarps << " producer warps";
         if (auto it = job.compiled.kernels.find(k);
             it != job.compiled.kernels.end() && it->second.pressureSchedule)
           os << ", register-pressure order";

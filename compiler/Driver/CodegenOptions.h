@@ -56,6 +56,9 @@ struct CodegenOptions {
   /// are copied by the tensor memory accelerator on sm_90a (tile-pipeline), their loops not
   /// split (tile-split-masked-loops).
   bool tma = true;
+  /// --warp-specialize: on sm_90a, a dot loop whose operands all come by TMA runs on a
+  /// producer warpgroup (the copies) beside the consumer warps (tile-pipeline).
+  bool warpSpecialize = false;
   /// --mlir-print-ir-after-all: the IR after every pass, on stderr.
   bool printIRAfterAll = false;
   /// --ptxas-verbose: ptxas -v (registers, spills, shared memory) on stderr.

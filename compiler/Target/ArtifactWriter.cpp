@@ -162,6 +162,9 @@ std::string validateArtifact(const KernelArtifact& a) {
   }
   if (a.numWarps < 1 || a.numWarps > 32)
     return k + "num_warps " + std::to_string(a.numWarps) + " is outside 1..32";
+  if ((a.producerWarps != 0 && a.producerWarps != 4) || a.numWarps + a.producerWarps > 32)
+    return k + "producer_warps " + std::to_string(a.producerWarps) +
+           " is not one warpgroup (4) beside at most 28 consumer warps";
   // The format's threads_per_block is 32 * num_warps (docs/artifacts.md; the runtime checks
   // it): NVIDIA's warp size, which #tile.target's verifier also insists on.
   if (a.threadsPerWarp != 32)
@@ -466,7 +469,9 @@ std::string artifactMetadataJson(const KernelArtifact& a, const std::string& cub
     if (!ptxFileName.empty())
       j.attribute("ptx", utf8(ptxFileName));
     j.attribute("num_warps", a.numWarps);
-    j.attribute("threads_per_block", a.threadsPerWarp * a.numWarps);
+    if (a.producerWarps)
+      j.attribute("producer_warps", a.producerWarps);
+    j.attribute("threads_per_block", a.threadsPerWarp * (a.numWarps + a.producerWarps));
     j.attribute("shared_bytes", a.sharedBytes);
     if (a.numStages > 0)
       j.attribute("num_stages", a.numStages);

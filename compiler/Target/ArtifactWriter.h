@@ -94,9 +94,10 @@ struct KernelArtifact {
   std::string entry; // the entry symbol in the cubin; empty means the same as `name`
   std::vector<KernelParam> params;                          // in call order
   std::vector<KernelConstexpr> constexprs; // in declaration order
-  int numWarps = 4;                  // warps per block
+  int numWarps = 4;                  // warps per block (a warp-specialised kernel's consumers)
+  int producerWarps = 0;             // a warp-specialised kernel's producer warpgroup (4)
   int threadsPerWarp = 32;           // the target's (#tile.target); threads per block =
-                                     // threadsPerWarp * numWarps
+                                     // threadsPerWarp * (numWarps + producerWarps)
   int numStages = 0;                 // pipeline stages compiled for; 0: not recorded
   int64_t sharedBytes = 0;           // dynamic shared memory per block, in bytes
   std::array<std::string, 3> grid = {"1", "1", "1"}; // grid expressions (docs/ir.md)

@@ -253,7 +253,7 @@ void emitKernel(const std::vector<const KernelArtifact*>& variants, const std::s
     h += "inline ::tcc::EmbeddedKernel& variant" + idx + "() {\n";
     h += "  static ::tcc::EmbeddedKernel kernel(" + cString(v.name) + ", " +
          cString(v.entry.empty() ? v.name : v.entry) + ", " + image + ", " + cString(v.arch) +
-         ", " + std::to_string(v.numWarps) + ", " + std::to_string(v.sharedBytes) +
+         ", " + std::to_string(v.numWarps + v.producerWarps) + ", " + std::to_string(v.sharedBytes) +
          (v.ptx.empty() ? "" : ", " + ptx) + ");\n";
     if (v.checkBounds) {
       // --check-bounds: the launches append the extents and the error record.

@@ -119,12 +119,24 @@ def TilePipeline : Pass<"tile-pipeline", "::mlir::ModuleOp"> {
     `!tile.tensormap` argument, the loop an mbarrier per slot (initialised before it,
     invalidated after it), waited on in the phase of the iteration's pass around the ring;
     copies are issued, under `scf.if`, only for iterations the loop has (docs/lowering.md).
+
+    With `warp-specialize` (tcc --warp-specialize) as well, a loop whose every stream is
+    copied by TMA, at the top level of its kernel, whose bounds and box coordinates
+    scalar code without effects computes, gets a producer warpgroup: the kernel's body
+    becomes a `tile.warp_specialize` whose producer region loops over the iterations
+    issuing each one's copies once its slot's `empty` mbarrier says the consumers have
+    handed it back, and whose consumer region is the kernel, its loop waiting on the
+    slot's `full` mbarrier and arriving on `empty` (`tile.mbarrier_arrive`) once the
+    products reading the slot have retired. No prologue, no barrier per iteration; the
+    kernel gains `tile.producer_warps = 4`.
   }];
   let options = [
     Option<"numStages", "num-stages", "unsigned", /*default=*/"3",
            "ring slots where neither the loop nor the kernel says">,
     Option<"tma", "tma", "bool", /*default=*/"false",
-           "on sm_90a, copy with tile.tma_load the loads a tensor map describes (TmaAccess.h)">
+           "on sm_90a, copy with tile.tma_load the loads a tensor map describes (TmaAccess.h)">,
+    Option<"warpSpecialize", "warp-specialize", "bool", /*default=*/"false",
+           "with tma, give a loop whose streams are all TMA copies a producer warpgroup">
   ];
   let dependentDialects = ["::mlir::tile::TileDialect", "::mlir::arith::ArithDialect"];
 }

@@ -48,6 +48,7 @@ void buildTileGpuPipeline(mlir::OpPassManager &pm, const GpuPipelineOptions &opt
   pm.addPass(createTileHoistLoads());
   TilePipelineOptions pipelineOptions;
   pipelineOptions.tma = options.tma;
+  pipelineOptions.warpSpecialize = options.warpSpecialize;
   TilePrefetchOptions prefetchOptions;
   if (options.numStages)
     pipelineOptions.numStages = prefetchOptions.numStages = options.numStages;
@@ -75,6 +76,10 @@ struct PipelineCLOptions : mlir::PassPipelineOptions<PipelineCLOptions> {
   Option<bool> tma{*this, "tma",
                    llvm::cl::desc("TMA for dot operands on sm_90a (on, as tcc; tcc --no-tma)"),
                    llvm::cl::init(true)};
+  Option<bool> warpSpecialize{
+      *this, "warp-specialize",
+      llvm::cl::desc("a producer warpgroup for TMA dot loops (tcc --warp-specialize)"),
+      llvm::cl::init(false)};
 };
 } // namespace
 
@@ -90,6 +95,7 @@ void registerTileGpuPipeline() {
         options.numStages = cl.numStages;
         options.checkBounds = cl.checkBounds;
         options.tma = cl.tma;
+        options.warpSpecialize = cl.warpSpecialize;
         buildTileGpuPipeline(pm, options);
       });
 }

@@ -28,6 +28,9 @@ struct GpuPipelineOptions {
   /// off): tile-split-masked-loops keeps their loops whole, tile-pipeline copies them with
   /// tile.tma_load (sm_90a wgmma loops only).
   bool tma = true;
+  /// With tma: a producer warpgroup for a kernel's loop whose dot operands all come by TMA
+  /// (tile-pipeline's warp-specialize; tcc --warp-specialize).
+  bool warpSpecialize = false;
 };
 
 /// canonicalize, cse, tile-assign-layouts, tile-remove-layout-conversions,

@@ -34,6 +34,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace tcc {
@@ -65,8 +66,8 @@ struct Stream {
 
 class Pipeliner {
 public:
-  Pipeliner(scf::ForOp loop, unsigned numStages, bool tma)
-      : loop(loop), numStages(numStages), useTma(tma) {}
+  Pipeliner(scf::ForOp loop, unsigned numStages, bool tma, bool warpSpecialize)
+      : loop(loop), numStages(numStages), useTma(tma), warpSpecialize(warpSpecialize) {}
 
   void run() {
     hoistInvariantTiles();
@@ -92,6 +93,11 @@ public:
         for (auto [s, plan] : llvm::zip(streams, plans))
           applyTma(s, plan);
     }
+    if (warpSpecialize && anyTma() && !anyCpAsync())
+      if (std::optional<ProducerSlice> producer = planProducer()) {
+        rewriteWarpSpecialized(*producer);
+        return;
+      }
     rewrite();
   }
 
@@ -99,6 +105,7 @@ private:
   scf::ForOp loop;
   unsigned numStages;
   bool useTma;
+  bool warpSpecialize;
   Value barriers; // the mbarrier ring of the TMA streams, if any
 
   bool anyTma() const {
@@ -456,23 +463,7 @@ private:
     if (!loop.getLowerBound().getType().isInteger(32))
       return; // the language's loops count in i32
     OpBuilder b(loop);
-    // The rings, before the loop.
-    for (Stream &s : streams) {
-      SharedMemType tile = s.slotType;
-      SmallVector<int64_t> shape{int64_t(numStages)};
-      shape.append(tile.getShape().begin(), tile.getShape().end());
-      auto ringType = SharedMemType::get(loop.getContext(), shape, tile.getElementType(),
-                                         tile.getEncoding());
-      s.ring = LocalAllocOp::create(b, loc, ringType, Value(), IntegerAttr());
-    }
-    if (anyTma()) {
-      // One mbarrier per slot, completed by that slot's bulk copies.
-      auto encoding = NVMMASharedEncodingAttr::get(loop.getContext(), 0, {0});
-      auto ringType = SharedMemType::get(loop.getContext(), {int64_t(numStages), 1},
-                                         b.getI64Type(), encoding);
-      barriers = LocalAllocOp::create(b, loc, ringType, Value(), IntegerAttr());
-      MBarrierInitOp::create(b, loc, barriers, 1);
-    }
+    createRings(b);
     Value lb = loop.getLowerBound(), ub = loop.getUpperBound(), step = loop.getStep();
     // Prologue: iterations 0 .. D-1.
     for (int64_t j = 0; j < distance; ++j) {
@@ -512,19 +503,278 @@ private:
     // wait has retired that product (and, for the other warpgroups, after the barrier
     // tile-allocate-shared puts there): the copies follow the wait, while this iteration's
     // product runs.
-    WarpGroupDotWaitOp retire;
     if (inFlight) {
-      WarpGroupDotOp lastDot;
-      body->walk([&](WarpGroupDotOp dot) { lastDot = dot; });
-      for (Operation *user : lastDot->getUsers())
-        if (auto wait = dyn_cast<WarpGroupDotWaitOp>(user))
-          retire = wait;
+      WarpGroupDotOp lastDot = lastProduct();
+      WarpGroupDotWaitOp retire = waitOf(lastDot);
       b.setInsertionPointAfter(retire ? retire.getOperation() : lastDot.getOperation());
     }
     Value ahead = arith::AddIOp::create(b, loc, k,
                                         arith::MulIOp::create(b, loc, step, i32(b, distance)));
     Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, ahead, ub);
     issueCopies(b, ahead, valid, writeSlot, [](Value arg) { return arg; }, distance);
+    readSlots(b, readSlot);
+    Operation *last = keepProductsInFlight(b);
+    b.setInsertionPointAfter(last);
+    if (anyCpAsync())
+      AsyncWaitOp::create(b, loc, 0);
+    // Every copy issued was waited for in the loop: the mbarriers' bytes may be reused
+    // once they are invalidated (after every thread's last wait: tile-allocate-shared).
+    if (anyTma())
+      MBarrierInvalOp::create(b, loc, barriers);
+    finish();
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Warp specialisation
+  //===--------------------------------------------------------------------===//
+
+  /// What the producer warpgroup computes: the scalar ops of the kernel's body before the
+  /// loop (`outer`) and of the loop's body (`body`) that the bulk copies' coordinates and
+  /// the loop's bounds need, and the loop-carried integers among them (each advanced by a
+  /// fixed increment).
+  struct ProducerSlice {
+    SmallVector<Operation *> outer, body;
+    SmallVector<BlockArgument> carried;
+  };
+
+  /// The producer's slice, if the loop can have one: the kernel's top-level loop, with
+  /// products retired in the body, whole warpgroups of consumers, and coordinates and
+  /// bounds that scalar code without effects computes from the kernel's arguments, the
+  /// induction variable and advancing integers.
+  std::optional<ProducerSlice> planProducer() {
+    auto func = dyn_cast<func::FuncOp>(loop->getParentOp());
+    if (!func || !isKernel(func) || !func.getBody().hasOneBlock() || inFlight > 1 ||
+        !waitOf(lastProduct()))
+      return std::nullopt;
+    unsigned warps = getNumWarps(func);
+    if (warps % WarpSpecializeOp::kProducerWarps != 0 ||
+        (warps + WarpSpecializeOp::kProducerWarps) * getThreadsPerWarp(func) > 1024)
+      return std::nullopt;
+    bool already = false;
+    func.walk([&](WarpSpecializeOp) { already = true; });
+    if (already)
+      return std::nullopt;
+    Block *entry = &func.getBody().front();
+    Block *body = loop.getBody();
+    llvm::SetVector<Operation *> outer, inBody;
+    llvm::SetVector<BlockArgument> carried;
+    bool ok = true;
+    std::function<void(Value)> need = [&](Value v) {
+      if (!ok || isa<RankedTensorType>(v.getType()) || isa<SharedMemType>(v.getType())) {
+        ok = false;
+        return;
+      }
+      if (auto arg = dyn_cast<BlockArgument>(v)) {
+        if (arg.getOwner() == entry)
+          return; // a kernel argument
+        if (arg.getOwner() != body || !advancing.count(arg)) {
+          ok = ok && arg == loop.getInductionVar();
+          return;
+        }
+        if (carried.insert(arg)) {
+          need(loop.getTiedLoopInit(arg)->get());
+          need(advancing.lookup(arg));
+        }
+        return;
+      }
+      Operation *def = v.getDefiningOp();
+      llvm::SetVector<Operation *> *into = def->getBlock() == body    ? &inBody
+                                           : def->getBlock() == entry ? &outer
+                                                                      : nullptr;
+      // Without effects (a division too: the consumers compute the same values).
+      if (!into || !isMemoryEffectFree(def) || def->getNumRegions() != 0) {
+        ok = false;
+        return;
+      }
+      if (into->contains(def))
+        return;
+      for (Value operand : def->getOperands())
+        need(operand);
+      into->insert(def);
+    };
+    need(loop.getLowerBound());
+    need(loop.getUpperBound());
+    need(loop.getStep());
+    for (Stream &s : streams)
+      for (const tcc::TmaDim &d : s.tma->dims)
+        for (Value o : d.origin)
+          need(o);
+    if (!ok)
+      return std::nullopt;
+    ProducerSlice slice{outer.takeVector(), inBody.takeVector(), carried.takeVector()};
+    for (SmallVector<Operation *> *ops : {&slice.outer, &slice.body})
+      llvm::sort(*ops, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+    return slice;
+  }
+
+  /// Registers of each producer thread, and at most of each consumer thread, once
+  /// setmaxnreg has moved them: the producer keeps few (it computes coordinates), the
+  /// consumers share the rest of the register file (64K), in multiples of 8.
+  static constexpr int32_t kProducerRegisters = 40;
+  static int32_t consumerRegisters(unsigned consumerThreads) {
+    int64_t rest = 65536 - int64_t(kProducerRegisters) * 128;
+    return int32_t(std::min<int64_t>(rest / consumerThreads / 8 * 8, 240));
+  }
+
+  /// The loop on a producer warpgroup and the kernel on the consumer warps
+  /// (tile.warp_specialize): every slot has a `full` mbarrier, which the producer's bulk
+  /// copies complete and the consumers wait on, and an `empty` one, on which each
+  /// consumer warp arrives once the products reading the slot have retired, and which
+  /// the producer waits on before it refills the slot. The producer runs up to a whole
+  /// ring ahead; no barrier of the program orders the ring.
+  void rewriteWarpSpecialized(const ProducerSlice &slice) {
+    Location loc = loop.getLoc();
+    auto func = cast<func::FuncOp>(loop->getParentOp());
+    Block *entry = &func.getBody().front();
+    unsigned consumerWarps = getNumWarps(func);
+    OpBuilder b = OpBuilder::atBlockBegin(entry);
+    createRings(b);
+    Value full = barriers;
+    Value empty = createBarrierRing(b, int32_t(consumerWarps));
+    auto ws = WarpSpecializeOp::create(
+        b, loc, kProducerRegisters,
+        consumerRegisters(consumerWarps * getThreadsPerWarp(func)));
+    Block *producer = &ws.getProducer().emplaceBlock();
+    Block *consumer = &ws.getConsumer().emplaceBlock();
+    consumer->getOperations().splice(consumer->end(), entry->getOperations(),
+                                     std::next(ws->getIterator()),
+                                     entry->getTerminator()->getIterator());
+    func->setAttr(kProducerWarpsAttrName,
+                  b.getI32IntegerAttr(int32_t(WarpSpecializeOp::kProducerWarps)));
+    int64_t bytes = 0;
+    for (Stream &s : streams)
+      bytes += s.slotType.getTileBytes();
+
+    // The producer: the scalars it needs, then a loop of copies.
+    b.setInsertionPointToStart(producer);
+    IRMapping map;
+    for (Operation *op : slice.outer)
+      b.clone(*op, map);
+    SmallVector<Value> inits;
+    for (BlockArgument arg : slice.carried)
+      inits.push_back(map.lookupOrDefault(loop.getTiedLoopInit(arg)->get()));
+    Value lb = map.lookupOrDefault(loop.getLowerBound());
+    Value ub = map.lookupOrDefault(loop.getUpperBound());
+    Value step = map.lookupOrDefault(loop.getStep());
+    scf::ForOp::create(
+        b, loc, lb, ub, step, inits,
+        [&](OpBuilder &pb, Location, Value k, ValueRange args) {
+          map.map(loop.getInductionVar(), k);
+          for (auto [arg, value] : llvm::zip(slice.carried, args))
+            map.map(arg, value);
+          for (Operation *op : slice.body)
+            pb.clone(*op, map);
+          Value index = arith::DivSIOp::create(pb, loc, arith::SubIOp::create(pb, loc, k, lb), step);
+          Value slot = arith::RemUIOp::create(pb, loc, index, i32(pb, numStages));
+          Value pass = arith::DivUIOp::create(pb, loc, index, i32(pb, numStages));
+          // The slot's previous pass handed back: phase pass - 1 of its `empty` mbarrier
+          // (in the first pass, the phase "before" phase 0, complete from the start).
+          Value parity = arith::XOrIOp::create(
+              pb, loc, arith::AndIOp::create(pb, loc, pass, i32(pb, 1)), i32(pb, 1));
+          MBarrierWaitOp::create(pb, loc, MemDescIndexOp::create(pb, loc, barrierType(), empty, slot),
+                                 parity);
+          Value bar = MemDescIndexOp::create(pb, loc, barrierType(), full, slot);
+          MBarrierExpectOp::create(pb, loc, bar, int32_t(bytes));
+          for (Stream &s : streams) {
+            SmallVector<Value> coords;
+            for (const tcc::TmaDim &d : s.tma->dims) {
+              Value c;
+              for (Value o : d.origin) {
+                Value mapped = map.lookupOrDefault(o);
+                c = c ? arith::AddIOp::create(pb, loc, c, mapped).getResult() : mapped;
+              }
+              coords.push_back(c ? c : i32(pb, 0));
+            }
+            Value dst = MemDescIndexOp::create(pb, loc, s.slotType, s.ring, slot);
+            TmaLoadOp::create(pb, loc, s.map, coords, dst, bar);
+          }
+          SmallVector<Value> next;
+          for (BlockArgument arg : slice.carried)
+            next.push_back(advance(pb, map.lookup(arg), map.lookupOrDefault(advancing.lookup(arg)), 1));
+          scf::YieldOp::create(pb, loc, next);
+        });
+
+    // The consumers: wait for the slot's copies, compute, hand the slot back once the
+    // products reading it have retired.
+    Block *body = loop.getBody();
+    b.setInsertionPointToStart(body);
+    Value k = loop.getInductionVar();
+    Value index = arith::DivSIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, k, loop.getLowerBound()), loop.getStep());
+    Value readSlot = arith::RemUIOp::create(b, loc, index, i32(b, numStages));
+    Value pass = arith::DivUIOp::create(b, loc, index, i32(b, numStages));
+    MBarrierWaitOp::create(b, loc, MemDescIndexOp::create(b, loc, barrierType(), full, readSlot),
+                           arith::AndIOp::create(b, loc, pass, i32(b, 1)));
+    WarpGroupDotWaitOp retire = waitOf(lastProduct());
+    b.setInsertionPointAfter(retire);
+    if (inFlight) {
+      // The product of this iteration still reads its slot; the previous one's is free.
+      Value started = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, index, i32(b, 0));
+      auto ifOp = scf::IfOp::create(b, loc, TypeRange(), started, /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+      Value previous = arith::RemUIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, index, i32(b, numStages - 1)), i32(b, numStages));
+      MBarrierArriveOp::create(b, loc, MemDescIndexOp::create(b, loc, barrierType(), empty, previous));
+    } else {
+      MBarrierArriveOp::create(b, loc, MemDescIndexOp::create(b, loc, barrierType(), empty, readSlot));
+    }
+    readSlots(b, readSlot);
+    Operation *last = keepProductsInFlight(b);
+    b.setInsertionPointAfter(last);
+    // Every copy was waited for and every slot handed back by the last wait: after every
+    // consumer's (tile-allocate-shared puts a barrier of theirs first), the mbarriers'
+    // bytes may be reused.
+    MBarrierInvalOp::create(b, loc, full);
+    MBarrierInvalOp::create(b, loc, empty);
+    finish();
+  }
+
+  /// The rings of the streams and, for TMA, their mbarriers (one per slot, completed by
+  /// that slot's bulk copies), made at `b`.
+  void createRings(OpBuilder &b) {
+    Location loc = loop.getLoc();
+    for (Stream &s : streams) {
+      SharedMemType tile = s.slotType;
+      SmallVector<int64_t> shape{int64_t(numStages)};
+      shape.append(tile.getShape().begin(), tile.getShape().end());
+      auto ringType = SharedMemType::get(loop.getContext(), shape, tile.getElementType(),
+                                         tile.getEncoding());
+      s.ring = LocalAllocOp::create(b, loc, ringType, Value(), IntegerAttr());
+    }
+    if (anyTma())
+      barriers = createBarrierRing(b, 1);
+  }
+
+  /// A ring of mbarriers, one per slot, expecting `count` arrivals each.
+  Value createBarrierRing(OpBuilder &b, int32_t count) {
+    Location loc = loop.getLoc();
+    auto encoding = NVMMASharedEncodingAttr::get(loop.getContext(), 0, {0});
+    auto ringType = SharedMemType::get(loop.getContext(), {int64_t(numStages), 1},
+                                       b.getI64Type(), encoding);
+    Value ring = LocalAllocOp::create(b, loc, ringType, Value(), IntegerAttr());
+    MBarrierInitOp::create(b, loc, ring, count);
+    return ring;
+  }
+
+  /// The body's last tensor-core product, and the wait that retires it in the body.
+  WarpGroupDotOp lastProduct() {
+    WarpGroupDotOp lastDot;
+    loop.getBody()->walk([&](WarpGroupDotOp dot) { lastDot = dot; });
+    return lastDot;
+  }
+  static WarpGroupDotWaitOp waitOf(WarpGroupDotOp dot) {
+    WarpGroupDotWaitOp retire;
+    if (dot)
+      for (Operation *user : dot->getUsers())
+        if (auto wait = dyn_cast<WarpGroupDotWaitOp>(user))
+          retire = wait;
+    return retire;
+  }
+
+  /// The stored tiles become views of the rings' slot `readSlot`; their loads go.
+  void readSlots(OpBuilder &b, Value readSlot) {
+    Location loc = loop.getLoc();
     for (Stream &s : streams) {
       b.setInsertionPoint(s.alloc);
       Value slot = MemDescIndexOp::create(b, loc, s.slotType, s.ring, readSlot);
@@ -536,8 +786,14 @@ private:
         op->erase();
       s.load.erase();
     }
+  }
 
-    // The product of this iteration stays in flight; the one before has landed.
+  /// With products in flight, the product of an iteration stays in flight into the next
+  /// one (the one before has landed) and is waited for after the loop. Returns the last op
+  /// of the loop and those waits.
+  Operation *keepProductsInFlight(OpBuilder &b) {
+    Location loc = loop.getLoc();
+    Block *body = loop.getBody();
     if (inFlight) {
       auto yield = cast<scf::YieldOp>(body->getTerminator());
       body->walk([&](WarpGroupDotWaitOp wait) {
@@ -554,18 +810,16 @@ private:
         }
       });
     }
-    b.setInsertionPointAfter(loop);
     // After the wgmma retirement (if any): no copy may still be writing the rings.
     Operation *last = loop;
     while (auto next = dyn_cast_or_null<WarpGroupDotWaitOp>(last->getNextNode()))
       last = next;
-    b.setInsertionPointAfter(last);
-    if (anyCpAsync())
-      AsyncWaitOp::create(b, loc, 0);
-    // Every copy issued was waited for in the loop: the mbarriers' bytes may be reused
-    // once they are invalidated (after every thread's last wait: tile-allocate-shared).
-    if (anyTma())
-      MBarrierInvalOp::create(b, loc, barriers);
+    return last;
+  }
+
+  /// The loop's stage count is used; the address arithmetic of the loads replaced, now
+  /// unused, goes.
+  void finish() {
     loop->removeAttr(kNumStagesAttrName);
     // The address arithmetic of the loads replaced, now unused.
     llvm::SetVector<Operation *> sliceOps;
@@ -584,7 +838,7 @@ struct SoftwarePipeline : tcc::impl::TilePipelineBase<SoftwarePipeline> {
 
   void runOnOperation() override {
     tcc::forEachLoopWithStages(getOperation(), numStages, [&](scf::ForOp loop, unsigned stages) {
-      Pipeliner(loop, stages, tma).run();
+      Pipeliner(loop, stages, tma, warpSpecialize).run();
     });
   }
 };

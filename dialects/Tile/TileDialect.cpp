@@ -145,6 +145,7 @@ constexpr AttrRule kAttrRules[] = {
     {kKernelAttrName, Expect::Unit, Place::Function},
     {kNumWarpsAttrName, Expect::Warps, Place::Function},
     {kNumStagesAttrName, Expect::AtLeast1, Place::FunctionOrLoop},
+    {kProducerWarpsAttrName, Expect::NonNegative, Place::Function},
     {kSharedBytesAttrName, Expect::NonNegative, Place::Function},
     {kGridAttrName, Expect::Grid, Place::Function},
     {kArgNamesAttrName, Expect::Strings, Place::Function},
@@ -278,6 +279,15 @@ unsigned mlir::tile::getNumWarps(Operation *op) {
     if (auto attr = p->getAttrOfType<IntegerAttr>(kNumWarpsAttrName))
       return unsigned(attr.getInt()); // verified: a power of two from 1 to 32
   return 4;
+}
+
+unsigned mlir::tile::getLaunchWarps(Operation *op) {
+  for (Operation *p = op; p; p = p->getParentOp())
+    if (p->hasAttr(kNumWarpsAttrName)) {
+      auto producer = p->getAttrOfType<IntegerAttr>(kProducerWarpsAttrName);
+      return getNumWarps(p) + (producer ? unsigned(producer.getInt()) : 0);
+    }
+  return getNumWarps(op);
 }
 
 unsigned mlir::tile::getThreadsPerWarp(Operation *op) { return getTarget(op).getThreadsPerWarp(); }

@@ -61,6 +61,9 @@ inline constexpr llvm::StringLiteral kPredicatedAccessAttrName = "tile.predicate
 inline constexpr llvm::StringLiteral kKernelAttrName = "tile.kernel";
 inline constexpr llvm::StringLiteral kNumWarpsAttrName = "tile.num_warps";
 inline constexpr llvm::StringLiteral kNumStagesAttrName = "tile.num_stages";
+/// On a kernel whose body is a tile.warp_specialize: the producer's warps (4), launched
+/// beside its `tile.num_warps` consumer warps.
+inline constexpr llvm::StringLiteral kProducerWarpsAttrName = "tile.producer_warps";
 inline constexpr llvm::StringLiteral kSharedBytesAttrName = "tile.shared_bytes";
 inline constexpr llvm::StringLiteral kGridAttrName = "tile.grid";
 inline constexpr llvm::StringLiteral kArgNamesAttrName = "tile.arg_names";
@@ -86,6 +89,9 @@ bool isKernel(Operation *op);
 /// Warps per program of the kernel around `op` (or `op` itself): `tile.num_warps` of the
 /// nearest op that has it, else 4. The one place it is read.
 unsigned getNumWarps(Operation *op);
+/// Warps a program of the kernel around `op` is launched with: getNumWarps(op) and, for a
+/// warp-specialised kernel, its producer's `tile.producer_warps`.
+unsigned getLaunchWarps(Operation *op);
 /// Threads of a warp on the module's target (#tile.target).
 unsigned getThreadsPerWarp(Operation *op);
 /// Threads per program: getNumWarps(op) * getThreadsPerWarp(op).

@@ -9,6 +9,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -657,6 +658,37 @@ LogicalResult MBarrierExpectOp::verify() {
 
 LogicalResult MBarrierWaitOp::verify() {
   return verifyBarrier(*this, getBarrier().getType(), /*ring=*/false);
+}
+
+LogicalResult MBarrierArriveOp::verify() {
+  return verifyBarrier(*this, getBarrier().getType(), /*ring=*/false);
+}
+
+LogicalResult WarpSpecializeOp::verify() {
+  for (auto [name, regs] : {std::pair<StringRef, int32_t>{"producerRegs", getProducerRegs()},
+                            {"consumerRegs", getConsumerRegs()}})
+    if (regs < 24 || regs > 256 || regs % 8 != 0)
+      return emitOpError() << "expects " << name
+                           << " to be a multiple of 8 from 24 to 256 (setmaxnreg), not " << regs;
+  if (getProducerRegs() > getConsumerRegs())
+    return emitOpError() << "gives the producer more registers (" << getProducerRegs()
+                         << ") than the consumers (" << getConsumerRegs() << ")";
+  if (!isa_and_nonnull<FunctionOpInterface>((*this)->getParentOp()))
+    return emitOpError() << "must be in the body of a kernel, not nested in another op";
+  if ((getNumWarps(*this) % kProducerWarps) != 0)
+    return emitOpError() << "needs whole warpgroups of consumers: " << getNumWarps(*this)
+                         << " warps is not a multiple of " << kProducerWarps;
+  // The producer runs on warps that hold no part of any tile.
+  WalkResult tiles = getProducer().walk([&](Operation *op) {
+    for (Type t : op->getResultTypes())
+      if (isa<RankedTensorType>(t)) {
+        op->emitOpError() << "makes a tile in the producer region of a tile.warp_specialize, "
+                             "whose warps hold no tiles";
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  return failure(tiles.wasInterrupted());
 }
 
 LogicalResult TmaLoadOp::verify() {

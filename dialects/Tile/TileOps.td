@@ -734,6 +734,53 @@ def Tile_MBarrierWaitOp : Tile_Op<"mbarrier_wait", [MemoryEffects<[MemRead, MemW
   let hasVerifier = 1;
 }
 
+def Tile_MBarrierArriveOp : Tile_Op<"mbarrier_arrive", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "each warp that executes it arrives once on a barrier";
+  let description = [{
+    ```mlir
+    tile.mbarrier_arrive %bar : !tile.smem<1xi64, #tile.nvmma_shared<{swizzle = 0, order = [0]}>>
+    ```
+    Lane 0 of every warp that executes it arrives on `%bar` (`mbarrier.arrive`), after
+    the warp's earlier reads of shared memory: a consumer warp of a warp-specialised loop
+    handing a ring slot back to the producer (`tile.warp_specialize`), on an mbarrier
+    initialised with one arrival per consumer warp.
+  }];
+  let arguments = (ins Tile_Smem:$barrier);
+  let assemblyFormat = "$barrier attr-dict `:` qualified(type($barrier))";
+  let hasVerifier = 1;
+}
+
+def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize", [RecursiveMemoryEffects, NoTerminator]> {
+  let summary = "runs a producer warpgroup beside the program's consumer warps";
+  let description = [{
+    ```mlir
+    tile.warp_specialize {producerRegs = 40 : i32, consumerRegs = 232 : i32} producer {
+      ... // bulk copies into ring slots, waiting on the slots' `empty` mbarriers
+    } consumer {
+      ... // the kernel: waits on the slots' `full` mbarriers, computes, hands slots back
+    }
+    ```
+    The program runs with one more warpgroup (4 warps) than its `tile.num_warps`: the
+    consumer region runs on warps 0 .. num_warps - 1 exactly as the kernel would without
+    the op (tile layouts, barriers and thread 0 are theirs); the producer region on the
+    extra warpgroup, of which one warp executes it (one thread issues the copies). Each
+    side first moves its registers with `setmaxnreg` (the producer's down to
+    `producerRegs`, the consumers' up to `consumerRegs`). The regions share nothing but
+    shared memory and its mbarriers: the producer region holds only scalar code, copies
+    and mbarrier ops; a barrier inside the consumer region synchronises the consumer
+    warps only. The op is the whole body of its kernel, after the allocation and
+    initialisation of the rings and mbarriers, which every warp executes.
+  }];
+  let arguments = (ins I32Attr:$producerRegs, I32Attr:$consumerRegs);
+  let regions = (region SizedRegion<1>:$producer, SizedRegion<1>:$consumer);
+  let assemblyFormat = "attr-dict `producer` $producer `consumer` $consumer";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Warps of the producer side: one warpgroup.
+    static constexpr unsigned kProducerWarps = 4;
+  }];
+}
+
 def Tile_TmaLoadOp : Tile_Op<"tma_load", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "copies a tile from global to shared memory with the tensor memory accelerator";
   let description = [{

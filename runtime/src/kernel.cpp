@@ -406,7 +406,7 @@ Kernel::VariantLoad& Kernel::ensureLoaded(size_t v) {
   l->context = context;
   l->module = detail::loadVariant(im, m.archNumber, m.archSpecific, name_);
   l->function = l->module->function(m.entry, name_);
-  detail::prepareFunction(l->function, m.numWarps, m.sharedBytes, name_);
+  detail::prepareFunction(l->function, m.numWarps + m.producerWarps, m.sharedBytes, name_);
   VariantLoad& added = *l;
   var.loaded.push_back(std::move(l));
   if (var.loaded.size() <= Variant::kSlots)

@@ -542,9 +542,17 @@ KernelMetadata parseMetadata(const std::string& text, const std::string& origin,
   if (nw < 1 || nw > 32)
     r.fail("\"num_warps\" " + std::to_string(nw) + " is outside 1..32");
   m.numWarps = static_cast<int>(nw);
-  int64_t tpb = r.integer(root, "threads_per_block", false, 32 * nw);
-  if (tpb != 32 * nw)
-    r.fail("\"threads_per_block\" " + std::to_string(tpb) + " is not 32 * num_warps");
+  int64_t pw = r.integer(root, "producer_warps", false, 0);
+  if (pw != 0 && pw != 4)
+    r.fail("\"producer_warps\" " + std::to_string(pw) + " is neither 0 nor 4 (one warpgroup)");
+  if (nw + pw > 32)
+    r.fail("\"num_warps\" + \"producer_warps\" is " + std::to_string(nw + pw) +
+           ", more than a block's 32 warps");
+  m.producerWarps = static_cast<int>(pw);
+  int64_t tpb = r.integer(root, "threads_per_block", false, 32 * (nw + pw));
+  if (tpb != 32 * (nw + pw))
+    r.fail("\"threads_per_block\" " + std::to_string(tpb) +
+           (pw ? " is not 32 * (num_warps + producer_warps)" : " is not 32 * num_warps"));
   int64_t ns = r.integer(root, "num_stages", false, 0);
   if (ns < 0 || ns > 64)
     r.fail("\"num_stages\" " + std::to_string(ns) + " is outside 0..64");

@@ -193,7 +193,7 @@ void prepareFunction(CUfunction fn, int numWarps, int64_t sharedBytes, const std
         "querying the function's thread limit", kernel);
   if (maxThreads < 32 * numWarps)
     throw Error("preparing the launch",
-                "num_warps " + std::to_string(numWarps) + " needs " +
+                std::to_string(numWarps) + " warps need " +
                     std::to_string(32 * numWarps) +
                     " threads per block, but the compiled function allows at most " +
                     std::to_string(maxThreads) + " (too many registers per thread)",

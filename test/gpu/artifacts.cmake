@@ -131,6 +131,33 @@ tcc_example_cpasync(matmul "BM=128 BN=256 BK=64" 8 4)
 tcc_example_cpasync(matmul "BM=128 BN=256 BK=64" 8 3)
 tcc_example_cpasync(matmul "DTYPE=bf16 BM=128 BN=256 BK=64" 8 4)
 tcc_example_cpasync(matmul_bias "BM=128 BN=256 BK=64 RELU=False" 8 4)
+# The same configurations warp-specialised (--warp-specialize: a producer warpgroup issues
+# the bulk copies, the num_warps consumer warps compute), in folders WS_<config>: checked
+# as every configuration, timed beside their twins.
+function(tcc_example_ws ex defines warps stages)
+  _tcc_art_in_subset(${ex} keep)
+  if(NOT keep)
+    return()
+  endif()
+  tcc_artifact_config_name(cfg "${defines}" ${warps} ${stages})
+  set(flags)
+  separate_arguments(defs UNIX_COMMAND "${defines}")
+  foreach(a IN LISTS defs)
+    list(APPEND flags -D "${a}")
+  endforeach()
+  tcc_artifact(tcc/${ex}/WS_${cfg}/${ex}.cubin SOURCE "lang-examples/${ex}.tile"
+               LOG ptxas.txt
+               FLAGS ${flags} --num-warps ${warps} --num-stages ${stages}
+                     --arch ${TCC_ARTIFACT_ARCH} --variants=auto --ptxas-verbose --warp-specialize)
+endfunction()
+tcc_example_ws(matmul "BM=128 BN=256 BK=64" 8 4)
+tcc_example_ws(matmul "BM=128 BN=256 BK=64" 8 3)
+tcc_example_ws(matmul "BM=128 BN=128 BK=64" 8 4)
+tcc_example_ws(matmul "BM=64 BN=128 BK=64" 4 5)
+tcc_example_ws(matmul "DTYPE=bf16 BM=128 BN=256 BK=64" 8 4)
+tcc_example_ws(matmul "DTYPE=bf16 BM=128 BN=256 BK=64" 8 3)
+tcc_example_ws(matmul_bias "BM=128 BN=256 BK=64 RELU=False" 8 4)
+tcc_example_ws(matmul_bias "BM=128 BN=256 BK=64 RELU=True" 8 4)
 
 # --- nvcc cubins wrapped by tcc-pack: what the runtime needs and tcc cannot make ------------
 # A foreign (nvcc) cubin packaged with tcc-pack, in two configurations (BLOCK, warps), each

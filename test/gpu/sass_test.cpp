@@ -178,6 +178,12 @@ TEST_P(Sass, TensorCoresAndNoSpills) {
       EXPECT_GT(ops["UTMALDG"], 0) << "a variant with tensor maps issues no bulk tensor copy";
       EXPECT_EQ(ops["LDGSTS"], 0) << "a variant with tensor maps still copies with cp.async";
     }
+    // A warp-specialised variant moves registers between its warpgroups (setmaxnreg) and
+    // never makes its consumers wait on the whole program in the loop.
+    if (m.producerWarps > 0) {
+      EXPECT_GE(ops["USETMAXREG"], 2) << "a warp-specialised variant without its setmaxnreg";
+      EXPECT_GT(ops["UTMALDG"], 0) << "a warp-specialised variant issues no bulk tensor copy";
+    }
     const int local = ops["LDL"] + ops["STL"];
     // The most specialised variant (aligned, unit inner strides) is the one that matters:
     // nothing spilled in its loops, and at most a couple of spill instructions outside them.

@@ -383,6 +383,34 @@ TEST(RuntimeMetadata, NumStagesIsOptionalAndDescribesTheConfiguration) {
             std::string::npos);
 }
 
+// A warp-specialised kernel launches its producer warpgroup beside num_warps consumer
+// warps: the block is 32 * (num_warps + producer_warps) threads; the configuration is the
+// user's num_warps.
+TEST(RuntimeMetadata, ProducerWarpsWidenTheBlock) {
+  tcc::KernelMetadata m = tcc::parseMetadata(kValid, "k.json", "");
+  EXPECT_EQ(m.producerWarps, 0);
+  m = tcc::parseMetadata(with("\"num_warps\": 4", "\"num_warps\": 8, \"producer_warps\": 4"),
+                         "k.json", "");
+  EXPECT_EQ(m.numWarps, 8);
+  EXPECT_EQ(m.producerWarps, 4);
+  EXPECT_EQ(m.threadsPerBlock(), 384);
+  EXPECT_EQ(m.configString(), "BLOCK=1024, num_warps=8");
+  m = tcc::parseMetadata(with("\"num_warps\": 4", "\"num_warps\": 8, \"producer_warps\": 4, "
+                                                   "\"threads_per_block\": 384"),
+                         "k.json", "");
+  EXPECT_EQ(m.threadsPerBlock(), 384);
+  EXPECT_NE(errorOf(with("\"num_warps\": 4", "\"num_warps\": 8, \"producer_warps\": 4, "
+                                              "\"threads_per_block\": 256"))
+                .find("\"threads_per_block\" 256 is not 32 * (num_warps + producer_warps)"),
+            std::string::npos);
+  EXPECT_NE(errorOf(with("\"num_warps\": 4", "\"num_warps\": 8, \"producer_warps\": 2"))
+                .find("\"producer_warps\" 2 is neither 0 nor 4 (one warpgroup)"),
+            std::string::npos);
+  EXPECT_NE(errorOf(with("\"num_warps\": 4", "\"num_warps\": 32, \"producer_warps\": 4"))
+                .find("is 36, more than a block's 32 warps"),
+            std::string::npos);
+}
+
 TEST(RuntimeMetadata, ParsesAutotune) {
   tcc::KernelMetadata m = tcc::parseMetadata(kValid, "k.json", "");
   EXPECT_FALSE(m.autotune.has_value());

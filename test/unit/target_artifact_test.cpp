@@ -37,6 +37,30 @@ tcc::KernelArtifact sampleArtifact() {
   return a;
 }
 
+// A warp-specialised kernel: "producer_warps" written, the block widened, read back.
+TEST(ArtifactContract, ProducerWarpsReadBack) {
+  TempDir dir;
+  tcc::KernelArtifact a = sampleArtifact();
+  a.producerWarps = 4;
+  std::string err;
+  tcc::WrittenArtifact w;
+  ASSERT_TRUE(tcc::writeArtifact(a, dir.path() + "/vector_add.cubin", &err, &w)) << err;
+  tcc::json::Value written = tcc::json::parse(tcc::readFile(w.metadataPath, "metadata"));
+  ASSERT_NE(written.find("producer_warps"), nullptr);
+  EXPECT_EQ(written.find("producer_warps")->asInt(), 4);
+  EXPECT_EQ(written.find("threads_per_block")->asInt(), 384);
+  tcc::KernelMetadata m = tcc::loadMetadataFile(w.metadataPath);
+  EXPECT_EQ(m.numWarps, 8);
+  EXPECT_EQ(m.producerWarps, 4);
+  EXPECT_EQ(m.threadsPerBlock(), 384);
+  // An ordinary kernel writes no "producer_warps".
+  TempDir other;
+  a.producerWarps = 0;
+  ASSERT_TRUE(tcc::writeArtifact(a, other.path() + "/vector_add.cubin", &err, &w)) << err;
+  written = tcc::json::parse(tcc::readFile(w.metadataPath, "metadata"));
+  EXPECT_EQ(written.find("producer_warps"), nullptr);
+}
+
 TEST(ArtifactContract, WriterOutputReadsBackUnchanged) {
   TempDir dir;
   tcc::KernelArtifact a = sampleArtifact();

@@ -161,6 +161,11 @@ int main(int argc, char **argv) {
                "(a pointer argument plus one index per dimension times a stride, the last "
                "contiguous, masked by one bound per dimension); the launcher encodes the maps. "
                "On by default; --no-tma keeps every load on cp.async");
+  app.add_flag("--warp-specialize,!--no-warp-specialize", codegen.warpSpecialize,
+               "sm_90a: run a dot loop whose operand tiles all come by TMA on a producer "
+               "warpgroup (the bulk copies, registers lowered with setmaxnreg) beside the "
+               "num_warps consumer warps (the products, registers raised), slots handed "
+               "over on full/empty mbarriers; launches num_warps + 4 warps. Off by default");
   app.add_flag("--mlir-print-ir-after-all", codegen.printIRAfterAll,
                "print the IR after every pass of the GPU pipeline (stderr)");
   app.add_flag("--ptxas-verbose", codegen.ptxasVerbose,

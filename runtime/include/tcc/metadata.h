@@ -134,6 +134,8 @@ struct KernelMetadata {
                            // PTX-only artifact (no "cubin": the driver JIT-compiles the PTX)
   std::string ptxPath;     // resolved, or empty (never empty when cubinPath is)
   int numWarps = 4;
+  int producerWarps = 0;   // "producer_warps": a warp-specialised kernel's producer warpgroup
+                           // (4), launched beside its num_warps consumer warps; else 0
   int numStages = 0;       // "num_stages": depth of the shared-memory rings; 0: not recorded
   int64_t sharedBytes = 0;
   std::string grid[3];
@@ -147,7 +149,7 @@ struct KernelMetadata {
   std::optional<CostInfo> cost; // "cost": bytes and FLOPs per launch (absent in older files)
   std::vector<TensorMapInfo> tensorMaps; // "tensormaps" (version 2): hidden TMA parameters
 
-  int threadsPerBlock() const { return 32 * numWarps; }
+  int threadsPerBlock() const { return 32 * (numWarps + producerWarps); }
   // Sum of log2(divisibility) over the parameters, plus 64 per parameter assumed equal to 1
   // (docs/artifacts.md): 0 for the general variant.
   int specialisationScore() const;
