@@ -613,7 +613,7 @@ private:
   static constexpr int32_t kProducerRegisters = 40;
   static int32_t consumerRegisters(unsigned consumerThreads) {
     int64_t rest = 65536 - int64_t(kProducerRegisters) * 128;
-    return int32_t(std::min<int64_t>(rest / consumerThreads / 8 * 8, 240));
+    return int32_t(std::min<int64_t>(rest / consumerThreads / 8 * 8, 256));
   }
 
   /// The loop on a producer warpgroup and the kernel on the consumer warps
