@@ -325,6 +325,21 @@ foreach(v hd64:64:1:4:W4_S3 hd64_causal:64:3:4:W4_S3 hd128:128:1:4:W4_S3
                SOURCE ${_t}/06_fused_attention.tile
                FLAGS --arch sm_90a --config ${config} -D HEAD_DIM=${hd} -D STAGE=${stage})
 endforeach()
+# Warp-specialised (--warp-specialize: a producer warpgroup issues K's and V's bulk copies),
+# folders WS_TAG_cCONFIG_SUFFIX, beside their twins above. The causal kernel's second loop
+# (its diagonal blocks) stays on the consumers' TMA.
+foreach(v hd64:64:1:13:W4_S3 hd64_causal:64:3:13:W4_S3 hd128:128:1:16:W8_S2)
+  string(REPLACE ":" ";" v "${v}")
+  list(GET v 0 tag)
+  list(GET v 1 hd)
+  list(GET v 2 stage)
+  list(GET v 3 config)
+  list(GET v 4 suffix)
+  tcc_artifact(tcc/triton_06_fused_attention/WS_${tag}_c${config}_${suffix}/_attn_fwd.cubin
+               SOURCE ${_t}/06_fused_attention.tile
+               FLAGS --arch sm_90a --config ${config} -D HEAD_DIM=${hd} -D STAGE=${stage}
+                     --warp-specialize)
+endforeach()
 # NUM_SMS 132 (the constexpr's default: an H100 or H200); the pointer kernel's configuration
 # 0 (128x128x64, 3 stages, 4 warps), the descriptor kernel's 7 (128x128x64, 3 stages, 8
 # warps, no epilogue subtiling).
