@@ -232,9 +232,12 @@ std::string constexprText(const tcc::KernelMetadata& m, const std::string& name,
 
 // Whether a configuration folder holds the workload's kernel: a tutorial's folders of the
 // right kernel (04 and 05 keep several kernels' configurations side by side).
+// A warp-specialised twin (WS_ + the folder's name: test/gpu/artifacts.cmake) applies
+// where its twin does.
 bool folderApplies(const Workload& w, const std::string& config) {
-  return config.compare(0, w.prefix.size(), w.prefix) == 0 &&
-         (w.exclude.empty() || config.find(w.exclude) == std::string::npos);
+  const std::string name = config.rfind("WS_", 0) == 0 ? config.substr(3) : config;
+  return name.compare(0, w.prefix.size(), w.prefix) == 0 &&
+         (w.exclude.empty() || name.find(w.exclude) == std::string::npos);
 }
 
 // Whether a configuration runs the workload as the benchmark means it: rows in one block

@@ -665,7 +665,14 @@ INSTANTIATE_TEST_SUITE_P(
                       // warps, 3 stages).
                       AttentionCase{1, 2, 1024, 64, false, "hd64_c13_W4_S3"},
                       AttentionCase{1, 2, 1024, 64, true, "hd64_causal_c13_W4_S3"},
-                      AttentionCase{16, 16, 256, 64, true, "hd64_causal_c13_W4_S3"}));
+                      AttentionCase{16, 16, 256, 64, true, "hd64_causal_c13_W4_S3"},
+                      // Warp-specialised (--warp-specialize): a producer warpgroup copies K
+                      // and V (the causal kernel's first loop).
+                      AttentionCase{1, 2, 1024, 64, false, "WS_hd64_c13_W4_S3"},
+                      AttentionCase{16, 16, 256, 64, false, "WS_hd64_c13_W4_S3"},
+                      AttentionCase{1, 2, 1024, 64, true, "WS_hd64_causal_c13_W4_S3"},
+                      AttentionCase{16, 16, 256, 64, true, "WS_hd64_causal_c13_W4_S3"},
+                      AttentionCase{1, 2, 256, 128, false, "WS_hd128_c16_W8_S2"}));
 // (N_CTX a multiple of the blocks, as the tutorial assumes: its loops do not mask the keys
 // of the next head, only the end of the whole Z * H * N_CTX tensor.)
 
