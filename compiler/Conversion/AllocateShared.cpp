@@ -137,7 +137,8 @@ private:
   DenseMap<Operation *, int64_t> lastInside; // an op's last nested op number
   SmallVector<Buffer> buffers;
   DenseMap<Operation *, int64_t> offsets;  // buffer owner -> offset
-  DenseSet<Operation *> wgmmaRead;         // local_allocs a warpgroup_dot reads
+  DenseSet<Operation *> wgmmaRead;         // local_allocs the async proxy reads (a
+                                           // warpgroup_dot, a tma_store)
   int64_t total = 0;
 
   void number() {
@@ -240,6 +241,11 @@ private:
       for (Value operand : {Value(dot.getA()), Value(dot.getB())})
         if (Operation *root = rootAlloc(operand))
           wgmmaRead.insert(root);
+    });
+    // A bulk store reads its tile through the async proxy as well.
+    func.walk([&](TmaStoreOp store) {
+      if (Operation *root = rootAlloc(store.getSrc()))
+        wgmmaRead.insert(root);
     });
   }
 
@@ -409,6 +415,12 @@ private:
       if (conflicts(s, a))
         barrierBefore(op, s, insert);
       return;
+    }
+    if (auto store = dyn_cast<TmaStoreOp>(op)) {
+      // Thread 0 reads the tile through the async proxy, after every thread's writes to it
+      // (a barrier, with the writers' proxy fence before it), and waits until the copies
+      // have read it: for later writers, a read by thread 0.
+      return access(op, s, accessOf(store.getSrc(), false), insert);
     }
     if (auto wait = dyn_cast<MBarrierWaitOp>(op)) {
       // The copies it completes are visible to the waiting thread: nothing to record of

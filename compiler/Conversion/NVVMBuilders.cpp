@@ -254,6 +254,16 @@ void tmaLoad(OpBuilder &b, Location loc, Value dst, Value desc, ValueRange coord
       /*isCTAOnly=*/false, NVVM::CTAGroupKindAttr(), pred);
 }
 
+void tmaStore(OpBuilder &b, Location loc, Value src, Value desc, ValueRange coords) {
+  NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(b, loc, desc, src, coords, Value(),
+                                                     NVVM::TMAStoreMode::TILE, Value());
+}
+
+void bulkCommitAndWaitRead(OpBuilder &b, Location loc) {
+  NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
+  NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, 0, b.getUnitAttr());
+}
+
 void markTensorMapArgument(Operation *func, unsigned index) {
   auto f = cast<LLVM::LLVMFuncOp>(func);
   MLIRContext *ctx = func->getContext();

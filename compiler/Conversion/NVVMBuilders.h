@@ -110,6 +110,14 @@ void mbarrierWaitParity(mlir::OpBuilder &b, mlir::Location loc, mlir::Value bar,
 /// cp.async.bulk.tensor.Nd.shared::cluster.global.mbarrier::complete_tx::bytes [dst],
 /// [desc, {coords}], [bar], where `pred` holds: one box of the tensor map `desc` (a generic
 /// !llvm.ptr to the 128-byte kernel parameter) at `coords` (i32, innermost first).
+/// cp.async.bulk.tensor.Nd.global.shared::cta.bulk_group [desc, {coords}], [src]: one box
+/// of the shared tile at `src` (!llvm.ptr<3>) to the array of `desc` at `coords` (i32,
+/// innermost first); unpredicated (the caller elects the thread).
+void tmaStore(mlir::OpBuilder &b, mlir::Location loc, mlir::Value src, mlir::Value desc,
+              mlir::ValueRange coords);
+/// cp.async.bulk.commit_group, then cp.async.bulk.wait_group.read 0: the bulk copies
+/// issued have read their shared sources.
+void bulkCommitAndWaitRead(mlir::OpBuilder &b, mlir::Location loc);
 void tmaLoad(mlir::OpBuilder &b, mlir::Location loc, mlir::Value dst, mlir::Value desc,
              mlir::ValueRange coords, mlir::Value bar, mlir::Value pred);
 /// Marks argument `index` of the llvm.func `func` as a TMA tensor map: a 128-byte byval

@@ -127,7 +127,7 @@ LogicalResult checkLowerable(func::FuncOp func) {
       return WalkResult::interrupt();
     }
     if (isa<tile::TmaLoadOp, tile::MBarrierInitOp, tile::MBarrierInvalOp, tile::MBarrierExpectOp,
-            tile::MBarrierWaitOp, tile::MBarrierArriveOp>(op) &&
+            tile::MBarrierWaitOp, tile::MBarrierArriveOp, tile::TmaStoreOp>(op) &&
         !target.hasWgmma()) {
       op->emitOpError() << "is a TMA copy or its mbarrier, which tcc emits for sm_90a only, not "
                         << target.getArch() << " (compile with --arch sm_90a)";

@@ -108,45 +108,78 @@ struct MBarrierWaitLowering : OpConversionPattern<MBarrierWaitOp> {
   }
 };
 
+/// Each box of a bulk tensor copy between `tile` (at the shared address `base`) and the
+/// array of `desc` at `coords` (outermost first): `copy(smem, coordsInnermostFirst)`.
+void forEachBox(OpBuilder &b, Location loc, TensorMapType desc, SharedMemType tile, Value base,
+                ArrayRef<Value> coords, int64_t boxes,
+                function_ref<void(Value, ArrayRef<Value>)> copy) {
+  SharedLayout layout = getSharedLayout(tile);
+  ArrayRef<int64_t> box = desc.getBox(), shape = tile.getTileShape();
+  unsigned rank = box.size();
+  // Every box of the tile, the last dimension fastest.
+  SmallVector<int64_t> origin(rank, 0);
+  for (int64_t n = 0; n < boxes; ++n) {
+    int64_t rest = n;
+    for (int k = int(rank) - 1; k >= 0; --k) {
+      int64_t count = shape[k] / box[k];
+      origin[k] = rest % count * box[k];
+      rest /= count;
+    }
+    int64_t offset = layout.offset(origin) * desc.getElementBytes();
+    Value at = offset ? sharedElementPtr(b, loc, base, b.getI8Type(), i32Const(b, loc, offset))
+                      : base;
+    // The instruction's coordinates run innermost first.
+    SmallVector<Value> c;
+    for (int k = int(rank) - 1; k >= 0; --k)
+      c.push_back(origin[k] ? arith::AddIOp::create(b, loc, coords[k], i32Const(b, loc, origin[k]))
+                                  .getResult()
+                            : coords[k]);
+    copy(at, c);
+  }
+}
+
 struct TmaLoadLowering : OpConversionPattern<TmaLoadOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(TmaLoadOp op, OneToNOpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto desc = cast<TensorMapType>(op.getDesc().getType());
-    SharedMemType dstType = op.getDst().getType();
-    SharedLayout layout = getSharedLayout(dstType);
-    ArrayRef<int64_t> box = desc.getBox(), shape = dstType.getTileShape();
-    unsigned rank = box.size();
-    Value base = adaptor.getDst().front();
     Value descPtr = adaptor.getDesc().front();
     Value bar = adaptor.getBarrier().front();
     SmallVector<Value> coords;
     for (ValueRange c : adaptor.getCoords())
       coords.push_back(c.front());
     Value first = isThreadZero(rewriter, loc, op);
-    // Every box of the slot, the last dimension fastest.
-    SmallVector<int64_t> origin(rank, 0);
-    for (int64_t n = 0, boxes = op.getNumBoxes(); n < boxes; ++n) {
-      int64_t rest = n;
-      for (int k = int(rank) - 1; k >= 0; --k) {
-        int64_t count = shape[k] / box[k];
-        origin[k] = rest % count * box[k];
-        rest /= count;
-      }
-      int64_t offset = layout.offset(origin) * desc.getElementBytes();
-      Value dst = offset ? sharedElementPtr(rewriter, loc, base, rewriter.getI8Type(),
-                                            i32Const(rewriter, loc, offset))
-                         : base;
-      // The instruction's coordinates run innermost first.
-      SmallVector<Value> at;
-      for (int k = int(rank) - 1; k >= 0; --k)
-        at.push_back(origin[k] ? arith::AddIOp::create(rewriter, loc, coords[k],
-                                                       i32Const(rewriter, loc, origin[k]))
-                                     .getResult()
-                               : coords[k]);
-      nvvm::tmaLoad(rewriter, loc, dst, descPtr, at, bar, first);
-    }
+    forEachBox(rewriter, loc, cast<TensorMapType>(op.getDesc().getType()), op.getDst().getType(),
+               adaptor.getDst().front(), coords, op.getNumBoxes(),
+               [&](Value dst, ArrayRef<Value> at) {
+                 nvvm::tmaLoad(rewriter, loc, dst, descPtr, at, bar, first);
+               });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// One thread stores the boxes, commits them as one bulk group and waits until they have
+/// read the tile.
+struct TmaStoreLowering : OpConversionPattern<TmaStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(TmaStoreOp op, OneToNOpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value descPtr = adaptor.getDesc().front();
+    SmallVector<Value> coords;
+    for (ValueRange c : adaptor.getCoords())
+      coords.push_back(c.front());
+    auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange(), isThreadZero(rewriter, loc, op),
+                                  /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    forEachBox(rewriter, loc, cast<TensorMapType>(op.getDesc().getType()), op.getSrc().getType(),
+               adaptor.getSrc().front(), coords, op.getNumBoxes(),
+               [&](Value src, ArrayRef<Value> at) {
+                 nvvm::tmaStore(rewriter, loc, src, descPtr, at);
+               });
+    nvvm::bulkCommitAndWaitRead(rewriter, loc);
     rewriter.eraseOp(op);
     return success();
   }
@@ -208,7 +241,7 @@ struct WarpSpecializeLowering : OpConversionPattern<WarpSpecializeOp> {
 void populateTmaLoweringPatterns(TileTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<MBarrierInitLowering, MBarrierInvalLowering, MBarrierExpectLowering,
                MBarrierWaitLowering, MBarrierArriveLowering, TmaLoadLowering,
-               WarpSpecializeLowering>(converter, patterns.getContext());
+               TmaStoreLowering, WarpSpecializeLowering>(converter, patterns.getContext());
 }
 
 } // namespace tcc

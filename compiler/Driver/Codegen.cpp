@@ -314,6 +314,7 @@ bool Codegen::lower(ModuleOp tileModule, const std::map<std::string, Assumptions
   pipeline.checkBounds = codegen.checkBounds;
   pipeline.tma = codegen.tma && !codegen.checkBounds;
   pipeline.warpSpecialize = codegen.warpSpecialize;
+  pipeline.tmaStore = codegen.tmaStore;
   buildTileGpuPipeline(pm, pipeline);
   pm.addPass(createTileAllocateShared());
   pm.addPass(createConvertTileToNVVM());
@@ -615,6 +616,8 @@ std::string Codegen::configurationText() const {
     add("--no-tma");
   if (codegen.warpSpecialize)
     add("--warp-specialize");
+  if (codegen.tmaStore)
+    add("--tma-store");
   if (!codegen.embed.empty())
     add("--embed=" + codegen.embed);
   if (!options.tuningTable.empty())

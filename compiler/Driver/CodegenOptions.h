@@ -59,6 +59,9 @@ struct CodegenOptions {
   /// --warp-specialize: on sm_90a, a dot loop whose operands all come by TMA runs on a
   /// producer warpgroup (the copies) beside the consumer warps (tile-pipeline).
   bool warpSpecialize = false;
+  /// --tma-store: on sm_90a, a result tile stored after the loops goes by TMA bulk copies
+  /// from a swizzled shared tile (tile-tma-store).
+  bool tmaStore = false;
   /// --mlir-print-ir-after-all: the IR after every pass, on stderr.
   bool printIRAfterAll = false;
   /// --ptxas-verbose: ptxas -v (registers, spills, shared memory) on stderr.

@@ -141,6 +141,22 @@ def TilePipeline : Pass<"tile-pipeline", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::tile::TileDialect", "::mlir::arith::ArithDialect"];
 }
 
+def TileTmaStore : Pass<"tile-tma-store", "::mlir::ModuleOp"> {
+  let summary = "writes a kernel's result tile with TMA bulk tensor copies (sm_90a)";
+  let description = [{
+    A `tile.store` outside any loop of an sm_90a kernel whose pointers and mask a TMA
+    tensor map describes (TmaAccess.h: a pointer argument plus one index per dimension
+    times a stride, the last contiguous, masked by one bound per dimension), with the
+    base and outer strides 16-byte aligned in this variant, of a 2-D tile of 2- or 4-byte
+    elements whose rows are whole 128-byte swizzle atoms, becomes a `tile.local_alloc` of
+    the stored value (taken before a `tile.convert_layout` that only served the store) into
+    a 128-byte swizzled tile and a `tile.tma_store` of it: the kernel gains the tensor map
+    as an argument (the output's extents and byte strides in the metadata), and the copies
+    drop the elements outside the extents as the mask did (tcc --tma-store).
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect", "::mlir::arith::ArithDialect"];
+}
+
 def TileHoistLoads : Pass<"tile-hoist-loads", "::mlir::ModuleOp"> {
   let summary = "issues a small load that follows a dot loop before the loop";
   let description = [{

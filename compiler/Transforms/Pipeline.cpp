@@ -55,6 +55,10 @@ void buildTileGpuPipeline(mlir::OpPassManager &pm, const GpuPipelineOptions &opt
   // Loops without a dot first: tile-pipeline removes the loops' num_stages as it goes.
   pm.addPass(createTilePrefetch(prefetchOptions));
   pm.addPass(createTilePipeline(pipelineOptions));
+  // The epilogue's store by TMA, from the layout its value has (after the pipeline, which
+  // may have made the kernel's body a tile.warp_specialize).
+  if (options.tma && options.tmaStore)
+    pm.addPass(createTileTmaStore());
   pm.addPass(mlir::createCSEPass());
   pm.addPass(createTileDropHints());
 }
@@ -76,6 +80,9 @@ struct PipelineCLOptions : mlir::PassPipelineOptions<PipelineCLOptions> {
   Option<bool> tma{*this, "tma",
                    llvm::cl::desc("TMA for dot operands on sm_90a (on, as tcc; tcc --no-tma)"),
                    llvm::cl::init(true)};
+  Option<bool> tmaStore{*this, "tma-store",
+                        llvm::cl::desc("the result tile stored by TMA (tcc --tma-store)"),
+                        llvm::cl::init(false)};
   Option<bool> warpSpecialize{
       *this, "warp-specialize",
       llvm::cl::desc("a producer warpgroup for TMA dot loops (tcc --warp-specialize)"),
@@ -96,6 +103,7 @@ void registerTileGpuPipeline() {
         options.checkBounds = cl.checkBounds;
         options.tma = cl.tma;
         options.warpSpecialize = cl.warpSpecialize;
+        options.tmaStore = cl.tmaStore;
         buildTileGpuPipeline(pm, options);
       });
 }

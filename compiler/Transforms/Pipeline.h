@@ -31,6 +31,8 @@ struct GpuPipelineOptions {
   /// With tma: a producer warpgroup for a kernel's loop whose dot operands all come by TMA
   /// (tile-pipeline's warp-specialize; tcc --warp-specialize).
   bool warpSpecialize = false;
+  /// With tma: tile-tma-store (a kernel's result tile stored by TMA; tcc --tma-store).
+  bool tmaStore = false;
 };
 
 /// canonicalize, cse, tile-assign-layouts, tile-remove-layout-conversions,

@@ -115,11 +115,10 @@ private:
     return llvm::any_of(streams, [](const Stream &s) { return !s.tma.has_value(); });
   }
 
-  /// A stream's tensor map: the access, the map's type and its `tile.tensormap` attribute.
+  /// A stream's tensor map: the access and the map (TmaAccess.h).
   struct TmaPlan {
     tcc::TmaAccess access;
-    TensorMapType mapType;
-    DictionaryAttr mapAttrs;
+    tcc::TmaMap map;
   };
 
   /// The tensor map of a stream, if its load is one a tensor map describes, its slot a
@@ -129,52 +128,13 @@ private:
     // A stream transposed before its store (`between`) has a slot of the load's shape:
     // the copy fills it as loaded; the dot reads it through tile.memdesc_trans.
     std::optional<tcc::TmaAccess> access = tcc::matchTmaAccess(s.load);
-    if (!access)
-      return std::nullopt;
     auto func = loop->getParentOfType<func::FuncOp>();
-    auto encoding = dyn_cast<NVMMASharedEncodingAttr>(s.slotType.getEncoding());
-    ArrayRef<int64_t> shape = s.slotType.getTileShape();
-    unsigned rank = shape.size();
-    if (!func || !encoding || rank != access->dims.size())
+    if (!access || !func)
       return std::nullopt;
-    for (unsigned k = 0; k < rank; ++k)
-      if (encoding.getOrder()[k] != rank - 1 - k)
-        return std::nullopt;
-    if (encoding.getSwizzle() != tcc::kTmaSwizzleBytes)
+    std::optional<tcc::TmaMap> map = tcc::planTensorMap(*access, func, s.slotType);
+    if (!map)
       return std::nullopt;
-    Type element = s.slotType.getElementType();
-    int64_t elementBytes = std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
-    std::optional<tcc::TmaDescription> description =
-        tcc::describeTmaAccess(*access, func, elementBytes);
-    if (!description)
-      return std::nullopt;
-    SmallVector<std::string> names = tcc::kernelArgumentNames(func);
-    const SmallVector<std::string> &dims = description->dims;
-    const SmallVector<std::string> &strides = description->stridesBytes;
-    // The box: whole rows of a swizzle atom, as many rows as fit.
-    SharedLayout layout = getSharedLayout(s.slotType);
-    SmallVector<int64_t> box(shape.begin(), shape.end());
-    box.back() = layout.atomWidth();
-    for (unsigned k = 0; k + 1 < rank; ++k)
-      box[k] = std::min<int64_t>(box[k], 256);
-    auto mapType = TensorMapType::getChecked([] { return InFlightDiagnostic(); },
-                                             loop.getContext(), ArrayRef<int64_t>(box), element,
-                                             int64_t(encoding.getSwizzle()));
-    if (!mapType)
-      return std::nullopt;
-    MLIRContext *ctx = loop.getContext();
-    Builder b(ctx);
-    SmallVector<Attribute> dimAttrs, strideAttrs;
-    for (const std::string &d : dims)
-      dimAttrs.push_back(b.getStringAttr(d));
-    for (const std::string &st : strides)
-      strideAttrs.push_back(b.getStringAttr(st));
-    auto info = b.getDictionaryAttr(
-        {b.getNamedAttr("param", b.getStringAttr(names[access->base.getArgNumber()])),
-         b.getNamedAttr("dims", b.getArrayAttr(dimAttrs)),
-         b.getNamedAttr("strides_bytes", b.getArrayAttr(strideAttrs))});
-    return TmaPlan{std::move(*access), mapType,
-                   b.getDictionaryAttr(b.getNamedAttr(kTensorMapAttrName, info))};
+    return TmaPlan{std::move(*access), *map};
   }
 
   /// Copies the stream by TMA: the kernel gets the map as an argument, one per distinct
@@ -182,26 +142,11 @@ private:
   /// passes it once).
   void applyTma(Stream &s, TmaPlan &plan) {
     auto func = loop->getParentOfType<func::FuncOp>();
-    for (BlockArgument arg : func.getArguments())
-      if (arg.getType() == plan.mapType &&
-          func.getArgAttrDict(arg.getArgNumber()) == plan.mapAttrs) {
-        s.tma = plan.access;
-        s.map = arg;
-        return;
-      }
-    SmallVector<std::string> names = tcc::kernelArgumentNames(func);
-    unsigned index = func.getNumArguments();
-    if (failed(func.insertArgument(index, plan.mapType, plan.mapAttrs, s.load.getLoc())))
+    BlockArgument arg = tcc::tensorMapArgument(func, plan.map, s.load.getLoc());
+    if (!arg)
       return;
-    Builder b(loop.getContext());
-    SmallVector<Attribute> argNames;
-    for (const std::string &n : names)
-      argNames.push_back(b.getStringAttr(n));
-    argNames.push_back(b.getStringAttr(names[plan.access.base.getArgNumber()] + "_tma" +
-                                       std::to_string(index)));
-    func->setAttr(kArgNamesAttrName, b.getArrayAttr(argNames));
     s.tma = plan.access;
-    s.map = func.getArgument(index);
+    s.map = arg;
   }
   unsigned inFlight = 0;
   int64_t distance = 1;

@@ -3,6 +3,7 @@
 #include "compiler/Transforms/TmaAccess.h"
 #include "compiler/Transforms/LayoutUtils.h"
 #include "compiler/Transforms/SpecializeArguments.h"
+#include "dialects/Tile/SharedLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -203,17 +204,31 @@ bool sameValues(ArrayRef<Value> a, ArrayRef<Value> b) {
   return x == y;
 }
 
+/// The TMA view of an access to `ptr` under `mask`, of tile type `type`.
+std::optional<TmaAccess> matchAccess(Value ptr, Value mask, RankedTensorType type);
+
 } // namespace
 
 std::optional<TmaAccess> matchTmaAccess(LoadOp load) {
-  auto type = dyn_cast<RankedTensorType>(load.getType());
-  if (!type || type.getRank() < 1 || type.getRank() > 5 || !load.getMask() ||
-      !isZeroOrAbsent(load.getOther()))
+  if (!isZeroOrAbsent(load.getOther()))
+    return std::nullopt;
+  return matchAccess(load.getPtr(), load.getMask(), dyn_cast<RankedTensorType>(load.getType()));
+}
+
+std::optional<TmaAccess> matchTmaAccess(StoreOp store) {
+  return matchAccess(store.getPtr(), store.getMask(),
+                     dyn_cast<RankedTensorType>(store.getValue().getType()));
+}
+
+namespace {
+
+std::optional<TmaAccess> matchAccess(Value ptr, Value mask, RankedTensorType type) {
+  if (!type || type.getRank() < 1 || type.getRank() > 5 || !mask)
     return std::nullopt;
   unsigned rank = unsigned(type.getRank());
   TmaAccess access;
   SmallVector<Term> terms;
-  if (!pointerOf(load.getPtr(), access.base, terms) || terms.size() != rank)
+  if (!pointerOf(ptr, access.base, terms) || terms.size() != rank)
     return std::nullopt;
   access.dims.resize(rank);
   SmallVector<bool> seen(rank, false);
@@ -233,7 +248,7 @@ std::optional<TmaAccess> matchTmaAccess(LoadOp load) {
     return std::nullopt;
   access.dims.back().stride = Value();
   SmallVector<std::pair<Index, Value>> bounds;
-  if (!boundsOf(load.getMask(), bounds))
+  if (!boundsOf(mask, bounds))
     return std::nullopt;
   for (auto &[index, bound] : bounds) {
     if (index.dim >= rank || index.size != type.getDimSize(index.dim) ||
@@ -256,6 +271,8 @@ std::optional<TmaAccess> matchTmaAccess(LoadOp load) {
     return std::nullopt; // no mask to save: cp.async copies it as well
   return access;
 }
+
+} // namespace
 
 std::optional<TmaDescription> describeTmaAccess(const TmaAccess &access, func::FuncOp kernel,
                                                 int64_t elementBytes) {
@@ -343,6 +360,66 @@ std::optional<TmaDescription> describeTmaAccess(const TmaAccess &access, func::F
     d.stridesBytes.push_back(*stride);
   }
   return d;
+}
+
+std::optional<TmaMap> planTensorMap(const TmaAccess &access, func::FuncOp kernel,
+                                    SharedMemType slot) {
+  auto encoding = dyn_cast<NVMMASharedEncodingAttr>(slot.getEncoding());
+  ArrayRef<int64_t> shape = slot.getTileShape();
+  unsigned rank = shape.size();
+  if (!encoding || rank != access.dims.size() || encoding.getSwizzle() != kTmaSwizzleBytes)
+    return std::nullopt;
+  for (unsigned k = 0; k < rank; ++k)
+    if (encoding.getOrder()[k] != rank - 1 - k)
+      return std::nullopt;
+  Type element = slot.getElementType();
+  int64_t elementBytes = std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
+  std::optional<TmaDescription> description = describeTmaAccess(access, kernel, elementBytes);
+  if (!description)
+    return std::nullopt;
+  SmallVector<std::string> names = kernelArgumentNames(kernel);
+  // The box: whole rows of a swizzle atom, as many rows as fit.
+  SharedLayout layout = getSharedLayout(slot);
+  SmallVector<int64_t> box(shape.begin(), shape.end());
+  box.back() = layout.atomWidth();
+  for (unsigned k = 0; k + 1 < rank; ++k)
+    box[k] = std::min<int64_t>(box[k], 256);
+  MLIRContext *ctx = kernel.getContext();
+  auto mapType = TensorMapType::getChecked([] { return InFlightDiagnostic(); }, ctx,
+                                           ArrayRef<int64_t>(box), element,
+                                           int64_t(encoding.getSwizzle()));
+  if (!mapType)
+    return std::nullopt;
+  Builder b(ctx);
+  SmallVector<Attribute> dimAttrs, strideAttrs;
+  for (const std::string &d : description->dims)
+    dimAttrs.push_back(b.getStringAttr(d));
+  for (const std::string &st : description->stridesBytes)
+    strideAttrs.push_back(b.getStringAttr(st));
+  auto info = b.getDictionaryAttr(
+      {b.getNamedAttr("param", b.getStringAttr(names[access.base.getArgNumber()])),
+       b.getNamedAttr("dims", b.getArrayAttr(dimAttrs)),
+       b.getNamedAttr("strides_bytes", b.getArrayAttr(strideAttrs))});
+  return TmaMap{mapType, b.getDictionaryAttr(b.getNamedAttr(kTensorMapAttrName, info))};
+}
+
+BlockArgument tensorMapArgument(func::FuncOp kernel, const TmaMap &map, Location loc) {
+  for (BlockArgument arg : kernel.getArguments())
+    if (arg.getType() == map.type && kernel.getArgAttrDict(arg.getArgNumber()) == map.attrs)
+      return arg;
+  SmallVector<std::string> names = kernelArgumentNames(kernel);
+  unsigned index = kernel.getNumArguments();
+  auto info = map.attrs.getAs<DictionaryAttr>(kTensorMapAttrName);
+  auto param = info ? info.getAs<StringAttr>("param") : StringAttr();
+  if (!param || failed(kernel.insertArgument(index, map.type, map.attrs, loc)))
+    return BlockArgument();
+  Builder b(kernel.getContext());
+  SmallVector<Attribute> argNames;
+  for (const std::string &n : names)
+    argNames.push_back(b.getStringAttr(n));
+  argNames.push_back(b.getStringAttr(param.getValue().str() + "_tma" + std::to_string(index)));
+  kernel->setAttr(kArgNamesAttrName, b.getArrayAttr(argNames));
+  return kernel.getArgument(index);
 }
 
 } // namespace tcc

@@ -44,6 +44,9 @@ struct TmaAccess {
 /// The TMA view of `load`, if its pointers and mask have the form above (the other
 /// conditions, alignment and the shared layout, are the caller's).
 std::optional<TmaAccess> matchTmaAccess(mlir::tile::LoadOp load);
+/// The same of a store (`tile.store ptr, value, mask`), whose copy writes only the
+/// elements within the extents, as the mask does.
+std::optional<TmaAccess> matchTmaAccess(mlir::tile::StoreOp store);
 
 /// The one swizzle tile-pipeline copies into by TMA: 128 bytes (rows of 128 bytes or more).
 /// The boxes of 32- and 64-byte swizzles (BK = 32 at f16) have not run on a GPU yet
@@ -66,6 +69,24 @@ struct TmaDescription {
 std::optional<TmaDescription> describeTmaAccess(const TmaAccess &access,
                                                 mlir::func::FuncOp kernel,
                                                 int64_t elementBytes);
+
+/// A tensor map to add to a kernel: its type (box, element, swizzle) and the argument's
+/// `tile.tensormap` attribute (its pointer argument, extents and byte strides).
+struct TmaMap {
+  mlir::tile::TensorMapType type;
+  mlir::DictionaryAttr attrs;
+};
+
+/// The tensor map through which bulk copies move `access` to or from `slot`, a row-major
+/// `#tile.nvmma_shared` tile swizzled by kTmaSwizzleBytes (boxes: whole rows of one
+/// swizzle atom, up to 256 rows), if TMA can take it in this variant (describeTmaAccess).
+std::optional<TmaMap> planTensorMap(const TmaAccess &access, mlir::func::FuncOp kernel,
+                                    mlir::tile::SharedMemType slot);
+
+/// The kernel's argument holding `map`: an existing one with the same type and attribute,
+/// else a new last argument named after its pointer (`a_tma12`); null if it cannot be added.
+mlir::BlockArgument tensorMapArgument(mlir::func::FuncOp kernel, const TmaMap &map,
+                                      mlir::Location loc);
 
 } // namespace tcc
 

@@ -691,65 +691,84 @@ LogicalResult WarpSpecializeOp::verify() {
   return failure(tiles.wasInterrupted());
 }
 
-LogicalResult TmaLoadOp::verify() {
-  auto desc = cast<TensorMapType>(getDesc().getType());
-  SharedMemType dst = getDst().getType();
+/// A bulk tensor copy between the array `desc` describes and one shared tile `tile`
+/// (`dir`: "into" for a load, "from" for a store), box by box at `coords`.
+static LogicalResult verifyBulkTensorCopy(Operation *op, TensorMapType desc, size_t numCoords,
+                                          SharedMemType tile, StringRef dir) {
   ArrayRef<int64_t> box = desc.getBox();
   unsigned rank = box.size();
-  if (failed(verifyBarrier(*this, getBarrier().getType(), /*ring=*/false)))
-    return failure();
-  if (getCoords().size() != rank)
-    return emitOpError() << "takes " << rank << " coordinates for a rank-" << rank
-                         << " tensor map, not " << getCoords().size();
-  auto encoding = dyn_cast<NVMMASharedEncodingAttr>(dst.getEncoding());
-  if (dst.isRing() || dst.getTileShape().size() != rank || !encoding)
-    return emitOpError() << "copies into one rank-" << rank
-                         << " #tile.nvmma_shared tile, not " << dst;
-  if (dst.getElementType() != desc.getElementType())
-    return emitOpError() << "copies " << desc.getElementType() << " into a tile of "
-                         << dst.getElementType();
+  if (numCoords != rank)
+    return op->emitOpError() << "takes " << rank << " coordinates for a rank-" << rank
+                             << " tensor map, not " << numCoords;
+  auto encoding = dyn_cast<NVMMASharedEncodingAttr>(tile.getEncoding());
+  if (tile.isRing() || tile.getTileShape().size() != rank || !encoding)
+    return op->emitOpError() << "copies " << dir << " one rank-" << rank
+                             << " #tile.nvmma_shared tile, not " << tile;
+  if (tile.getElementType() != desc.getElementType())
+    return op->emitOpError() << "copies " << desc.getElementType() << " " << dir
+                             << " a tile of " << tile.getElementType();
   if (encoding.getSwizzle() != desc.getSwizzle())
-    return emitOpError() << "copies with a " << desc.getSwizzle()
-                         << "-byte swizzle into a tile swizzled by " << encoding.getSwizzle()
-                         << " bytes";
+    return op->emitOpError() << "copies with a " << desc.getSwizzle() << "-byte swizzle " << dir
+                             << " a tile swizzled by " << encoding.getSwizzle() << " bytes";
   for (unsigned k = 0; k < rank; ++k)
     if (encoding.getOrder()[k] != rank - 1 - k)
-      return emitOpError() << "copies into tiles whose rows run along the last dimension "
-                              "(order [" << rank - 1 << ", ..., 0]), not " << dst;
-  SharedLayout layout = getSharedLayout(dst);
-  ArrayRef<int64_t> shape = dst.getTileShape();
+      return op->emitOpError() << "copies " << dir
+                               << " tiles whose rows run along the last dimension "
+                                  "(order [" << rank - 1 << ", ..., 0]), not " << tile;
+  SharedLayout layout = getSharedLayout(tile);
+  ArrayRef<int64_t> shape = tile.getTileShape();
   for (unsigned k = 0; k < rank; ++k)
     if (shape[k] % box[k])
-      return emitOpError() << "copies a " << dst << " tile in boxes of "
-                           << desc.getBox()[k] << " along dimension " << k
-                           << ", which do not divide it";
+      return op->emitOpError() << "copies a " << tile << " tile in boxes of " << box[k]
+                               << " along dimension " << k << ", which do not divide it";
   // Only the outermost dimension may be cut into boxes, besides the rows into atoms: a box
-  // cut along a middle dimension would write rows back to back that the layout spaces
+  // cut along a middle dimension would move rows back to back that the layout spaces
   // apart.
   for (unsigned k = 1; k + 1 < rank; ++k)
     if (box[k] != shape[k])
-      return emitOpError() << "copies boxes that cut dimension " << k << " of " << dst
-                           << ": only the outermost dimension and the rows may be split";
+      return op->emitOpError() << "copies boxes that cut dimension " << k << " of " << tile
+                               << ": only the outermost dimension and the rows may be split";
   // A box fills whole rows of an atom (the swizzle's width) or of the tile, and a
   // swizzled box starts where the swizzle's pattern does (a multiple of 8 rows).
   if (box.back() != layout.atomWidth())
-    return emitOpError() << "copies boxes " << box.back() << " elements wide into rows of "
-                         << layout.atomWidth() << " (the tile's, or its swizzle atoms')";
+    return op->emitOpError() << "copies boxes " << box.back() << " elements wide " << dir
+                             << " rows of " << layout.atomWidth()
+                             << " (the tile's, or its swizzle atoms')";
   int64_t rowsPerBox = 1;
   for (unsigned k = 0; k + 1 < rank; ++k)
     rowsPerBox *= box[k];
   if (desc.getSwizzle() && rowsPerBox < layout.numRows() && rowsPerBox % 8)
-    return emitOpError() << "splits a swizzled tile into boxes of " << rowsPerBox
-                         << " rows, not a multiple of 8";
+    return op->emitOpError() << "splits a swizzled tile into boxes of " << rowsPerBox
+                             << " rows, not a multiple of 8";
   return success();
 }
 
-int64_t TmaLoadOp::getNumBoxes() {
-  auto desc = cast<TensorMapType>(getDesc().getType());
+/// Boxes one copy moves: the tile over the tensor map's box.
+static int64_t numBoxes(TensorMapType desc, SharedMemType tile) {
   int64_t n = 1;
-  for (auto [d, b] : llvm::zip(getDst().getType().getTileShape(), desc.getBox()))
+  for (auto [d, b] : llvm::zip(tile.getTileShape(), desc.getBox()))
     n *= d / b;
   return n;
+}
+
+LogicalResult TmaLoadOp::verify() {
+  if (failed(verifyBarrier(*this, getBarrier().getType(), /*ring=*/false)))
+    return failure();
+  return verifyBulkTensorCopy(*this, cast<TensorMapType>(getDesc().getType()),
+                              getCoords().size(), getDst().getType(), "into");
+}
+
+LogicalResult TmaStoreOp::verify() {
+  return verifyBulkTensorCopy(*this, cast<TensorMapType>(getDesc().getType()),
+                              getCoords().size(), getSrc().getType(), "from");
+}
+
+int64_t TmaStoreOp::getNumBoxes() {
+  return numBoxes(cast<TensorMapType>(getDesc().getType()), getSrc().getType());
+}
+
+int64_t TmaLoadOp::getNumBoxes() {
+  return numBoxes(cast<TensorMapType>(getDesc().getType()), getDst().getType());
 }
 
 LogicalResult MemDescTransOp::verify() {

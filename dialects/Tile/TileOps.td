@@ -808,6 +808,33 @@ def Tile_TmaLoadOp : Tile_Op<"tma_load", [MemoryEffects<[MemRead, MemWrite]>]> {
   }];
 }
 
+def Tile_TmaStoreOp : Tile_Op<"tma_store", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "copies a shared tile to global memory with the tensor memory accelerator";
+  let description = [{
+    ```mlir
+    tile.tma_store %desc[%row, %col], %tile : !tile.tensormap<[128, 64], f16, swizzle = 128>, !tile.smem<128x256xf16, #shared>
+    ```
+    One thread of the program issues bulk tensor copies (`cp.async.bulk.tensor`, shared
+    to global) of `%tile`, box by box, to the elements of the array `%desc` describes
+    whose first is at coordinates `[%row, %col]` (outermost first); elements outside the
+    array's extents are not written. It then waits until the copies have read the tile
+    (`cp.async.bulk.wait_group.read 0`): the tile's bytes may be reused after a barrier;
+    the writes to global memory complete on their own, before the program ends. Every
+    thread's writes to `%tile` must have been made visible to the copies first (a proxy
+    fence and a barrier: tile-allocate-shared puts them). `%tile` is laid out as for
+    `tile.tma_load`.
+  }];
+  let arguments = (ins Tile_TensorMapLike:$desc, Variadic<I32>:$coords, Tile_Smem:$src);
+  let assemblyFormat = [{
+    $desc `[` $coords `]` `,` $src attr-dict `:` qualified(type($desc)) `,` qualified(type($src))
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The boxes one op copies (the tile over the tensor map's box).
+    int64_t getNumBoxes();
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Hints and debugging
 //===----------------------------------------------------------------------===//

@@ -213,3 +213,45 @@ func.func @inval_i32() {
   tile.mbarrier_inval %bar : !tile.smem<2xi32, #b>
   return
 }
+
+// -----
+
+// tile.tma_store: the same rules as tile.tma_load, with "from" for the shared tile.
+#s = #tile.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+// CHECK-LABEL: func.func @store_roundtrip
+// CHECK: tile.tma_store %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}} : !tile.tensormap<[64, 64], f16, swizzle = 128>, !tile.smem<64x128xf16
+func.func @store_roundtrip(%m: !tile.tensormap<[64, 64], f16, swizzle = 128>, %r: i32, %c: i32) {
+  %t = tile.local_alloc -> !tile.smem<64x128xf16, #s>
+  tile.tma_store %m[%r, %c], %t : !tile.tensormap<[64, 64], f16, swizzle = 128>, !tile.smem<64x128xf16, #s>
+  return
+}
+
+// -----
+
+#s = #tile.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+func.func @store_coords(%m: !tile.tensormap<[64, 64], f16, swizzle = 128>, %r: i32) {
+  %t = tile.local_alloc -> !tile.smem<64x128xf16, #s>
+  // expected-error@+1 {{takes 2 coordinates for a rank-2 tensor map, not 1}}
+  tile.tma_store %m[%r], %t : !tile.tensormap<[64, 64], f16, swizzle = 128>, !tile.smem<64x128xf16, #s>
+  return
+}
+
+// -----
+
+#s = #tile.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+func.func @store_type(%m: !tile.tensormap<[64, 64], f16, swizzle = 128>, %r: i32) {
+  %t = tile.local_alloc -> !tile.smem<64x64xf32, #s>
+  // expected-error@+1 {{copies 'f16' from a tile of 'f32'}}
+  tile.tma_store %m[%r, %r], %t : !tile.tensormap<[64, 64], f16, swizzle = 128>, !tile.smem<64x64xf32, #s>
+  return
+}
+
+// -----
+
+#s = #tile.nvmma_shared<{swizzle = 64, order = [1, 0]}>
+func.func @store_swizzle(%m: !tile.tensormap<[64, 64], f16, swizzle = 128>, %r: i32) {
+  %t = tile.local_alloc -> !tile.smem<64x128xf16, #s>
+  // expected-error@+1 {{copies with a 128-byte swizzle from a tile swizzled by 64 bytes}}
+  tile.tma_store %m[%r, %r], %t : !tile.tensormap<[64, 64], f16, swizzle = 128>, !tile.smem<64x128xf16, #s>
+  return
+}

@@ -166,6 +166,10 @@ int main(int argc, char **argv) {
                "warpgroup (the bulk copies, registers lowered with setmaxnreg) beside the "
                "num_warps consumer warps (the products, registers raised), slots handed "
                "over on full/empty mbarriers; launches num_warps + 4 warps. Off by default");
+  app.add_flag("--tma-store,!--no-tma-store", codegen.tmaStore,
+               "sm_90a: store a kernel's result tile (written once, after its loops, under "
+               "bounds masks a tensor map describes) with TMA bulk tensor copies from a "
+               "swizzled shared tile instead of per-thread stores. Off by default");
   app.add_flag("--mlir-print-ir-after-all", codegen.printIRAfterAll,
                "print the IR after every pass of the GPU pipeline (stderr)");
   app.add_flag("--ptxas-verbose", codegen.ptxasVerbose,
