@@ -199,41 +199,34 @@ def main():
         if not r.get("ok"):
             out(f"  same harness not compared for {r.get('workload')}: {r.get('note', '?')[:300]}")
 
-    # TMA against cp.async: each CPASYNC_ configuration (built with --no-tma) beside the same
-    # configuration with TMA (the default), the sm_90a variant's rate of the same run.
-    ab = []
-    for r in wrows:
-        cfg = r.get("config", "")
-        if r.get("source") != "tcc" or not cfg.startswith("CPASYNC_") or "@" in cfg:
-            continue
-        twin = next((t for t in wrows if t.get("source") == "tcc" and t["workload"] == r["workload"]
-                     and t.get("config") == cfg[len("CPASYNC_"):]), None)
-        if twin and r.get("value") and twin.get("value"):
-            ab.append((r["workload"], cfg[len("CPASYNC_"):], r["value"], twin["value"]))
-    if ab:
-        out("")
-        atab = Table(["TMA vs cp.async (sm_90a)", "config", "cp.async", "TMA", "TMA/cp.async"])
-        for w, cfg, cp, tm in ab:
-            atab.add(w, cfg, f"{cp:.1f}", f"{tm:.1f}", f"{tm / cp:.3f}")
-        lines.extend(atab.lines())
+    # A/B tables, same run: each configuration built with a flag (its folder's name carries
+    # a marker: test/gpu/artifacts.cmake's tcc_example_twin) beside its twin without it.
+    def twins(marker, title, without, with_, ratio, flagged_is_with):
+        pairs = []
+        for r in wrows:
+            cfg = r.get("config", "")
+            if r.get("source") != "tcc" or marker not in cfg or "@" in cfg:
+                continue
+            base = cfg.replace(marker, "", 1)
+            twin = next((t for t in wrows if t.get("source") == "tcc"
+                         and t["workload"] == r["workload"] and t.get("config") == base), None)
+            if twin and r.get("value") and twin.get("value"):
+                a, b = (twin["value"], r["value"]) if flagged_is_with else (r["value"], twin["value"])
+                pairs.append((r["workload"], base, a, b))
+        if pairs:
+            out("")
+            tab = Table([title, "config", without, with_, ratio])
+            for w, cfg, a, b in pairs:
+                tab.add(w, cfg, f"{a:.1f}", f"{b:.1f}", f"{b / a:.3f}")
+            lines.extend(tab.lines())
 
-    # Warp specialisation: each WS_ configuration (--warp-specialize) beside the same
-    # configuration without it (TMA, one warp group role), same run.
-    ws = []
-    for r in wrows:
-        cfg = r.get("config", "")
-        if r.get("source") != "tcc" or not cfg.startswith("WS_") or "@" in cfg:
-            continue
-        twin = next((t for t in wrows if t.get("source") == "tcc" and t["workload"] == r["workload"]
-                     and t.get("config") == cfg[len("WS_"):]), None)
-        if twin and r.get("value") and twin.get("value"):
-            ws.append((r["workload"], cfg[len("WS_"):], twin["value"], r["value"]))
-    if ws:
-        out("")
-        wtab = Table(["warp-specialised vs not (sm_90a)", "config", "TMA", "TMA + WS", "WS/TMA"])
-        for w, cfg, plain, spec in ws:
-            wtab.add(w, cfg, f"{plain:.1f}", f"{spec:.1f}", f"{spec / plain:.3f}")
-        lines.extend(wtab.lines())
+    # TMA against cp.async (CPASYNC_: built with --no-tma; TMA is the default).
+    twins("CPASYNC_", "TMA vs cp.async (sm_90a)", "cp.async", "TMA", "TMA/cp.async", False)
+    # Warp specialisation (WS_: --warp-specialize) beside one warp group role.
+    twins("WS_", "warp-specialised vs not (sm_90a)", "TMA", "TMA + WS", "WS/TMA", True)
+    # The TMA-store epilogue (TMASTORE_: --tma-store) beside st.global.
+    twins("TMASTORE_", "TMA store vs st.global (sm_90a)", "st.global", "TMA store",
+          "TMA store/st.global", True)
 
     # Compile time: tcc here (build-artifacts.sh), Triton cold on the GPU machine.
     cc = (tri or {}).get("cold_compile", {})

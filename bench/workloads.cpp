@@ -232,10 +232,13 @@ std::string constexprText(const tcc::KernelMetadata& m, const std::string& name,
 
 // Whether a configuration folder holds the workload's kernel: a tutorial's folders of the
 // right kernel (04 and 05 keep several kernels' configurations side by side).
-// A warp-specialised twin (WS_ + the folder's name: test/gpu/artifacts.cmake) applies
-// where its twin does.
+// A twin built with a flag (WS_, TMASTORE_ or both + the folder's name:
+// test/gpu/artifacts.cmake's tcc_example_twin) applies where its twin does.
 bool folderApplies(const Workload& w, const std::string& config) {
-  const std::string name = config.rfind("WS_", 0) == 0 ? config.substr(3) : config;
+  std::string name = config;
+  for (const char* marker : {"WS_", "TMASTORE_"})
+    if (name.rfind(marker, 0) == 0)
+      name = name.substr(std::string(marker).size());
   return name.compare(0, w.prefix.size(), w.prefix) == 0 &&
          (w.exclude.empty() || name.find(w.exclude) == std::string::npos);
 }

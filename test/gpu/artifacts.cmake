@@ -108,10 +108,10 @@ tcc_example(matmul_bias "BM=128 BN=256 BK=64 RELU=False" 8 4)
 tcc_example(matmul_bias "BM=128 BN=256 BK=64 RELU=True" 8 4)
 tcc_example(matmul_bias "BM=128 BN=256 BK=64 RELU=False" 8 3)
 # TMA is on by default (sm_90a, aligned unit-stride dot operands): the folders above use it.
-# The 4096^3 configurations again with --no-tma, in folders of their own (CPASYNC_<config>),
-# operands copied by cp.async: the GPU tests check them as every configuration of the
-# example, tcc-bench times them beside the TMA ones (the A/B of bench/RESULTS.md).
-function(tcc_example_cpasync ex defines warps stages)
+# A configuration built again with extra FLAGS, in a folder PREFIX<config> beside it (the
+# GPU tests check it as every configuration of the example, tcc-bench times it beside its
+# twin for the A/B tables of bench/report.py).
+function(tcc_example_twin prefix ex defines warps stages)
   _tcc_art_in_subset(${ex} keep)
   if(NOT keep)
     return()
@@ -122,33 +122,24 @@ function(tcc_example_cpasync ex defines warps stages)
   foreach(a IN LISTS defs)
     list(APPEND flags -D "${a}")
   endforeach()
-  tcc_artifact(tcc/${ex}/CPASYNC_${cfg}/${ex}.cubin SOURCE "lang-examples/${ex}.tile"
+  tcc_artifact(tcc/${ex}/${prefix}${cfg}/${ex}.cubin SOURCE "lang-examples/${ex}.tile"
                LOG ptxas.txt
                FLAGS ${flags} --num-warps ${warps} --num-stages ${stages}
-                     --arch ${TCC_ARTIFACT_ARCH} --variants=auto --ptxas-verbose --no-tma)
+                     --arch ${TCC_ARTIFACT_ARCH} --variants=auto --ptxas-verbose ${ARGN})
+endfunction()
+# The 4096^3 configurations again with --no-tma (CPASYNC_<config>), operands copied by
+# cp.async: timed beside the TMA ones (the A/B of bench/RESULTS.md).
+function(tcc_example_cpasync ex defines warps stages)
+  tcc_example_twin(CPASYNC_ ${ex} "${defines}" ${warps} ${stages} --no-tma)
 endfunction()
 tcc_example_cpasync(matmul "BM=128 BN=256 BK=64" 8 4)
 tcc_example_cpasync(matmul "BM=128 BN=256 BK=64" 8 3)
 tcc_example_cpasync(matmul "DTYPE=bf16 BM=128 BN=256 BK=64" 8 4)
 tcc_example_cpasync(matmul_bias "BM=128 BN=256 BK=64 RELU=False" 8 4)
 # The same configurations warp-specialised (--warp-specialize: a producer warpgroup issues
-# the bulk copies, the num_warps consumer warps compute), in folders WS_<config>: checked
-# as every configuration, timed beside their twins.
+# the bulk copies, the num_warps consumer warps compute), in folders WS_<config>.
 function(tcc_example_ws ex defines warps stages)
-  _tcc_art_in_subset(${ex} keep)
-  if(NOT keep)
-    return()
-  endif()
-  tcc_artifact_config_name(cfg "${defines}" ${warps} ${stages})
-  set(flags)
-  separate_arguments(defs UNIX_COMMAND "${defines}")
-  foreach(a IN LISTS defs)
-    list(APPEND flags -D "${a}")
-  endforeach()
-  tcc_artifact(tcc/${ex}/WS_${cfg}/${ex}.cubin SOURCE "lang-examples/${ex}.tile"
-               LOG ptxas.txt
-               FLAGS ${flags} --num-warps ${warps} --num-stages ${stages}
-                     --arch ${TCC_ARTIFACT_ARCH} --variants=auto --ptxas-verbose --warp-specialize)
+  tcc_example_twin(WS_ ${ex} "${defines}" ${warps} ${stages} --warp-specialize)
 endfunction()
 tcc_example_ws(matmul "BM=128 BN=256 BK=64" 8 4)
 tcc_example_ws(matmul "BM=128 BN=256 BK=64" 8 3)
@@ -158,6 +149,16 @@ tcc_example_ws(matmul "DTYPE=bf16 BM=128 BN=256 BK=64" 8 4)
 tcc_example_ws(matmul "DTYPE=bf16 BM=128 BN=256 BK=64" 8 3)
 tcc_example_ws(matmul_bias "BM=128 BN=256 BK=64 RELU=False" 8 4)
 tcc_example_ws(matmul_bias "BM=128 BN=256 BK=64 RELU=True" 8 4)
+# The TMA-store epilogue (--tma-store: the result tile written to a swizzled shared tile and
+# stored by bulk tensor copies), in folders TMASTORE_<config>; and with warp
+# specialisation, WS_TMASTORE_<config>. The ragged shapes of the GPU tests check the
+# clipping at the tensor map's extents.
+tcc_example_twin(TMASTORE_ matmul "BM=128 BN=256 BK=64" 8 4 --tma-store)
+tcc_example_twin(TMASTORE_ matmul "BM=64 BN=128 BK=64" 4 5 --tma-store)
+tcc_example_twin(TMASTORE_ matmul "DTYPE=bf16 BM=128 BN=256 BK=64" 8 4 --tma-store)
+tcc_example_twin(TMASTORE_ matmul_bias "BM=128 BN=256 BK=64 RELU=False" 8 4 --tma-store)
+tcc_example_twin(TMASTORE_ matmul_bias "BM=128 BN=256 BK=64 RELU=True" 8 4 --tma-store)
+tcc_example_twin(WS_TMASTORE_ matmul "BM=128 BN=256 BK=64" 8 4 --warp-specialize --tma-store)
 
 # --- nvcc cubins wrapped by tcc-pack: what the runtime needs and tcc cannot make ------------
 # A foreign (nvcc) cubin packaged with tcc-pack, in two configurations (BLOCK, warps), each

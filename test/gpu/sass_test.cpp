@@ -184,6 +184,10 @@ TEST_P(Sass, TensorCoresAndNoSpills) {
       EXPECT_GE(ops["USETMAXREG"], 2) << "a warp-specialised variant without its setmaxnreg";
       EXPECT_GT(ops["UTMALDG"], 0) << "a warp-specialised variant issues no bulk tensor copy";
     }
+    // A TMA-store epilogue (--tma-store, folders TMASTORE_: test/gpu/artifacts.cmake) stores
+    // its result by bulk tensor copies where it has tensor maps.
+    if (m.cubinPath.find("TMASTORE_") != std::string::npos && !m.tensorMaps.empty())
+      EXPECT_GT(ops["UTMASTG"], 0) << "a --tma-store variant with tensor maps stores no tile by TMA";
     const int local = ops["LDL"] + ops["STL"];
     // The most specialised variant (aligned, unit inner strides) is the one that matters:
     // nothing spilled in its loops, and at most a couple of spill instructions outside them.
