@@ -60,12 +60,13 @@ struct FuncLowering : OpConversionPattern<func::FuncOp> {
     if (isKernel) {
       unsigned threads = kernelLaunchThreads(op);
       nvvm::markKernel(func, threads);
-      // A warp-specialised kernel launches with registers for all its warps: 64K
-      // registers over its threads, in multiples of 8 (setmaxnreg's unit; at most 248, the
-      // last below 255); setmaxnreg then moves them from the producer warpgroup to the
-      // consumers, who get at least as many (tile-pipeline's consumerRegs).
-      if (threads != kernelNumThreads(op))
-        nvvm::limitRegisters(func, std::min(248u, 65536u / threads / 8 * 8));
+      // A warp-specialised kernel launches with its share of the register file for all
+      // its warps (budgetWarpSpecializedRegisters); setmaxnreg then moves them from the
+      // producer warpgroup to the consumers.
+      if (auto regs = op->getAttrOfType<IntegerAttr>(kLaunchRegistersAttr)) {
+        nvvm::limitRegisters(func, unsigned(regs.getInt()));
+        func->removeAttr(kLaunchRegistersAttr);
+      }
     }
     for (auto [i, input] : llvm::enumerate(type.getInputs()))
       if (isa<tile::TensorMapType>(input))

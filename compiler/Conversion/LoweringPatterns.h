@@ -19,6 +19,9 @@
 
 namespace mlir {
 class LLVMTypeConverter;
+namespace func {
+class FuncOp;
+} // namespace func
 } // namespace mlir
 
 namespace tcc {
@@ -114,6 +117,15 @@ void populateTensorCoreLoweringPatterns(TileTypeConverter &converter,
 /// Bulk tensor copies (tile.tma_load) and their mbarriers (TmaLowering.cpp).
 void populateTmaLoweringPatterns(TileTypeConverter &converter,
                                  mlir::RewritePatternSet &patterns);
+/// The function attribute of a warp-specialised kernel: the registers each of its
+/// threads launches with (`.maxnreg`), set by budgetWarpSpecializedRegisters.
+inline constexpr llvm::StringLiteral kLaunchRegistersAttr = "tcc.launch_registers";
+/// Before the lowering, with `tile.shared_bytes` known: the register budget of the
+/// kernel's tile.warp_specialize, if it has one (TmaLowering.cpp). It keeps as many
+/// programs per SM as shared memory allows while its consumers still get the registers
+/// their accumulators need (at least 64 beside them), and sets kLaunchRegistersAttr
+/// and the op's consumerRegs accordingly.
+void budgetWarpSpecializedRegisters(mlir::func::FuncOp func);
 
 /// Stage 2: fp8 conversions, constants and bitcasts (Fp8Lowering.cpp), before the upstream
 /// arith-to-llvm patterns, which have no fp8 lowering.

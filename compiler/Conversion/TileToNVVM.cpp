@@ -184,6 +184,7 @@ struct ConvertTileToNVVM : impl::ConvertTileToNVVMBase<ConvertTileToNVVM> {
         func->setAttr(kSharedBytesAttr, IntegerAttr::get(IntegerType::get(ctx, 64), 0));
       else
         sharedBytes = std::max<int64_t>(sharedBytes, bytes.getInt());
+      budgetWarpSpecializedRegisters(func);
     }
     if (sharedBytes > 0 && !module.lookupSymbol(kSharedBufferName)) {
       OpBuilder b = OpBuilder::atBlockBegin(module.getBody());

@@ -21,10 +21,12 @@
 #include "compiler/Conversion/NVVMBuilders.h"
 #include "compiler/Conversion/SharedMemory.h"
 #include "compiler/Conversion/ThreadIndex.h"
+#include "compiler/Target/Occupancy.h"
 #include "dialects/Tile/SharedLayout.h"
 #include "dialects/Tile/TileDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
@@ -237,6 +239,44 @@ struct WarpSpecializeLowering : OpConversionPattern<WarpSpecializeOp> {
 };
 
 } // namespace
+
+void budgetWarpSpecializedRegisters(func::FuncOp func) {
+  WarpSpecializeOp ws;
+  func.walk([&](WarpSpecializeOp op) { ws = op; });
+  if (!ws)
+    return;
+  unsigned consumerThreads = kernelNumThreads(func);
+  unsigned launchThreads = kernelLaunchThreads(func);
+  unsigned producerThreads = launchThreads - consumerThreads;
+  // What the consumers' accumulators take per thread (32-bit registers), and room beside.
+  int64_t accumulators = 0;
+  ws.getConsumer().walk([&](WarpGroupDotOp dot) {
+    auto type = cast<RankedTensorType>(dot.getType());
+    int64_t bits = type.getNumElements() * type.getElementTypeBitWidth();
+    accumulators += bits / 32 / std::max(1u, consumerThreads);
+  });
+  int64_t need = std::min<int64_t>(accumulators + 64, 256);
+  // The programs one SM can hold by shared memory and warps, the most worth trying.
+  auto shared = func->getAttrOfType<IntegerAttr>(kSharedBytesAttr);
+  tcc::Occupancy limit = tcc::occupancy(tcc::smResources(getTarget(func).getArch().str()),
+                                        /*registersPerThread=*/1, int(launchThreads / 32),
+                                        shared ? shared.getInt() : 0);
+  unsigned programs = unsigned(std::max(1, std::min({limit.bySharedMemory, limit.byWarps,
+                                                     limit.byPrograms})));
+  WarpSpecializeOp::RegisterBudget budget;
+  for (; programs >= 1; --programs) {
+    budget = WarpSpecializeOp::budgetRegisters(consumerThreads, producerThreads,
+                                               ws.getProducerRegs(), programs);
+    if (budget.consumer >= need && budget.consumer >= ws.getProducerRegs())
+      break;
+  }
+  if (programs == 0)
+    budget = WarpSpecializeOp::budgetRegisters(consumerThreads, producerThreads,
+                                               ws.getProducerRegs(), 1);
+  Builder b(func.getContext());
+  ws.setConsumerRegs(budget.consumer);
+  func->setAttr(kLaunchRegistersAttr, b.getI32IntegerAttr(budget.launch));
+}
 
 void populateTmaLoweringPatterns(TileTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<MBarrierInitLowering, MBarrierInvalLowering, MBarrierExpectLowering,

@@ -552,14 +552,11 @@ private:
     return slice;
   }
 
-  /// Registers of each producer thread, and at most of each consumer thread, once
-  /// setmaxnreg has moved them: the producer keeps few (it computes coordinates), the
-  /// consumers share the rest of the register file (64K), in multiples of 8.
+  /// Registers of each producer thread once setmaxnreg has moved them: few (it computes
+  /// coordinates). The consumers get the rest of the register file of one program per SM;
+  /// the lowering shares it with more programs where shared memory allows them
+  /// (budgetWarpSpecializedRegisters in TmaLowering.cpp).
   static constexpr int32_t kProducerRegisters = 40;
-  static int32_t consumerRegisters(unsigned consumerThreads) {
-    int64_t rest = 65536 - int64_t(kProducerRegisters) * 128;
-    return int32_t(std::min<int64_t>(rest / consumerThreads / 8 * 8, 256));
-  }
 
   /// The loop on a producer warpgroup and the kernel on the consumer warps
   /// (tile.warp_specialize): every slot has a `full` mbarrier, which the producer's bulk
@@ -576,9 +573,13 @@ private:
     createRings(b);
     Value full = barriers;
     Value empty = createBarrierRing(b, int32_t(consumerWarps));
+    unsigned warpSize = getThreadsPerWarp(func);
     auto ws = WarpSpecializeOp::create(
         b, loc, kProducerRegisters,
-        consumerRegisters(consumerWarps * getThreadsPerWarp(func)));
+        WarpSpecializeOp::budgetRegisters(consumerWarps * warpSize,
+                                          WarpSpecializeOp::kProducerWarps * warpSize,
+                                          kProducerRegisters, /*programs=*/1)
+            .consumer);
     Block *producer = &ws.getProducer().emplaceBlock();
     Block *consumer = &ws.getConsumer().emplaceBlock();
     consumer->getOperations().splice(consumer->end(), entry->getOperations(),

@@ -664,6 +664,18 @@ LogicalResult MBarrierArriveOp::verify() {
   return verifyBarrier(*this, getBarrier().getType(), /*ring=*/false);
 }
 
+WarpSpecializeOp::RegisterBudget
+WarpSpecializeOp::budgetRegisters(unsigned consumerThreads, unsigned producerThreads,
+                                  int32_t producerRegs, unsigned programs) {
+  const int64_t file = 65536;
+  int64_t threads = int64_t(consumerThreads) + producerThreads;
+  RegisterBudget budget;
+  budget.launch = int32_t(std::min<int64_t>(file / std::max(1u, programs) / threads / 8 * 8, 248));
+  int64_t rest = int64_t(budget.launch) * threads - int64_t(producerRegs) * producerThreads;
+  budget.consumer = int32_t(std::min<int64_t>(rest / std::max(1u, consumerThreads) / 8 * 8, 256));
+  return budget;
+}
+
 LogicalResult WarpSpecializeOp::verify() {
   for (auto [name, regs] : {std::pair<StringRef, int32_t>{"producerRegs", getProducerRegs()},
                             {"consumerRegs", getConsumerRegs()}})

@@ -778,6 +778,15 @@ def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize", [RecursiveMemoryEffects, 
   let extraClassDeclaration = [{
     /// Warps of the producer side: one warpgroup.
     static constexpr unsigned kProducerWarps = 4;
+    /// Registers of each thread of such a program at launch (`.maxnreg`) and of each
+    /// consumer thread after setmaxnreg, when `programs` of them share an SM's 64K
+    /// registers and the producers keep `producerRegs` each: the launch share in
+    /// multiples of 8 (at most 248), the consumers the rest (at most 256).
+    struct RegisterBudget {
+      int32_t launch = 0, consumer = 0;
+    };
+    static RegisterBudget budgetRegisters(unsigned consumerThreads, unsigned producerThreads,
+                                          int32_t producerRegs, unsigned programs);
   }];
 }
 
