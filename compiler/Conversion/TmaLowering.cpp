@@ -248,12 +248,17 @@ void budgetWarpSpecializedRegisters(func::FuncOp func) {
   unsigned consumerThreads = kernelNumThreads(func);
   unsigned launchThreads = kernelLaunchThreads(func);
   unsigned producerThreads = launchThreads - consumerThreads;
-  // What the consumers' accumulators take per thread (32-bit registers), and room beside.
+  // What the consumers' accumulators take per thread (32-bit registers): those of the
+  // products of one loop live together (attention's scores and output), loops one after
+  // another (its causal kernel's two) do not. And room beside.
+  llvm::DenseMap<Operation *, int64_t> perLoop;
   int64_t accumulators = 0;
   ws.getConsumer().walk([&](WarpGroupDotOp dot) {
     auto type = cast<RankedTensorType>(dot.getType());
     int64_t bits = type.getNumElements() * type.getElementTypeBitWidth();
-    accumulators += bits / 32 / std::max(1u, consumerThreads);
+    int64_t &sum = perLoop[dot->getParentOp()];
+    sum += bits / 32 / std::max(1u, consumerThreads);
+    accumulators = std::max(accumulators, sum);
   });
   int64_t need = std::min<int64_t>(accumulators + 64, 256);
   // The programs one SM can hold by shared memory and warps, the most worth trying.
