@@ -14,7 +14,8 @@
 // encodes it as it does the operands'. Only on sm_90a, for a store whose pointers and
 // mask a tensor map describes with 16-byte aligned base and strides in this variant, of
 // 2- or 4-byte elements whose rows are at least a swizzle atom (128 bytes), outside any
-// loop.
+// loop, and the kernel's last access to memory (nothing may read the bytes before the
+// copy's writes land; of two trailing stores, the last goes by TMA).
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +26,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace tcc {
 #define GEN_PASS_DEF_TILETMASTORE
@@ -36,11 +38,22 @@ using namespace mlir::tile;
 
 namespace {
 
+/// Whether nothing after `store` in its kernel touches memory: the bulk copy's writes to
+/// global memory complete on their own before the program ends, unordered with any access
+/// of the program after it (a load of the same bytes would read what was there before).
+bool isLastMemoryAccess(Operation *store) {
+  for (Operation *op = store; op && !isa<func::FuncOp>(op); op = op->getParentOp())
+    for (Operation *next = op->getNextNode(); next; next = next->getNextNode())
+      if (!next->hasTrait<OpTrait::IsTerminator>() && !isMemoryEffectFree(next))
+        return false;
+  return true;
+}
+
 /// The store through TMA, if it can be: true if rewritten.
 bool rewriteStore(StoreOp store) {
   auto func = store->getParentOfType<func::FuncOp>();
   if (!func || !isKernel(func) || store->getParentOfType<LoopLikeOpInterface>() ||
-      !getTarget(func).hasWgmma())
+      !getTarget(func).hasWgmma() || !isLastMemoryAccess(store))
     return false;
   auto type = dyn_cast<RankedTensorType>(store.getValue().getType());
   if (!type || type.getRank() != 2)

@@ -5,7 +5,8 @@
 // tile.tma_store with the box origin as coordinates; the kernel gains the tensor map
 // argument (box 64 x 64 of f16: one 128-byte swizzle atom per row, the store takes two
 // boxes). Left alone: sm_90 (no TMA), a stride not known to be 1, rows narrower than a
-// swizzle atom (64 x 32 f16 = 64 bytes), 8-bit elements, a store inside a loop.
+// swizzle atom (64 x 32 f16 = 64 bytes), 8-bit elements, a store inside a loop, a store
+// followed by a load.
 // RUN: tile-opt %s -split-input-file -tile-tma-store | FileCheck %s
 
 // CHECK-LABEL: func.func @store
@@ -392,6 +393,58 @@ module attributes {tile.target = #tile.target<{arch = "sm_90a", threadsPerWarp =
     scf.for %i = %lb to %ub step %st : i32 {
       tile.store %25, %19, mask %32 : tensor<64x128x!tile.ptr<f16>, #blocked>
     }
+    return
+  }
+}
+
+// -----
+
+// A store the kernel reads back stays a store: the bulk copy's writes are not ordered
+// with the load after it. The last store, after which nothing touches memory, goes by TMA.
+// CHECK-LABEL: func.func @reread
+// CHECK: tile.store
+// CHECK: tile.load
+// CHECK-NOT: tile.store
+// CHECK: tile.tma_store
+#blocked = #tile.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#other = #tile.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [0, 1]}>
+#slice = #tile.slice<{dim = 1, parent = #blocked}>
+#slice1 = #tile.slice<{dim = 0, parent = #blocked}>
+module attributes {tile.target = #tile.target<{arch = "sm_90a", threadsPerWarp = 32, maxSharedBytes = 232448}>} {
+  func.func @reread(%c: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %M: i32 {tile.divisibility = 16 : i32}, %N: i32 {tile.divisibility = 16 : i32}, %scm: i32 {tile.divisibility = 16 : i32}, %scn: i32 {tile.equal_to = 1 : i32}) attributes {tile.arg_names = ["c", "M", "N", "stride_cm", "stride_cn"], tile.constexprs = {}, tile.grid = ["cdiv(M, 64) * cdiv(N, 128)", "1", "1"], tile.kernel, tile.num_warps = 4 : i32} {
+    %c64_i32 = arith.constant 64 : i32
+    %c128 = arith.constant 128 : i32
+    %pid = tile.program_id 0
+    %pm = arith.divsi %pid, %N : i32
+    %pn = arith.remsi %pid, %N : i32
+    %m0 = arith.muli %pm, %c64_i32 : i32
+    %6 = tile.splat %m0 : i32 -> tensor<64xi32, #slice>
+    %7 = tile.make_range 0 to 64 : tensor<64xi32, #slice>
+    %8 = arith.addi %6, %7 : tensor<64xi32, #slice>
+    %n0 = arith.muli %pn, %c128 : i32
+    %10 = tile.splat %n0 : i32 -> tensor<128xi32, #slice1>
+    %11 = tile.make_range 0 to 128 : tensor<128xi32, #slice1>
+    %12 = arith.addi %10, %11 : tensor<128xi32, #slice1>
+    %13 = tile.expand_dims %8, 1 : tensor<64xi32, #slice> -> tensor<64x1xi32, #blocked>
+    %16 = tile.expand_dims %12, 0 : tensor<128xi32, #slice1> -> tensor<1x128xi32, #blocked>
+    %17 = tile.broadcast %16 : tensor<1x128xi32, #blocked> -> tensor<64x128xi32, #blocked>
+    %19 = arith.sitofp %17 : tensor<64x128xi32, #blocked> to tensor<64x128xf16, #blocked>
+    %20 = tile.splat %c : !tile.ptr<f16> -> tensor<64x1x!tile.ptr<f16>, #blocked>
+    %21 = tile.splat %scm : i32 -> tensor<64x1xi32, #blocked>
+    %22 = arith.muli %13, %21 : tensor<64x1xi32, #blocked>
+    %23 = tile.addptr %20, %22 : tensor<64x1x!tile.ptr<f16>, #blocked>, tensor<64x1xi32, #blocked>
+    %24 = tile.broadcast %23 : tensor<64x1x!tile.ptr<f16>, #blocked> -> tensor<64x128x!tile.ptr<f16>, #blocked>
+    %25 = tile.addptr %24, %17 : tensor<64x128x!tile.ptr<f16>, #blocked>, tensor<64x128xi32, #blocked>
+    %26 = tile.splat %M : i32 -> tensor<64x1xi32, #blocked>
+    %27 = arith.cmpi slt, %13, %26 : tensor<64x1xi32, #blocked>
+    %28 = tile.broadcast %27 : tensor<64x1xi1, #blocked> -> tensor<64x128xi1, #blocked>
+    %29 = tile.splat %N : i32 -> tensor<1x128xi32, #blocked>
+    %30 = arith.cmpi slt, %16, %29 : tensor<1x128xi32, #blocked>
+    %31 = tile.broadcast %30 : tensor<1x128xi1, #blocked> -> tensor<64x128xi1, #blocked>
+    %32 = arith.andi %28, %31 : tensor<64x128xi1, #blocked>
+    tile.store %25, %19, mask %32 : tensor<64x128x!tile.ptr<f16>, #blocked>
+    %back = tile.load %25, mask %32 : tensor<64x128x!tile.ptr<f16>, #blocked>
+    tile.store %25, %back, mask %32 : tensor<64x128x!tile.ptr<f16>, #blocked>
     return
   }
 }
