@@ -350,16 +350,7 @@ private:
         if (!incrementOps.contains(op))
           cloned.push_back(b.clone(*op, mapping));
       if (s.tma) {
-        // Coordinates of the box, outermost first: the sums of each index's origin.
-        SmallVector<Value> coords;
-        for (const tcc::TmaDim &d : s.tma->dims) {
-          Value c;
-          for (Value o : d.origin) {
-            Value mapped = mapping.lookupOrDefault(o);
-            c = c ? arith::AddIOp::create(b, loc, c, mapped).getResult() : mapped;
-          }
-          coords.push_back(c ? c : i32(b, 0));
-        }
+        SmallVector<Value> coords = tcc::boxCoordinates(b, loc, *s.tma, mapping);
         bulkSlices.append(cloned.begin(), cloned.end());
         bulk.push_back({&s, coords});
         continue;
@@ -622,15 +613,7 @@ private:
           Value bar = MemDescIndexOp::create(pb, loc, barrierType(), full, slot);
           MBarrierExpectOp::create(pb, loc, bar, int32_t(bytes));
           for (Stream &s : streams) {
-            SmallVector<Value> coords;
-            for (const tcc::TmaDim &d : s.tma->dims) {
-              Value c;
-              for (Value o : d.origin) {
-                Value mapped = map.lookupOrDefault(o);
-                c = c ? arith::AddIOp::create(pb, loc, c, mapped).getResult() : mapped;
-              }
-              coords.push_back(c ? c : i32(pb, 0));
-            }
+            SmallVector<Value> coords = tcc::boxCoordinates(pb, loc, *s.tma, map);
             Value dst = MemDescIndexOp::create(pb, loc, s.slotType, s.ring, slot);
             TmaLoadOp::create(pb, loc, s.map, coords, dst, bar);
           }

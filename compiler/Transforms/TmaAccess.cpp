@@ -362,6 +362,20 @@ std::optional<TmaDescription> describeTmaAccess(const TmaAccess &access, func::F
   return d;
 }
 
+SmallVector<Value> boxCoordinates(OpBuilder &b, Location loc, const TmaAccess &access,
+                                  const IRMapping &mapping) {
+  SmallVector<Value> coords;
+  for (const TmaDim &d : access.dims) {
+    Value c;
+    for (Value o : d.origin) {
+      Value mapped = mapping.lookupOrDefault(o);
+      c = c ? arith::AddIOp::create(b, loc, c, mapped).getResult() : mapped;
+    }
+    coords.push_back(c ? c : arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0).getResult());
+  }
+  return coords;
+}
+
 std::optional<TmaMap> planTensorMap(const TmaAccess &access, func::FuncOp kernel,
                                     SharedMemType slot) {
   auto encoding = dyn_cast<NVMMASharedEncodingAttr>(slot.getEncoding());

@@ -18,6 +18,7 @@
 #include "dialects/Tile/TileDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -69,6 +70,12 @@ struct TmaDescription {
 std::optional<TmaDescription> describeTmaAccess(const TmaAccess &access,
                                                 mlir::func::FuncOp kernel,
                                                 int64_t elementBytes);
+
+/// The coordinates of `access`'s box, outermost first: each dimension's origins summed
+/// (0 where it has none), each origin taken through `mapping` (the values of a clone).
+llvm::SmallVector<mlir::Value> boxCoordinates(mlir::OpBuilder &b, mlir::Location loc,
+                                              const TmaAccess &access,
+                                              const mlir::IRMapping &mapping);
 
 /// A tensor map to add to a kernel: its type (box, element, swizzle) and the argument's
 /// `tile.tensormap` attribute (its pointer argument, extents and byte strides).

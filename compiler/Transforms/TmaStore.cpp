@@ -23,8 +23,8 @@
 #include "compiler/Transforms/TmaAccess.h"
 #include "dialects/Tile/TileDialect.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -85,14 +85,7 @@ bool rewriteStore(StoreOp store) {
   if (cvt)
     value = cvt.getSrc();
   Value tile = LocalAllocOp::create(b, loc, tileType, value, IntegerAttr());
-  SmallVector<Value> coords;
-  for (const tcc::TmaDim &d : access->dims) {
-    Value c;
-    for (Value o : d.origin)
-      c = c ? arith::AddIOp::create(b, loc, c, o).getResult() : o;
-    coords.push_back(c ? c : arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0).getResult());
-  }
-  TmaStoreOp::create(b, loc, arg, coords, tile);
+  TmaStoreOp::create(b, loc, arg, tcc::boxCoordinates(b, loc, *access, IRMapping()), tile);
   store.erase();
   if (cvt && cvt->use_empty())
     cvt.erase();
