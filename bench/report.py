@@ -224,6 +224,10 @@ def main():
     twins("CPASYNC_", "TMA vs cp.async (sm_90a)", "cp.async", "TMA", "TMA/cp.async", False)
     # Warp specialisation (WS_: --warp-specialize) beside one warp group role.
     twins("WS_", "warp-specialised vs not (sm_90a)", "TMA", "TMA + WS", "WS/TMA", True)
+    # Persistent (PERSISTENT_: --persistent) beside one program per tile (with WS_ too:
+    # WS_PERSISTENT_ beside WS_).
+    twins("PERSISTENT_", "persistent vs a program per tile (sm_90a)", "per tile", "persistent",
+          "persistent/per tile", True)
     # The TMA-store epilogue (TMASTORE_: --tma-store) beside st.global.
     twins("TMASTORE_", "TMA store vs st.global (sm_90a)", "st.global", "TMA store",
           "TMA store/st.global", True)

@@ -111,10 +111,16 @@ public:
     number();
     collectBuffers();
     place();
-    if (total > maxBytes)
-      return func.emitError() << "needs " << total << " bytes of shared memory, more than the "
-                              << maxBytes << " a program can have on this target: use smaller "
-                              << "tiles or fewer pipeline stages";
+    if (total > maxBytes) {
+      InFlightDiagnostic error = func.emitError()
+                                 << "needs " << total << " bytes of shared memory, more than the "
+                                 << maxBytes << " a program can have on this target: use smaller "
+                                 << "tiles or fewer pipeline stages";
+      if (func->hasAttr(kPersistentAttrName))
+        error << " (persistent, the kernel keeps its operand ring beside the epilogue's "
+                 "buffers, which could share it otherwise: a stage fewer, or no --persistent)";
+      return error;
+    }
     for (Buffer &b : buffers) {
       auto attr = IntegerAttr::get(IntegerType::get(func.getContext(), 64), b.offset);
       if (auto alloc = dyn_cast<LocalAllocOp>(b.owner))

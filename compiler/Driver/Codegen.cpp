@@ -110,6 +110,9 @@ struct Compiled {
     std::vector<tcc::KernelTensorMap> tensorMaps;
     /// The PTX is in NVPTX's register-pressure order (chooseSchedule).
     bool pressureSchedule = false;
+    /// The grid the pipeline left (tile-persistent launches num_sms * occupancy programs);
+    /// empty: the kernel's.
+    std::vector<std::string> grid;
   };
   std::map<std::string, Launch> kernels; // by kernel name
 };
@@ -315,6 +318,7 @@ bool Codegen::lower(ModuleOp tileModule, const std::map<std::string, Assumptions
   pipeline.tma = codegen.tma && !codegen.checkBounds;
   pipeline.warpSpecialize = codegen.warpSpecialize;
   pipeline.tmaStore = codegen.tmaStore;
+  pipeline.persistent = codegen.persistent && !codegen.checkBounds;
   buildTileGpuPipeline(pm, pipeline);
   pm.addPass(createTileAllocateShared());
   pm.addPass(createConvertTileToNVVM());
@@ -372,6 +376,10 @@ bool Codegen::lower(ModuleOp tileModule, const std::map<std::string, Assumptions
       launch.unchecked = int(unchecked.getInt());
     if (auto maps = func->getAttrOfType<ArrayAttr>(tile::kTensorMapsAttrName))
       launch.tensorMaps = tcc::tensorMapsOf(maps);
+    if (auto grid = func->getAttrOfType<ArrayAttr>(tile::kGridAttrName))
+      for (Attribute g : grid)
+        if (auto expr = dyn_cast<StringAttr>(g))
+          launch.grid.push_back(expr.str());
   }
 
   PendingImage &p = *pending;
@@ -545,6 +553,8 @@ tcc::KernelArtifact Codegen::describe(func::FuncOp kernel, const Assumptions &as
     if (artifact.checkBounds)
       artifact.checkBounds->unchecked = launch.unchecked;
     artifact.tensorMaps = launch.tensorMaps;
+    for (size_t i = 0; i < 3 && i < launch.grid.size(); ++i)
+      artifact.grid[i] = launch.grid[i];
   }
   artifact.arch = compiled.arch;
   artifact.cubin = compiled.cubin;
@@ -618,6 +628,8 @@ std::string Codegen::configurationText() const {
     add("--warp-specialize");
   if (codegen.tmaStore)
     add("--tma-store");
+  if (codegen.persistent)
+    add("--persistent");
   if (!codegen.embed.empty())
     add("--embed=" + codegen.embed);
   if (!options.tuningTable.empty())

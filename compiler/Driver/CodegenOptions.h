@@ -62,6 +62,10 @@ struct CodegenOptions {
   /// --tma-store: on sm_90a, a result tile stored after the loops goes by TMA bulk copies
   /// from a swizzled shared tile (tile-tma-store).
   bool tmaStore = false;
+  /// --persistent: on sm_90a, a dot kernel with a one-dimensional grid runs its programs
+  /// as iterations of a loop over the tiles on num_sms * occupancy programs
+  /// (tile-persistent), its TMA ring kept across the tiles.
+  bool persistent = false;
   /// --mlir-print-ir-after-all: the IR after every pass, on stderr.
   bool printIRAfterAll = false;
   /// --ptxas-verbose: ptxas -v (registers, spills, shared memory) on stderr.

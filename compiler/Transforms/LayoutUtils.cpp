@@ -157,9 +157,22 @@ void forEachLoopWithStages(mlir::ModuleOp module, unsigned defaultStages,
     unsigned kernelStages = defaultStages;
     if (auto attr = func->getAttrOfType<mlir::IntegerAttr>(tile::kNumStagesAttrName))
       kernelStages = unsigned(attr.getInt());
-    llvm::SmallVector<mlir::scf::ForOp> loops;
-    func.walk([&](mlir::scf::ForOp loop) { loops.push_back(loop); });
-    for (mlir::scf::ForOp loop : loops) {
+    // The loops there are now, inner ones first; `f` may replace the loops around the
+    // one it is given (tile-pipeline carries a ring's count through them, keeping their
+    // attributes), so each is found again by a mark rather than kept as a pointer, and
+    // loops `f` makes are not visited.
+    constexpr llvm::StringLiteral kPending = "tcc.pending_stages"; // not the dialect's: never verified
+    auto unit = mlir::UnitAttr::get(func.getContext());
+    func.walk([&](mlir::scf::ForOp loop) { loop->setAttr(kPending, unit); });
+    while (true) {
+      mlir::scf::ForOp loop;
+      func.walk([&](mlir::scf::ForOp l) {
+        if (!loop && l->hasAttr(kPending))
+          loop = l;
+      });
+      if (!loop)
+        break;
+      loop->removeAttr(kPending);
       unsigned stages = kernelStages;
       if (auto attr = loop->getAttrOfType<mlir::IntegerAttr>(tile::kNumStagesAttrName))
         stages = unsigned(attr.getInt());

@@ -141,6 +141,20 @@ def TilePipeline : Pass<"tile-pipeline", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::tile::TileDialect", "::mlir::arith::ArithDialect"];
 }
 
+def TilePersistent : Pass<"tile-persistent", "::mlir::ModuleOp"> {
+  let summary = "runs an sm_90a dot kernel's programs as iterations of a persistent loop";
+  let description = [{
+    A kernel on sm_90a with a dot in a loop, a one-dimensional grid whose expression
+    names integer parameters only, and a body of one block is wrapped in
+    `scf.for %t = program_id(0) to <grid x> step num_programs(0)`, `%t` replacing
+    `program_id(0)` and the grid's value `num_programs(0)` in the body; the grid becomes
+    `min(num_sms * occupancy, <grid x>)`. Each iteration is one of the original programs
+    (tcc --persistent); tile-pipeline then keeps one ring across the tiles.
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def TileTmaStore : Pass<"tile-tma-store", "::mlir::ModuleOp"> {
   let summary = "writes a kernel's result tile with TMA bulk tensor copies (sm_90a)";
   let description = [{

@@ -12,6 +12,9 @@ namespace tcc {
 void buildTileGpuPipeline(mlir::OpPassManager &pm, const GpuPipelineOptions &options) {
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
+  // The persistent loop first: every later pass sees the tile loop around the body.
+  if (options.persistent)
+    pm.addPass(createTilePersistent());
   // Before any pass reads AxisInfo: the version of the kernel that knows the signs of its
   // `%` and `//` gets the layouts and vector widths those allow.
   pm.addPass(createTileVersionSigns());
@@ -87,6 +90,9 @@ struct PipelineCLOptions : mlir::PassPipelineOptions<PipelineCLOptions> {
       *this, "warp-specialize",
       llvm::cl::desc("a producer warpgroup for TMA dot loops (tcc --warp-specialize)"),
       llvm::cl::init(false)};
+  Option<bool> persistent{*this, "persistent",
+                          llvm::cl::desc("run tile-persistent first (tcc --persistent)"),
+                          llvm::cl::init(false)};
 };
 } // namespace
 
@@ -104,6 +110,7 @@ void registerTileGpuPipeline() {
         options.tma = cl.tma;
         options.warpSpecialize = cl.warpSpecialize;
         options.tmaStore = cl.tmaStore;
+        options.persistent = cl.persistent;
         buildTileGpuPipeline(pm, options);
       });
 }

@@ -33,9 +33,13 @@ struct GpuPipelineOptions {
   bool warpSpecialize = false;
   /// With tma: tile-tma-store (a kernel's result tile stored by TMA; tcc --tma-store).
   bool tmaStore = false;
+  /// tile-persistent first: an sm_90a dot kernel's programs become iterations of a loop
+  /// over its tiles on num_sms * occupancy programs (tcc --persistent).
+  bool persistent = false;
 };
 
-/// canonicalize, cse, tile-assign-layouts, tile-remove-layout-conversions,
+/// canonicalize, cse, [tile-persistent], tile-version-signs, tile-split-masked-loops,
+/// tile-assign-layouts, tile-remove-layout-conversions,
 /// tile-coalesce, tile-remove-layout-conversions, tile-accelerate-dot,
 /// tile-remove-layout-conversions, canonicalize, cse, [tile-check-bounds], tile-mask, tile-pipeline, cse,
 /// tile-drop-hints, on a module of kernels (tile-allocate-shared follows, before the

@@ -33,6 +33,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
@@ -78,12 +79,13 @@ public:
     loop.getBody()->walk([&](WarpGroupDotOp) { wgmma = true; });
     inFlight = wgmma && productsMayStayInFlight() ? 1 : 0;
     distance = int64_t(numStages) - 1;
-    // TMA where the loop runs once per program: in a loop nested in another, its mbarriers
-    // would be initialised again while a slow warp may still wait on them.
-    bool nested = loop->getParentOfType<LoopLikeOpInterface>() != nullptr;
+    // TMA where one ring can serve every run of the loop: in the kernel's body, or in
+    // loops through which the ring's count is carried (a persistent kernel's tile loop):
+    // its mbarriers are initialised once, before them, and their phases continue.
+    std::optional<SmallVector<scf::ForOp>> outer = tcc::ringEnclosingLoops(loop);
     // Every stream by TMA or none: a loop mixing bulk copies and cp.async has not been run
     // on a GPU yet.
-    if (useTma && wgmma && !nested && getTarget(loop).hasWgmma() &&
+    if (useTma && wgmma && outer && getTarget(loop).hasWgmma() &&
         loop.getLowerBound().getType().isInteger(32)) {
       SmallVector<TmaPlan> plans;
       for (Stream &s : streams)
@@ -92,6 +94,8 @@ public:
       if (plans.size() == streams.size())
         for (auto [s, plan] : llvm::zip(streams, plans))
           applyTma(s, plan);
+      if (anyTma())
+        enclosing = *outer;
     }
     if (warpSpecialize && anyTma() && !anyCpAsync())
       if (std::optional<ProducerSlice> producer = planProducer()) {
@@ -107,6 +111,10 @@ private:
   bool useTma;
   bool warpSpecialize;
   Value barriers; // the mbarrier ring of the TMA streams, if any
+  /// With TMA in a loop nest: the loops around `loop`, outermost first, through which the
+  /// ring's count of iterations is carried (tcc::ringEnclosingLoops).
+  SmallVector<scf::ForOp> enclosing;
+  bool nestedRing() const { return !enclosing.empty(); }
 
   bool anyTma() const {
     return llvm::any_of(streams, [](const Stream &s) { return s.tma.has_value(); });
@@ -394,12 +402,79 @@ private:
                               ring.getEncoding());
   }
 
+  /// A ring kept across the runs of the loop: its count of iterations before this run,
+  /// carried as a new last iteration argument of each enclosing loop, starting at 0 (the
+  /// yields pass it through until finishCount sets them).
+  Value threadCount() {
+    IRRewriter rewriter(loop.getContext());
+    rewriter.setInsertionPoint(enclosing.front());
+    Value count = i32(rewriter, 0);
+    for (scf::ForOp &outer : enclosing) {
+      rewriter.setInsertionPoint(outer);
+      DictionaryAttr attrs = outer->getDiscardableAttrDictionary();
+      FailureOr<LoopLikeOpInterface> grown = outer.replaceWithAdditionalYields(
+          rewriter, count, /*replaceInitOperandUsesInLoop=*/false,
+          [](OpBuilder &, Location, ArrayRef<BlockArgument> args) {
+            return SmallVector<Value>{args.back()};
+          });
+      outer = cast<scf::ForOp>(grown->getOperation());
+      outer->setDiscardableAttrs(attrs);
+      count = outer.getRegionIterArgs().back();
+    }
+    return count;
+  }
+
+  /// The iterations of a loop from `lb` to `ub` by `step` (positive).
+  Value tripCount(OpBuilder &b, Value lb, Value ub, Value step) {
+    Location loc = loop.getLoc();
+    Value span = arith::SubIOp::create(b, loc, ub, lb);
+    return arith::MaxSIOp::create(b, loc, arith::CeilDivSIOp::create(b, loc, span, step),
+                                  i32(b, 0));
+  }
+
+  /// The count after this run of the loop (`before` plus its trip count, computed after
+  /// it), yielded by the enclosing loops; returns the trip count.
+  Value finishCount(Value before) {
+    OpBuilder b(loop.getContext());
+    b.setInsertionPointAfter(loop);
+    Value trips = tripCount(b, loop.getLowerBound(), loop.getUpperBound(), loop.getStep());
+    Value after = arith::AddIOp::create(b, loop.getLoc(), before, trips);
+    for (size_t i = enclosing.size(); i-- > 0;) {
+      auto yield = cast<scf::YieldOp>(enclosing[i].getBody()->getTerminator());
+      yield->setOperand(yield.getNumOperands() - 1,
+                        i + 1 < enclosing.size() ? enclosing[i + 1].getResults().back() : after);
+    }
+    return trips;
+  }
+
+  /// `index` (this run's iteration) as the ring's: `count + index` where a count is
+  /// carried.
+  Value ringIndex(OpBuilder &b, Value count, Value index) {
+    return count ? arith::AddIOp::create(b, loop.getLoc(), count, index).getResult() : index;
+  }
+
+  /// After the loop nest the ring serves: its mbarriers may be invalidated there.
+  void invalidateAfterNest(ArrayRef<Value> rings, Operation *last) {
+    OpBuilder b(loop.getContext());
+    b.setInsertionPointAfter(nestedRing() ? enclosing.front().getOperation() : last);
+    for (Value ring : rings)
+      MBarrierInvalOp::create(b, loop.getLoc(), ring);
+  }
+
   void rewrite() {
     Location loc = loop.getLoc();
     if (!loop.getLowerBound().getType().isInteger(32))
       return; // the language's loops count in i32
     OpBuilder b(loop);
-    createRings(b);
+    Value count; // a ring kept across the enclosing loops: its count before this run
+    if (nestedRing()) {
+      b.setInsertionPoint(enclosing.front());
+      createRings(b);
+      count = threadCount();
+      b.setInsertionPoint(loop);
+    } else {
+      createRings(b);
+    }
     Value lb = loop.getLowerBound(), ub = loop.getUpperBound(), step = loop.getStep();
     // Prologue: iterations 0 .. D-1.
     for (int64_t j = 0; j < distance; ++j) {
@@ -409,8 +484,13 @@ private:
                    : lb;
       Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv, ub);
       // Pointers of iteration j: the initial ones advanced j times.
+      Value slot = count ? arith::RemUIOp::create(
+                               b, loc, arith::AddIOp::create(b, loc, count, i32(b, j)),
+                               i32(b, numStages))
+                               .getResult()
+                         : i32(b, j);
       issueCopies(
-          b, iv, valid, i32(b, j),
+          b, iv, valid, slot,
           [&](Value arg) { return loop.getTiedLoopInit(cast<BlockArgument>(arg))->get(); }, j);
     }
 
@@ -418,7 +498,8 @@ private:
     Block *body = loop.getBody();
     b.setInsertionPointToStart(body);
     Value k = loop.getInductionVar();
-    Value index = arith::DivSIOp::create(b, loc, arith::SubIOp::create(b, loc, k, lb), step);
+    Value index = ringIndex(
+        b, count, arith::DivSIOp::create(b, loc, arith::SubIOp::create(b, loc, k, lb), step));
     auto slotAt = [&](int64_t c) -> Value {
       Value x = c ? arith::AddIOp::create(b, loc, index, i32(b, c)).getResult() : index;
       return arith::RemUIOp::create(b, loc, x, i32(b, numStages));
@@ -452,11 +533,14 @@ private:
     Operation *last = keepProductsInFlight(b);
     b.setInsertionPointAfter(last);
     if (anyCpAsync())
-      AsyncWaitOp::create(b, loc, 0);
+      last = AsyncWaitOp::create(b, loc, 0);
     // Every copy issued was waited for in the loop: the mbarriers' bytes may be reused
-    // once they are invalidated (after every thread's last wait: tile-allocate-shared).
+    // once they are invalidated (after every thread's last wait: tile-allocate-shared),
+    // after the loop nest where the ring serves every run of the loop.
+    if (count)
+      finishCount(count);
     if (anyTma())
-      MBarrierInvalOp::create(b, loc, barriers);
+      invalidateAfterNest({barriers}, last);
     finish();
   }
 
@@ -465,11 +549,12 @@ private:
   //===--------------------------------------------------------------------===//
 
   /// What the producer warpgroup computes: the scalar ops of the kernel's body before the
-  /// loop (`outer`) and of the loop's body (`body`) that the bulk copies' coordinates and
-  /// the loop's bounds need, and the loop-carried integers among them (each advanced by a
-  /// fixed increment).
+  /// loop (`outer`), of each enclosing loop's body (`levels`, outermost first) and of the
+  /// loop's body (`body`) that the bulk copies' coordinates and the loops' bounds need,
+  /// and the loop-carried integers among them (each advanced by a fixed increment).
   struct ProducerSlice {
     SmallVector<Operation *> outer, body;
+    SmallVector<SmallVector<Operation *>> levels;
     SmallVector<BlockArgument> carried;
   };
 
@@ -478,7 +563,8 @@ private:
   /// bounds that scalar code without effects computes from the kernel's arguments, the
   /// induction variable and advancing integers.
   std::optional<ProducerSlice> planProducer() {
-    auto func = dyn_cast<func::FuncOp>(loop->getParentOp());
+    Operation *top = nestedRing() ? enclosing.front().getOperation() : loop.getOperation();
+    auto func = dyn_cast<func::FuncOp>(top->getParentOp());
     if (!func || !isKernel(func) || !func.getBody().hasOneBlock() || inFlight > 1 ||
         !waitOf(lastProduct()))
       return std::nullopt;
@@ -493,6 +579,7 @@ private:
     Block *entry = &func.getBody().front();
     Block *body = loop.getBody();
     llvm::SetVector<Operation *> outer, inBody;
+    SmallVector<llvm::SetVector<Operation *>> levels(enclosing.size());
     llvm::SetVector<BlockArgument> carried;
     bool ok = true;
     std::function<void(Value)> need = [&](Value v) {
@@ -503,6 +590,9 @@ private:
       if (auto arg = dyn_cast<BlockArgument>(v)) {
         if (arg.getOwner() == entry)
           return; // a kernel argument
+        for (scf::ForOp around : enclosing)
+          if (arg == around.getInductionVar())
+            return;
         if (arg.getOwner() != body || !advancing.count(arg)) {
           ok = ok && arg == loop.getInductionVar();
           return;
@@ -517,6 +607,9 @@ private:
       llvm::SetVector<Operation *> *into = def->getBlock() == body    ? &inBody
                                            : def->getBlock() == entry ? &outer
                                                                       : nullptr;
+      for (auto [around, level] : llvm::zip(enclosing, levels))
+        if (def->getBlock() == around.getBody())
+          into = &level;
       // Without effects (a division too: the consumers compute the same values).
       if (!into || !isMemoryEffectFree(def) || def->getNumRegions() != 0) {
         ok = false;
@@ -528,6 +621,11 @@ private:
         need(operand);
       into->insert(def);
     };
+    for (scf::ForOp around : enclosing) {
+      need(around.getLowerBound());
+      need(around.getUpperBound());
+      need(around.getStep());
+    }
     need(loop.getLowerBound());
     need(loop.getUpperBound());
     need(loop.getStep());
@@ -537,9 +635,14 @@ private:
           need(o);
     if (!ok)
       return std::nullopt;
-    ProducerSlice slice{outer.takeVector(), inBody.takeVector(), carried.takeVector()};
-    for (SmallVector<Operation *> *ops : {&slice.outer, &slice.body})
-      llvm::sort(*ops, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+    ProducerSlice slice{outer.takeVector(), inBody.takeVector(), {}, carried.takeVector()};
+    for (llvm::SetVector<Operation *> &level : levels)
+      slice.levels.push_back(level.takeVector());
+    auto byOrder = [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); };
+    llvm::sort(slice.outer, byOrder);
+    llvm::sort(slice.body, byOrder);
+    for (SmallVector<Operation *> &level : slice.levels)
+      llvm::sort(level, byOrder);
     return slice;
   }
 
@@ -557,7 +660,7 @@ private:
   /// ring ahead; no barrier of the program orders the ring.
   void rewriteWarpSpecialized(const ProducerSlice &slice) {
     Location loc = loop.getLoc();
-    auto func = cast<func::FuncOp>(loop->getParentOp());
+    auto func = loop->getParentOfType<func::FuncOp>();
     Block *entry = &func.getBody().front();
     unsigned consumerWarps = getNumWarps(func);
     OpBuilder b = OpBuilder::atBlockBegin(entry);
@@ -582,11 +685,15 @@ private:
     for (Stream &s : streams)
       bytes += s.slotType.getTileBytes();
 
-    // The producer: the scalars it needs, then a loop of copies.
+    // The producer: the scalars it needs, then the enclosing loops (if any) around a loop
+    // of copies.
     b.setInsertionPointToStart(producer);
     IRMapping map;
     for (Operation *op : slice.outer)
       b.clone(*op, map);
+    // The loop of copies at `b`, counting the ring from `count` (if carried); returns
+    // the count after it.
+    auto copyLoop = [&](OpBuilder &b, Value count) -> Value {
     SmallVector<Value> inits;
     for (BlockArgument arg : slice.carried)
       inits.push_back(map.lookupOrDefault(loop.getTiedLoopInit(arg)->get()));
@@ -601,7 +708,9 @@ private:
             map.map(arg, value);
           for (Operation *op : slice.body)
             pb.clone(*op, map);
-          Value index = arith::DivSIOp::create(pb, loc, arith::SubIOp::create(pb, loc, k, lb), step);
+          Value index = ringIndex(
+              pb, count,
+              arith::DivSIOp::create(pb, loc, arith::SubIOp::create(pb, loc, k, lb), step));
           Value slot = arith::RemUIOp::create(pb, loc, index, i32(pb, numStages));
           Value pass = arith::DivUIOp::create(pb, loc, index, i32(pb, numStages));
           // The slot's previous pass handed back: phase pass - 1 of its `empty` mbarrier
@@ -622,16 +731,40 @@ private:
             next.push_back(advance(pb, map.lookup(arg), map.lookupOrDefault(advancing.lookup(arg)), 1));
           scf::YieldOp::create(pb, loc, next);
         });
+    if (!count)
+      return Value();
+    return arith::AddIOp::create(b, loc, count, tripCount(b, lb, ub, step)).getResult();
+    };
+    // The enclosing loops from `level` in, each carrying the ring's count.
+    std::function<Value(OpBuilder &, size_t, Value)> nest = [&](OpBuilder &b, size_t level,
+                                                                Value count) -> Value {
+      if (level == enclosing.size())
+        return copyLoop(b, count);
+      scf::ForOp around = enclosing[level];
+      auto clone = scf::ForOp::create(
+          b, loc, map.lookupOrDefault(around.getLowerBound()),
+          map.lookupOrDefault(around.getUpperBound()), map.lookupOrDefault(around.getStep()),
+          ValueRange{count}, [&](OpBuilder &lb, Location, Value iv, ValueRange args) {
+            map.map(around.getInductionVar(), iv);
+            for (Operation *op : slice.levels[level])
+              lb.clone(*op, map);
+            scf::YieldOp::create(lb, loc, nest(lb, level + 1, args.front()));
+          });
+      return clone.getResult(0);
+    };
+    nest(b, 0, nestedRing() ? i32(b, 0) : Value());
 
     // The consumers: wait for the slot's copies, compute, hand the slot back once the
     // products reading it have retired.
+    Value count = nestedRing() ? threadCount() : Value();
     Block *body = loop.getBody();
     b.setInsertionPointToStart(body);
     Value k = loop.getInductionVar();
     Value index = arith::DivSIOp::create(
         b, loc, arith::SubIOp::create(b, loc, k, loop.getLowerBound()), loop.getStep());
-    Value readSlot = arith::RemUIOp::create(b, loc, index, i32(b, numStages));
-    Value pass = arith::DivUIOp::create(b, loc, index, i32(b, numStages));
+    Value ring = ringIndex(b, count, index);
+    Value readSlot = arith::RemUIOp::create(b, loc, ring, i32(b, numStages));
+    Value pass = arith::DivUIOp::create(b, loc, ring, i32(b, numStages));
     MBarrierWaitOp::create(b, loc, MemDescIndexOp::create(b, loc, barrierType(), full, readSlot),
                            arith::AndIOp::create(b, loc, pass, i32(b, 1)));
     WarpGroupDotWaitOp retire = waitOf(lastProduct());
@@ -643,7 +776,7 @@ private:
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
       Value previous = arith::RemUIOp::create(
-          b, loc, arith::AddIOp::create(b, loc, index, i32(b, numStages - 1)), i32(b, numStages));
+          b, loc, arith::AddIOp::create(b, loc, ring, i32(b, numStages - 1)), i32(b, numStages));
       MBarrierArriveOp::create(b, loc, MemDescIndexOp::create(b, loc, barrierType(), empty, previous));
     } else {
       MBarrierArriveOp::create(b, loc, MemDescIndexOp::create(b, loc, barrierType(), empty, readSlot));
@@ -651,11 +784,25 @@ private:
     readSlots(b, readSlot);
     Operation *last = keepProductsInFlight(b);
     b.setInsertionPointAfter(last);
+    if (count) {
+      Value trips = finishCount(count);
+      if (inFlight) {
+        // The last product has retired: its slot goes back to the producer, which fills
+        // it for the next run of the loop.
+        Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, trips, i32(b, 0));
+        auto ifOp = scf::IfOp::create(b, loc, TypeRange(), any, /*withElseRegion=*/false);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+        Value lastIndex = arith::AddIOp::create(
+            b, loc, count, arith::SubIOp::create(b, loc, trips, i32(b, 1)));
+        Value lastSlot = arith::RemUIOp::create(b, loc, lastIndex, i32(b, numStages));
+        MBarrierArriveOp::create(b, loc, MemDescIndexOp::create(b, loc, barrierType(), empty, lastSlot));
+      }
+    }
     // Every copy was waited for and every slot handed back by the last wait: after every
     // consumer's (tile-allocate-shared puts a barrier of theirs first), the mbarriers'
-    // bytes may be reused.
-    MBarrierInvalOp::create(b, loc, full);
-    MBarrierInvalOp::create(b, loc, empty);
+    // bytes may be reused, after the loop nest where the ring serves every run of the loop.
+    invalidateAfterNest({full, empty}, last);
     finish();
   }
 

@@ -318,13 +318,14 @@ SmallVector<tile::LoadOp> dotOperandLoads(scf::ForOp loop) {
 }
 
 /// Whether TMA will copy the loop's loads (tcc's default; --no-tma), as tile-pipeline
-/// decides it: a loop not nested in another, whose dots take wgmma (f16/bf16 operands, 64
+/// decides it: a loop in the kernel's body or in loops it can keep one ring across
+/// (tcc::ringEnclosingLoops: a persistent kernel's tile loop), whose dots take wgmma (f16/bf16 operands, 64
 /// rows or more), whose every load a dot reads has the form a tensor map describes with
 /// the alignment TMA needs in this variant (tcc::describeTmaAccess) and rows as wide as
 /// tcc::kTmaSwizzleBytes, and whose masked loads are all such loads.
 bool tmaCopiesLoads(scf::ForOp loop) {
   auto kernel = loop->getParentOfType<func::FuncOp>();
-  if (!kernel || loop->getParentOfType<LoopLikeOpInterface>())
+  if (!kernel || !tcc::ringEnclosingLoops(loop))
     return false;
   for (Operation &op : *loop.getBody())
     if (auto dot = dyn_cast<tile::DotOp>(op)) {

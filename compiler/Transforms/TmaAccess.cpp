@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <functional>
@@ -434,6 +435,36 @@ BlockArgument tensorMapArgument(func::FuncOp kernel, const TmaMap &map, Location
   argNames.push_back(b.getStringAttr(param.getValue().str() + "_tma" + std::to_string(index)));
   kernel->setAttr(kArgNamesAttrName, b.getArrayAttr(argNames));
   return kernel.getArgument(index);
+}
+
+} // namespace tcc
+
+namespace tcc {
+
+std::optional<SmallVector<scf::ForOp>> ringEnclosingLoops(scf::ForOp loop) {
+  SmallVector<scf::ForOp> loops;
+  // Other ops (an scf.if) may hold the outermost loop, not stand between two.
+  bool other = false;
+  for (Operation *p = loop->getParentOp(); p && !isa<func::FuncOp>(p); p = p->getParentOp()) {
+    auto outer = dyn_cast<scf::ForOp>(p);
+    if (!outer) {
+      if (isa<LoopLikeOpInterface>(p))
+        return std::nullopt;
+      other = true;
+      continue;
+    }
+    if (other || !outer.getInductionVar().getType().isInteger(32))
+      return std::nullopt;
+    loops.push_back(outer);
+  }
+  if (!loop->getParentOfType<func::FuncOp>())
+    return std::nullopt;
+  APInt step;
+  if (!loops.empty() &&
+      (!matchPattern(loop.getStep(), m_ConstantInt(&step)) || !step.isStrictlyPositive()))
+    return std::nullopt;
+  std::reverse(loops.begin(), loops.end());
+  return loops;
 }
 
 } // namespace tcc

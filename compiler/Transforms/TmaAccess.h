@@ -18,6 +18,7 @@
 #include "dialects/Tile/TileDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/SmallVector.h"
@@ -94,6 +95,14 @@ std::optional<TmaMap> planTensorMap(const TmaAccess &access, mlir::func::FuncOp 
 /// else a new last argument named after its pointer (`a_tma12`); null if it cannot be added.
 mlir::BlockArgument tensorMapArgument(mlir::func::FuncOp kernel, const TmaMap &map,
                                       mlir::Location loc);
+
+/// The loops around a dot loop whose operands TMA copies, outermost first (none for a
+/// loop in the kernel's body, a persistent kernel's tile loop for its K loop), if
+/// tile-pipeline can keep one mbarrier ring across their iterations: each an scf.for
+/// counting in i32 (the ring's count of iterations is carried through them), each
+/// directly in the next (an scf.if may hold the outermost), and the loop itself, when
+/// nested, stepping by a positive constant (its trip count advances the count).
+std::optional<llvm::SmallVector<mlir::scf::ForOp>> ringEnclosingLoops(mlir::scf::ForOp loop);
 
 } // namespace tcc
 

@@ -148,6 +148,7 @@ constexpr AttrRule kAttrRules[] = {
     {kProducerWarpsAttrName, Expect::NonNegative, Place::Function},
     {kSharedBytesAttrName, Expect::NonNegative, Place::Function},
     {kGridAttrName, Expect::Grid, Place::Function},
+    {kPersistentAttrName, Expect::Unit, Place::Function},
     {kArgNamesAttrName, Expect::Strings, Place::Function},
     {kConstexprsAttrName, Expect::Dictionary, Place::Function},
     {kCheckBoundsAttrName, Expect::Unit, Place::Function},

@@ -66,6 +66,8 @@ inline constexpr llvm::StringLiteral kNumStagesAttrName = "tile.num_stages";
 inline constexpr llvm::StringLiteral kProducerWarpsAttrName = "tile.producer_warps";
 inline constexpr llvm::StringLiteral kSharedBytesAttrName = "tile.shared_bytes";
 inline constexpr llvm::StringLiteral kGridAttrName = "tile.grid";
+/// On a kernel tile-persistent made persistent (its body a loop over the grid's tiles).
+inline constexpr llvm::StringLiteral kPersistentAttrName = "tile.persistent";
 inline constexpr llvm::StringLiteral kArgNamesAttrName = "tile.arg_names";
 inline constexpr llvm::StringLiteral kConstexprsAttrName = "tile.constexprs";
 /// On a `!tile.tensormap` kernel argument: {param = "a", dims = [...], strides_bytes = [...]},

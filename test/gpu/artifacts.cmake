@@ -159,6 +159,19 @@ tcc_example_twin(TMASTORE_ matmul "DTYPE=bf16 BM=128 BN=256 BK=64" 8 4 --tma-sto
 tcc_example_twin(TMASTORE_ matmul_bias "BM=128 BN=256 BK=64 RELU=False" 8 4 --tma-store)
 tcc_example_twin(TMASTORE_ matmul_bias "BM=128 BN=256 BK=64 RELU=True" 8 4 --tma-store)
 tcc_example_twin(WS_TMASTORE_ matmul "BM=128 BN=256 BK=64" 8 4 --warp-specialize --tma-store)
+# Persistent (--persistent: num_sms * occupancy programs, each looping over the tiles, one
+# TMA ring across them), in folders PERSISTENT_<config>; warp-specialised too,
+# WS_PERSISTENT_<config>, where the producer loads the next tile during the epilogue.
+# Three stages: the ring stays live through the epilogue, whose layout conversion then
+# needs its own 64 KB (four stages and it would need 256 KB).
+tcc_example_twin(PERSISTENT_ matmul "BM=128 BN=256 BK=64" 8 3 --persistent)
+tcc_example_twin(WS_PERSISTENT_ matmul "BM=128 BN=256 BK=64" 8 3 --persistent --warp-specialize)
+tcc_example_twin(WS_PERSISTENT_ matmul "BM=128 BN=128 BK=64" 8 4 --persistent --warp-specialize)
+tcc_example_twin(PERSISTENT_ matmul "DTYPE=bf16 BM=128 BN=256 BK=64" 8 3 --persistent)
+tcc_example_twin(WS_PERSISTENT_ matmul "DTYPE=bf16 BM=128 BN=256 BK=64" 8 3 --persistent --warp-specialize)
+tcc_example_twin(PERSISTENT_ matmul_bias "BM=128 BN=256 BK=64 RELU=False" 8 3 --persistent)
+tcc_example_twin(WS_PERSISTENT_ matmul_bias "BM=128 BN=256 BK=64 RELU=False" 8 3 --persistent --warp-specialize)
+tcc_example_twin(WS_PERSISTENT_ matmul_bias "BM=128 BN=256 BK=64 RELU=True" 8 3 --persistent --warp-specialize)
 
 # --- nvcc cubins wrapped by tcc-pack: what the runtime needs and tcc cannot make ------------
 # A foreign (nvcc) cubin packaged with tcc-pack, in two configurations (BLOCK, warps), each

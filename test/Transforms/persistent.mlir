@@ -1,0 +1,147 @@
+// tile-persistent: an sm_90a kernel with a dot in a loop and a one-dimensional grid runs
+// its programs as the iterations of `scf.for %t = program_id(0) to <grid x> step
+// num_programs(0)`: the grid's expression (every operator of the grammar here) computed
+// in i64 from the integer parameters and truncated to i32, `program_id 0` replaced by the
+// tile index, `num_programs 0` by the grid's value (what the original programs saw),
+// other axes left alone, and the grid `min(num_sms * occupancy, <grid x>)`. Kernels the
+// pass cannot or need not change keep their body and grid: a two-dimensional grid, a grid
+// that already names num_sms, no dot in a loop, an sm_90 target.
+// RUN: tile-opt %s -split-input-file -tile-persistent | FileCheck %s
+
+// CHECK-LABEL: func.func @mm(
+// CHECK-SAME: tile.grid = ["min(num_sms * occupancy, cdiv(M, 64) * cdiv(N, 64) + max(-M, 0) // 2 - min(N % 3, 1))", "1", "1"]
+// CHECK-SAME: tile.persistent
+// CHECK: %[[M:.+]] = arith.extsi %arg2 : i32 to i64
+// CHECK: %[[MB:.+]] = arith.ceildivsi %[[M]], %c64_i64
+// CHECK: %[[N:.+]] = arith.extsi %arg3 : i32 to i64
+// CHECK: %[[NB:.+]] = arith.ceildivsi %[[N]], %c64_i64{{.*}}
+// CHECK: %[[T:.+]] = arith.muli %[[MB]], %[[NB]] : i64
+// CHECK: %[[NEG:.+]] = arith.subi %c0_i64, %{{.+}} : i64
+// CHECK: %[[MAX:.+]] = arith.maxsi %[[NEG]], %c0_i64
+// CHECK: %[[DIV:.+]] = arith.divsi %[[MAX]], %c2_i64 : i64
+// CHECK: %[[ADD:.+]] = arith.addi %[[T]], %[[DIV]] : i64
+// CHECK: %[[REM:.+]] = arith.remsi %{{.+}}, %c3_i64 : i64
+// CHECK: %[[MIN:.+]] = arith.minsi %[[REM]], %c1_i64 : i64
+// CHECK: %[[SUB:.+]] = arith.subi %[[ADD]], %[[MIN]] : i64
+// CHECK: %[[COUNT:.+]] = arith.trunci %[[SUB]] : i64 to i32
+// CHECK: %[[PID:.+]] = tile.program_id 0
+// CHECK: %[[P:.+]] = tile.num_programs 0
+// CHECK: scf.for %[[TILE:.+]] = %[[PID]] to %[[COUNT]] step %[[P]] : i32 {
+// CHECK-NOT: tile.program_id 0
+// CHECK-NOT: tile.num_programs 0
+// CHECK: %[[Y:.+]] = tile.program_id 1
+// CHECK: arith.addi %[[TILE]], %[[COUNT]] : i32
+// CHECK: scf.for
+// CHECK: tile.dot
+// CHECK: tile.store
+// CHECK: }
+// CHECK-NEXT: return
+module attributes {tile.target = #tile.target<{arch = "sm_90a", threadsPerWarp = 32, maxSharedBytes = 232448}>} {
+  func.func @mm(%arg0: !tile.ptr<f16>, %arg1: !tile.ptr<f32>, %arg2: i32, %arg3: i32, %arg4: i32) attributes {tile.arg_names = ["a", "c", "M", "N", "K"], tile.grid = ["cdiv(M, 64) * cdiv(N, 64) + max(-M, 0) // 2 - min(N % 3, 1)", "1", "1"], tile.kernel, tile.num_warps = 4 : i32} {
+    %0 = tile.program_id 0
+    %1 = tile.num_programs 0
+    %y = tile.program_id 1
+    %2 = arith.addi %0, %1 : i32
+    %3 = arith.addi %2, %y : i32
+    %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %4 = scf.for %k = %c0_i32 to %arg4 step %c1_i32 iter_args(%acc = %cst) -> (tensor<64x64xf32>) : i32 {
+      %p = tile.addptr %arg0, %k : !tile.ptr<f16>, i32
+      %ps = tile.splat %p : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>>
+      %t = tile.load %ps : tensor<64x64x!tile.ptr<f16>>
+      %d = tile.dot %t, %t, %acc : tensor<64x64xf16>, tensor<64x64xf16> -> tensor<64x64xf32>
+      scf.yield %d : tensor<64x64xf32>
+    }
+    %q = tile.addptr %arg1, %3 : !tile.ptr<f32>, i32
+    %qs = tile.splat %q : !tile.ptr<f32> -> tensor<64x64x!tile.ptr<f32>>
+    tile.store %qs, %4 : tensor<64x64x!tile.ptr<f32>>
+    return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: func.func @two_d(
+// CHECK-SAME: tile.grid = ["cdiv(M, 64)", "cdiv(N, 64)", "1"]
+// CHECK-NOT: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} : i32 {
+// CHECK: tile.program_id 0
+// CHECK-LABEL: func.func @already(
+// CHECK-SAME: tile.grid = ["min(num_sms, M)", "1", "1"]
+// CHECK-NEXT: tile.program_id 0
+// CHECK-LABEL: func.func @no_dot(
+// CHECK-SAME: tile.grid = ["M", "1", "1"]
+// CHECK-NEXT: tile.program_id 0
+module attributes {tile.target = #tile.target<{arch = "sm_90a", threadsPerWarp = 32, maxSharedBytes = 232448}>} {
+  func.func @two_d(%arg0: !tile.ptr<f16>, %arg1: !tile.ptr<f32>, %arg2: i32, %arg3: i32, %arg4: i32) attributes {tile.arg_names = ["a", "c", "M", "N", "K"], tile.grid = ["cdiv(M, 64)", "cdiv(N, 64)", "1"], tile.kernel, tile.num_warps = 4 : i32} {
+    %0 = tile.program_id 0
+    %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %4 = scf.for %k = %c0_i32 to %arg4 step %c1_i32 iter_args(%acc = %cst) -> (tensor<64x64xf32>) : i32 {
+      %p = tile.addptr %arg0, %k : !tile.ptr<f16>, i32
+      %ps = tile.splat %p : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>>
+      %t = tile.load %ps : tensor<64x64x!tile.ptr<f16>>
+      %d = tile.dot %t, %t, %acc : tensor<64x64xf16>, tensor<64x64xf16> -> tensor<64x64xf32>
+      scf.yield %d : tensor<64x64xf32>
+    }
+    %q = tile.addptr %arg1, %0 : !tile.ptr<f32>, i32
+    %qs = tile.splat %q : !tile.ptr<f32> -> tensor<64x64x!tile.ptr<f32>>
+    tile.store %qs, %4 : tensor<64x64x!tile.ptr<f32>>
+    return
+  }
+  func.func @already(%arg0: !tile.ptr<f16>, %arg1: !tile.ptr<f32>, %arg2: i32, %arg3: i32, %arg4: i32) attributes {tile.arg_names = ["a", "c", "M", "N", "K"], tile.grid = ["min(num_sms, M)", "1", "1"], tile.kernel, tile.num_warps = 4 : i32} {
+    %0 = tile.program_id 0
+    %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %4 = scf.for %k = %c0_i32 to %arg4 step %c1_i32 iter_args(%acc = %cst) -> (tensor<64x64xf32>) : i32 {
+      %p = tile.addptr %arg0, %k : !tile.ptr<f16>, i32
+      %ps = tile.splat %p : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>>
+      %t = tile.load %ps : tensor<64x64x!tile.ptr<f16>>
+      %d = tile.dot %t, %t, %acc : tensor<64x64xf16>, tensor<64x64xf16> -> tensor<64x64xf32>
+      scf.yield %d : tensor<64x64xf32>
+    }
+    %q = tile.addptr %arg1, %0 : !tile.ptr<f32>, i32
+    %qs = tile.splat %q : !tile.ptr<f32> -> tensor<64x64x!tile.ptr<f32>>
+    tile.store %qs, %4 : tensor<64x64x!tile.ptr<f32>>
+    return
+  }
+  func.func @no_dot(%arg0: !tile.ptr<f32>, %arg1: i32) attributes {tile.arg_names = ["x", "M"], tile.grid = ["M", "1", "1"], tile.kernel, tile.num_warps = 4 : i32} {
+    %0 = tile.program_id 0
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    scf.for %k = %c0_i32 to %arg1 step %c1_i32 : i32 {
+      %p = tile.addptr %arg0, %0 : !tile.ptr<f32>, i32
+      %v = tile.load %p : !tile.ptr<f32>
+      tile.store %p, %v : !tile.ptr<f32>
+    }
+    return
+  }
+}
+
+// -----
+
+// On sm_90 (no wgmma, no TMA) nothing changes.
+// CHECK-LABEL: func.func @sm90(
+// CHECK-SAME: tile.grid = ["M", "1", "1"]
+// CHECK-NEXT: tile.program_id 0
+module attributes {tile.target = #tile.target<{arch = "sm_90", threadsPerWarp = 32, maxSharedBytes = 232448}>} {
+  func.func @sm90(%arg0: !tile.ptr<f16>, %arg1: !tile.ptr<f32>, %arg2: i32) attributes {tile.arg_names = ["a", "c", "M"], tile.grid = ["M", "1", "1"], tile.kernel, tile.num_warps = 4 : i32} {
+    %0 = tile.program_id 0
+    %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %4 = scf.for %k = %c0_i32 to %arg2 step %c1_i32 iter_args(%acc = %cst) -> (tensor<64x64xf32>) : i32 {
+      %p = tile.addptr %arg0, %k : !tile.ptr<f16>, i32
+      %ps = tile.splat %p : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>>
+      %t = tile.load %ps : tensor<64x64x!tile.ptr<f16>>
+      %d = tile.dot %t, %t, %acc : tensor<64x64xf16>, tensor<64x64xf16> -> tensor<64x64xf32>
+      scf.yield %d : tensor<64x64xf32>
+    }
+    %q = tile.addptr %arg1, %0 : !tile.ptr<f32>, i32
+    %qs = tile.splat %q : !tile.ptr<f32> -> tensor<64x64x!tile.ptr<f32>>
+    tile.store %qs, %4 : tensor<64x64x!tile.ptr<f32>>
+    return
+  }
+}
