@@ -108,6 +108,62 @@ bool hasDotLoop(func::FuncOp func) {
   return found;
 }
 
+/// Rows of tiles a group spans in the grouped order: eight, as Triton's GROUP_SIZE_M and
+/// CUTLASS's raster swizzle use on Hopper.
+constexpr int64_t kGroupRows = 8;
+
+/// The tile index in grouped order, where the body splits it into a row and a column of
+/// tiles, `t // X` and `t % X` (every use of `tile` one of those, with the same X): the
+/// programs running at once cover groups of kGroupRows rows (their A rows and B columns
+/// stay in L2 together) instead of whole rows, one after the other. False where the body
+/// does not split the index so; where the grid's count is not rows times X, the order
+/// stays at run time. Any order of the programs gives the same results.
+bool groupTiles(OpBuilder &b, Location loc, Value tile, Value count) {
+  Value columns;
+  SmallVector<Operation *> splits(tile.getUsers().begin(), tile.getUsers().end());
+  for (Operation *user : splits) {
+    if (!isa<arith::DivSIOp, arith::RemSIOp, arith::DivUIOp, arith::RemUIOp>(user) ||
+        user->getOperand(0) != tile)
+      return false;
+    Value x = user->getOperand(1);
+    if (columns && x != columns)
+      return false;
+    columns = x;
+  }
+  if (!columns)
+    return false;
+  // Computed where X is: at the body's start when it comes from outside the loop.
+  OpBuilder::InsertionGuard guard(b);
+  if (Operation *def = columns.getDefiningOp(); def && def->getBlock() == tile.getParentBlock())
+    b.setInsertionPointAfter(def);
+  else
+    b.setInsertionPointToStart(tile.getParentBlock());
+  auto i32 = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v); };
+  Value g = i32(kGroupRows), one = i32(1);
+  // Divisors never zero, whatever the arguments (the select below then keeps the order).
+  Value positive = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, columns, i32(0));
+  Value x = arith::SelectOp::create(b, loc, positive, columns, one);
+  Value rows = arith::DivUIOp::create(b, loc, count, x);
+  Value width = arith::MulIOp::create(b, loc, g, x);
+  Value group = arith::DivUIOp::create(b, loc, tile, width);
+  Value first = arith::MulIOp::create(b, loc, group, g);
+  Value size = arith::MaxSIOp::create(
+      b, loc, arith::MinSIOp::create(b, loc, arith::SubIOp::create(b, loc, rows, first), g), one);
+  Value within = arith::RemUIOp::create(b, loc, tile, width);
+  Value row = arith::AddIOp::create(b, loc, first, arith::RemUIOp::create(b, loc, within, size));
+  Value column = arith::DivUIOp::create(b, loc, within, size);
+  Value grouped = arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, row, x), column);
+  // Only where the count is whole rows of X tiles (and X is positive).
+  Value whole = arith::AndIOp::create(
+      b, loc, positive,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                            arith::MulIOp::create(b, loc, rows, x), count));
+  Value ordered = arith::SelectOp::create(b, loc, whole, grouped, tile);
+  for (Operation *split : splits)
+    split->setOperand(0, ordered);
+  return true;
+}
+
 bool makePersistent(func::FuncOp func) {
   if (!isKernel(func) || !func.getBody().hasOneBlock() || !getTarget(func).hasWgmma() ||
       !hasDotLoop(func))
@@ -149,6 +205,8 @@ bool makePersistent(func::FuncOp func) {
       n->erase();
     }
   });
+  // The tiles in grouped order where the body splits the index into rows and columns.
+  groupTiles(b, loc, tile, count);
   std::string persistent = "min(num_sms * occupancy, " + x.getValue().str() + ")";
   func->setAttr(kGridAttrName, b.getStrArrayAttr({persistent, "1", "1"}));
   func->setAttr(kPersistentAttrName, b.getUnitAttr());

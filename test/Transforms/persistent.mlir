@@ -3,7 +3,10 @@
 // num_programs(0)`: the grid's expression (every operator of the grammar here) computed
 // in i64 from the integer parameters and truncated to i32, `program_id 0` replaced by the
 // tile index, `num_programs 0` by the grid's value (what the original programs saw),
-// other axes left alone, and the grid `min(num_sms * occupancy, <grid x>)`. Kernels the
+// other axes left alone, and the grid `min(num_sms * occupancy, <grid x>)`. Where the body
+// splits the tile index into a row and a column of tiles (`t // X`, `t % X`, nothing else),
+// the index is first taken in grouped order (groups of 8 rows, column by column within a
+// group; kept as it is unless the count is rows * X with X > 0). Kernels the
 // pass cannot or need not change keep their body and grid: a two-dimensional grid, a grid
 // that already names num_sms, no dot in a loop, an sm_90 target.
 // RUN: tile-opt %s -split-input-file -tile-persistent | FileCheck %s
@@ -140,6 +143,59 @@ module attributes {tile.target = #tile.target<{arch = "sm_90", threadsPerWarp = 
       scf.yield %d : tensor<64x64xf32>
     }
     %q = tile.addptr %arg1, %0 : !tile.ptr<f32>, i32
+    %qs = tile.splat %q : !tile.ptr<f32> -> tensor<64x64x!tile.ptr<f32>>
+    tile.store %qs, %4 : tensor<64x64x!tile.ptr<f32>>
+    return
+  }
+}
+
+// -----
+
+// The matmul pattern: pm = pid // X, pn = pid % X.
+// CHECK-LABEL: func.func @grouped(
+// CHECK: %[[COUNT:.+]] = arith.trunci
+// CHECK: scf.for %[[T:.+]] = %{{.+}} to %[[COUNT]] step %{{.+}} : i32 {
+// CHECK: %[[X:.+]] = arith.ceildivsi %arg3, %c64_i32
+// CHECK: %[[POS:.+]] = arith.cmpi sgt, %[[X]], %c0_i32
+// CHECK: %[[SX:.+]] = arith.select %[[POS]], %[[X]], %c1_i32
+// CHECK: %[[ROWS:.+]] = arith.divui %[[COUNT]], %[[SX]]
+// CHECK: %[[WIDTH:.+]] = arith.muli %c8_i32, %[[SX]]
+// CHECK: %[[GROUP:.+]] = arith.divui %[[T]], %[[WIDTH]]
+// CHECK: %[[FIRST:.+]] = arith.muli %[[GROUP]], %c8_i32
+// CHECK: %[[LEFT:.+]] = arith.subi %[[ROWS]], %[[FIRST]]
+// CHECK: %[[MIN:.+]] = arith.minsi %[[LEFT]], %c8_i32
+// CHECK: %[[SIZE:.+]] = arith.maxsi %[[MIN]], %c1_i32
+// CHECK: %[[IN:.+]] = arith.remui %[[T]], %[[WIDTH]]
+// CHECK: %[[R:.+]] = arith.remui %[[IN]], %[[SIZE]]
+// CHECK: %[[ROW:.+]] = arith.addi %[[FIRST]], %[[R]]
+// CHECK: %[[COL:.+]] = arith.divui %[[IN]], %[[SIZE]]
+// CHECK: %[[RX:.+]] = arith.muli %[[ROW]], %[[SX]]
+// CHECK: %[[G:.+]] = arith.addi %[[RX]], %[[COL]]
+// CHECK: %[[FULL:.+]] = arith.muli %[[ROWS]], %[[SX]]
+// CHECK: %[[EQ:.+]] = arith.cmpi eq, %[[FULL]], %[[COUNT]]
+// CHECK: %[[WHOLE:.+]] = arith.andi %[[POS]], %[[EQ]]
+// CHECK: %[[ORDER:.+]] = arith.select %[[WHOLE]], %[[G]], %[[T]]
+// CHECK: arith.divsi %[[ORDER]], %[[X]]
+// CHECK: arith.remsi %[[ORDER]], %[[X]]
+module attributes {tile.target = #tile.target<{arch = "sm_90a", threadsPerWarp = 32, maxSharedBytes = 232448}>} {
+  func.func @grouped(%arg0: !tile.ptr<f16>, %arg1: !tile.ptr<f32>, %arg2: i32, %arg3: i32, %arg4: i32) attributes {tile.arg_names = ["a", "c", "M", "N", "K"], tile.grid = ["cdiv(M, 64) * cdiv(N, 64)", "1", "1"], tile.kernel, tile.num_warps = 4 : i32} {
+    %0 = tile.program_id 0
+    %c64_i32 = arith.constant 64 : i32
+    %x = arith.ceildivsi %arg3, %c64_i32 : i32
+    %pm = arith.divsi %0, %x : i32
+    %pn = arith.remsi %0, %x : i32
+    %2 = arith.addi %pm, %pn : i32
+    %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %4 = scf.for %k = %c0_i32 to %arg4 step %c1_i32 iter_args(%acc = %cst) -> (tensor<64x64xf32>) : i32 {
+      %p = tile.addptr %arg0, %k : !tile.ptr<f16>, i32
+      %ps = tile.splat %p : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>>
+      %t = tile.load %ps : tensor<64x64x!tile.ptr<f16>>
+      %d = tile.dot %t, %t, %acc : tensor<64x64xf16>, tensor<64x64xf16> -> tensor<64x64xf32>
+      scf.yield %d : tensor<64x64xf32>
+    }
+    %q = tile.addptr %arg1, %2 : !tile.ptr<f32>, i32
     %qs = tile.splat %q : !tile.ptr<f32> -> tensor<64x64x!tile.ptr<f32>>
     tile.store %qs, %4 : tensor<64x64x!tile.ptr<f32>>
     return
