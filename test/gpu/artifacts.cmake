@@ -159,6 +159,11 @@ tcc_example_twin(TMASTORE_ matmul "DTYPE=bf16 BM=128 BN=256 BK=64" 8 4 --tma-sto
 tcc_example_twin(TMASTORE_ matmul_bias "BM=128 BN=256 BK=64 RELU=False" 8 4 --tma-store)
 tcc_example_twin(TMASTORE_ matmul_bias "BM=128 BN=256 BK=64 RELU=True" 8 4 --tma-store)
 tcc_example_twin(WS_TMASTORE_ matmul "BM=128 BN=256 BK=64" 8 4 --warp-specialize --tma-store)
+# Kernels without a dot whose result tile goes by TMA too: a 2-D copy and the bias add
+# (their aligned variants; the GPU tests' ragged shapes clip at the maps' extents).
+tcc_example_twin(TMASTORE_ copy2d "BM=64 BN=64" 4 3 --tma-store)
+tcc_example_twin(TMASTORE_ bias_add "BM=64 BN=64" 4 3 --tma-store)
+tcc_example_twin(TMASTORE_ bias_add "BM=128 BN=128" 8 3 --tma-store)
 # Persistent (--persistent: num_sms * occupancy programs, each looping over the tiles, one
 # TMA ring across them), in folders PERSISTENT_<config>; warp-specialised too,
 # WS_PERSISTENT_<config>, where the producer loads the next tile during the epilogue.
