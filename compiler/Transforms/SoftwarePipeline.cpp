@@ -97,6 +97,8 @@ public:
       if (anyTma())
         enclosing = *outer;
     }
+    if (nestedRing())
+      fitRingBesideEpilogue();
     if (warpSpecialize && anyTma() && !anyCpAsync())
       if (std::optional<ProducerSlice> producer = planProducer()) {
         rewriteWarpSpecialized(*producer);
@@ -400,6 +402,33 @@ private:
     auto ring = cast<SharedMemType>(barriers.getType());
     return SharedMemType::get(loop.getContext(), ring.getTileShape(), ring.getElementType(),
                               ring.getEncoding());
+  }
+
+  /// A ring kept across the runs of the loop lives through what follows the loop in the
+  /// enclosing loops (a persistent GEMM's epilogue), whose layout conversions could
+  /// otherwise have used its bytes: fewer slots (not under 2) where the ring and the
+  /// largest tile converted there would not fit in the program's shared memory together
+  /// (128 x 256 x 64 at 4 stages, 192 KB, beside the 64 KB of a 128 x 256 f16 tile).
+  void fitRingBesideEpilogue() {
+    int64_t epilogue = 0;
+    for (scf::ForOp around : enclosing)
+      for (Operation &op : *around.getBody())
+        op.walk([&](ConvertLayoutOp cvt) {
+          if (loop->isAncestor(cvt))
+            return;
+          auto type = cast<RankedTensorType>(cvt.getType());
+          epilogue = std::max(epilogue, type.getNumElements() *
+                                            std::max<int64_t>(1, type.getElementTypeBitWidth() / 8));
+        });
+    int64_t slot = 0;
+    for (Stream &s : streams)
+      slot += s.slotType.getTileBytes();
+    int64_t limit = getTarget(loop).getMaxSharedBytes();
+    // The rings are aligned to 1024 bytes; the mbarriers take 8 bytes a slot twice.
+    auto need = [&](int64_t stages) { return stages * (slot + 16) + epilogue + 2048; };
+    while (numStages > 2 && need(numStages) > limit)
+      --numStages;
+    distance = int64_t(numStages) - 1;
   }
 
   /// A ring kept across the runs of the loop: its count of iterations before this run,
