@@ -801,12 +801,7 @@ private:
     if (inFlight) {
       // The product of this iteration still reads its slot; the previous one's is free.
       Value started = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, index, i32(b, 0));
-      auto ifOp = scf::IfOp::create(b, loc, TypeRange(), started, /*withElseRegion=*/false);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-      Value previous = arith::RemUIOp::create(
-          b, loc, arith::AddIOp::create(b, loc, ring, i32(b, numStages - 1)), i32(b, numStages));
-      MBarrierArriveOp::create(b, loc, MemDescIndexOp::create(b, loc, barrierType(), empty, previous));
+      handBackIf(b, started, arith::AddIOp::create(b, loc, ring, i32(b, numStages - 1)), empty);
     } else {
       MBarrierArriveOp::create(b, loc, MemDescIndexOp::create(b, loc, barrierType(), empty, readSlot));
     }
@@ -819,13 +814,10 @@ private:
         // The last product has retired: its slot goes back to the producer, which fills
         // it for the next run of the loop.
         Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, trips, i32(b, 0));
-        auto ifOp = scf::IfOp::create(b, loc, TypeRange(), any, /*withElseRegion=*/false);
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-        Value lastIndex = arith::AddIOp::create(
-            b, loc, count, arith::SubIOp::create(b, loc, trips, i32(b, 1)));
-        Value lastSlot = arith::RemUIOp::create(b, loc, lastIndex, i32(b, numStages));
-        MBarrierArriveOp::create(b, loc, MemDescIndexOp::create(b, loc, barrierType(), empty, lastSlot));
+        handBackIf(b, any,
+                   arith::AddIOp::create(b, loc, count,
+                                         arith::SubIOp::create(b, loc, trips, i32(b, 1))),
+                   empty);
       }
     }
     // Every copy was waited for and every slot handed back by the last wait: after every
@@ -833,6 +825,17 @@ private:
     // bytes may be reused, after the loop nest where the ring serves every run of the loop.
     invalidateAfterNest({full, empty}, last);
     finish();
+  }
+
+  /// Where `condition` holds, one arrival on the `empty` mbarrier of slot `index mod S`:
+  /// the slot goes back to the producer.
+  void handBackIf(OpBuilder &b, Value condition, Value index, Value empty) {
+    Location loc = loop.getLoc();
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange(), condition, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    Value slot = arith::RemUIOp::create(b, loc, index, i32(b, numStages));
+    MBarrierArriveOp::create(b, loc, MemDescIndexOp::create(b, loc, barrierType(), empty, slot));
   }
 
   /// The rings of the streams and, for TMA, their mbarriers (one per slot, completed by

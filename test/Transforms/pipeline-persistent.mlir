@@ -81,9 +81,9 @@
 // WS: %[[CNEXT:.+]] = arith.addi %[[CCOUNT]], %[[TRIPS]] : i32
 // WS: tile.warpgroup_dot_wait %[[K]] {pending = 0 : i32}
 // WS: %[[RAN:.+]] = arith.cmpi sgt, %[[TRIPS]], %c0_i32
-// WS: scf.if %[[RAN]] {
 // WS: %[[LASTI:.+]] = arith.subi %[[TRIPS]], %c1_i32
 // WS: %[[LAST:.+]] = arith.addi %[[CCOUNT]], %[[LASTI]] : i32
+// WS: scf.if %[[RAN]] {
 // WS: %[[LSLOT:.+]] = arith.remui %[[LAST]], %c3_i32
 // WS: %[[LBAR:.+]] = tile.memdesc_index %[[EMPTY]][%[[LSLOT]]]
 // WS: tile.mbarrier_arrive %[[LBAR]]
