@@ -12,8 +12,9 @@ namespace tcc {
 void buildTileGpuPipeline(mlir::OpPassManager &pm, const GpuPipelineOptions &options) {
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
-  // The persistent loop first: every later pass sees the tile loop around the body.
-  if (options.persistent)
+  // The persistent loop first: every later pass sees the tile loop around the body. Not
+  // with check-bounds, whose reports name the program that made the access.
+  if (options.persistent && !options.checkBounds)
     pm.addPass(createTilePersistent());
   // Before any pass reads AxisInfo: the version of the kernel that knows the signs of its
   // `%` and `//` gets the layouts and vector widths those allow.
