@@ -336,13 +336,14 @@ private:
   /// `slot` of every ring, then a commit. Each advancing pointer is `pointerBase(arg)`
   /// advanced `ahead` times.
   void issueCopies(OpBuilder &b, Value iv, Value valid, Value slot,
-                   function_ref<Value(Value)> pointerBase, int64_t ahead) {
+                   function_ref<Value(Value)> pointerBase, int64_t ahead,
+                   const IRMapping *base = nullptr) {
     Location loc = loop.getLoc();
     // The TMA streams' coordinates, computed with the other copies', issued together.
     SmallVector<std::pair<Stream *, SmallVector<Value>>> bulk;
     SmallVector<Operation *> bulkSlices; // their clones of the pointers' and masks' ops
     for (Stream &s : streams) {
-      IRMapping mapping;
+      IRMapping mapping = base ? *base : IRMapping();
       mapping.map(loop.getInductionVar(), iv);
       // The increments (invariant) first, then the pointers they advance, then the rest.
       for (Operation *op : s.slice)
@@ -490,6 +491,142 @@ private:
       MBarrierInvalOp::create(b, loop.getLoc(), ring);
   }
 
+  /// The copies of the loop's first D iterations at `b`: the values of the loop's bounds,
+  /// pointers and coordinates taken through `base`, each copy only where `alsoValid`
+  /// (if given) holds too, into slots (count + j) mod S (j without a count).
+  void issuePrologue(OpBuilder &b, const IRMapping &base, Value alsoValid, Value count) {
+    Location loc = loop.getLoc();
+    Value lb = base.lookupOrDefault(loop.getLowerBound());
+    Value ub = base.lookupOrDefault(loop.getUpperBound());
+    Value step = base.lookupOrDefault(loop.getStep());
+    for (int64_t j = 0; j < distance; ++j) {
+      Value iv = j ? arith::AddIOp::create(b, loc, lb,
+                                           arith::MulIOp::create(b, loc, step, i32(b, j)))
+                         .getResult()
+                   : lb;
+      Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv, ub);
+      if (alsoValid)
+        valid = arith::AndIOp::create(b, loc, valid, alsoValid);
+      // Pointers of iteration j: the initial ones advanced j times.
+      Value slot = count ? arith::RemUIOp::create(
+                               b, loc, arith::AddIOp::create(b, loc, count, i32(b, j)),
+                               i32(b, numStages))
+                               .getResult()
+                         : i32(b, j);
+      issueCopies(
+          b, iv, valid, slot,
+          [&](Value arg) {
+            return base.lookupOrDefault(loop.getTiedLoopInit(cast<BlockArgument>(arg))->get());
+          },
+          j, &base);
+    }
+  }
+
+  /// A persistent kernel's prologue may move out of the tile loop's body when what the
+  /// copies need from that body (the K loop's bounds, the pointers' and coordinates'
+  /// operands, the advancing values' initial values) is scalar code without effects
+  /// computed from the tile loop's induction variable and values from outside it: those
+  /// ops, in order, in `ops`. Only for a loop directly in one tile loop.
+  bool outerSlice(SmallVector<Operation *> &ops) {
+    if (enclosing.size() != 1 || loop->getParentOp() != enclosing.front())
+      return false;
+    scf::ForOp outer = enclosing.front();
+    Block *body = outer.getBody();
+    llvm::SetVector<Operation *> set;
+    bool ok = true;
+    std::function<void(Value)> need = [&](Value v) {
+      if (!ok)
+        return;
+      if (auto arg = dyn_cast<BlockArgument>(v)) {
+        if (arg.getOwner() == body)
+          ok = arg == outer.getInductionVar();
+        return;
+      }
+      Operation *def = v.getDefiningOp();
+      if (def->getBlock() != body)
+        return; // outside the tile loop, or inside the K loop (cloned with the copies)
+      if (!isMemoryEffectFree(def) || def->getNumRegions() != 0 ||
+          isa<SharedMemType>(v.getType())) {
+        ok = false;
+        return;
+      }
+      if (set.contains(def))
+        return;
+      for (Value operand : def->getOperands())
+        need(operand);
+      set.insert(def);
+    };
+    need(loop.getLowerBound());
+    need(loop.getUpperBound());
+    need(loop.getStep());
+    for (Stream &s : streams) {
+      for (Operation *op : s.slice)
+        for (Value operand : op->getOperands())
+          need(operand);
+      if (s.tma)
+        for (const tcc::TmaDim &d : s.tma->dims)
+          for (Value o : d.origin)
+            need(o);
+    }
+    for (auto &[arg, inc] : advancing) {
+      need(loop.getTiedLoopInit(cast<BlockArgument>(arg))->get());
+      need(inc);
+    }
+    if (!ok)
+      return false;
+    ops = set.takeVector();
+    llvm::sort(ops, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+    return true;
+  }
+
+  /// The first tile's prologue, before the tile loop: its slice for the loop's lower
+  /// bound, copies where the tile loop runs at all, into slots 0 .. D-1.
+  void issueFirstPrologue(ArrayRef<Operation *> slice) {
+    scf::ForOp outer = enclosing.front();
+    Location loc = loop.getLoc();
+    OpBuilder b(outer);
+    IRMapping base;
+    base.map(outer.getInductionVar(), outer.getLowerBound());
+    SmallVector<Operation *> clones;
+    for (Operation *op : slice)
+      clones.push_back(b.clone(*op, base));
+    Value runs = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, outer.getLowerBound(),
+                                       outer.getUpperBound());
+    // The tile loop's count starts at 0 (threadCount's initial value).
+    issuePrologue(b, base, runs, i32(b, 0));
+    eraseUnused(clones);
+  }
+
+  /// What the copies did not need of a cloned slice (a TMA copy takes the scalars, not
+  /// the pointer tiles), last first.
+  static void eraseUnused(ArrayRef<Operation *> clones) {
+    for (Operation *op : llvm::reverse(clones))
+      if (op->use_empty())
+        op->erase();
+  }
+
+  /// The next tile's prologue, after this tile's K loop and its last products (`last`),
+  /// before the epilogue: its slice for the tile loop's next induction value, copies where
+  /// that tile exists, into slots (count + trips + j) mod S, where the next run of the
+  /// loop reads them. The epilogue then runs while they land.
+  void issueNextPrologue(ArrayRef<Operation *> slice, Operation *last, Value count,
+                         Value trips) {
+    scf::ForOp outer = enclosing.front();
+    Location loc = loop.getLoc();
+    OpBuilder b(loop.getContext());
+    b.setInsertionPointAfter(last);
+    Value next = arith::AddIOp::create(b, loc, outer.getInductionVar(), outer.getStep());
+    IRMapping base;
+    base.map(outer.getInductionVar(), next);
+    SmallVector<Operation *> clones;
+    for (Operation *op : slice)
+      clones.push_back(b.clone(*op, base));
+    Value exists =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next, outer.getUpperBound());
+    issuePrologue(b, base, exists, arith::AddIOp::create(b, loc, count, trips));
+    eraseUnused(clones);
+  }
+
   void rewrite() {
     Location loc = loop.getLoc();
     if (!loop.getLowerBound().getType().isInteger(32))
@@ -505,23 +642,14 @@ private:
       createRings(b);
     }
     Value lb = loop.getLowerBound(), ub = loop.getUpperBound(), step = loop.getStep();
-    // Prologue: iterations 0 .. D-1.
-    for (int64_t j = 0; j < distance; ++j) {
-      Value iv = j ? arith::AddIOp::create(b, loc, lb,
-                                           arith::MulIOp::create(b, loc, step, i32(b, j)))
-                         .getResult()
-                   : lb;
-      Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv, ub);
-      // Pointers of iteration j: the initial ones advanced j times.
-      Value slot = count ? arith::RemUIOp::create(
-                               b, loc, arith::AddIOp::create(b, loc, count, i32(b, j)),
-                               i32(b, numStages))
-                               .getResult()
-                         : i32(b, j);
-      issueCopies(
-          b, iv, valid, slot,
-          [&](Value arg) { return loop.getTiedLoopInit(cast<BlockArgument>(arg))->get(); }, j);
-    }
+    // Prologue: iterations 0 .. D-1 (in a persistent tile loop, rotated: those of the
+    // first tile before the loop, those of the next tile at the end of each tile's K loop).
+    SmallVector<Operation *> rotated;
+    bool rotate = count && outerSlice(rotated);
+    if (!rotate)
+      issuePrologue(b, IRMapping(), Value(), count);
+    else
+      issueFirstPrologue(rotated);
 
     // The loop: wait for this iteration's group, issue the copies of iteration i + D.
     Block *body = loop.getBody();
@@ -566,8 +694,11 @@ private:
     // Every copy issued was waited for in the loop: the mbarriers' bytes may be reused
     // once they are invalidated (after every thread's last wait: tile-allocate-shared),
     // after the loop nest where the ring serves every run of the loop.
-    if (count)
-      finishCount(count);
+    if (count) {
+      Value trips = finishCount(count);
+      if (rotate)
+        issueNextPrologue(rotated, last, count, trips);
+    }
     if (anyTma())
       invalidateAfterNest({barriers}, last);
     finish();

@@ -5,7 +5,9 @@
 // it; the tile loop carries the ring's count of iterations (0 at first, plus the K loop's
 // trip count after each tile), from which the prologue's slots (count + j) mod 3, the
 // loop's slot (count + i) mod 3 and the phase ((count + i) / 3) & 1 are computed, so the
-// phases continue from tile to tile. Warp-specialised (WS), the producer region repeats
+// phases continue from tile to tile. The prologue is rotated out of the tile loop's body:
+// the first tile's copies before the loop, each next tile's right after this tile's last
+// products, before its epilogue, which then runs while they land. Warp-specialised (WS), the producer region repeats
 // the tile loop with only the scalars the copies need and the same count; the consumers
 // hand the slot of the tile's last product back after the loop's final wait (when the
 // loop ran at all): the producer refills it for the next tile while the consumers write
@@ -13,19 +15,22 @@
 // RUN: tile-opt %s -tile-pipeline="tma=true" | FileCheck %s
 // RUN: tile-opt %s -tile-pipeline="tma=true warp-specialize=true" | FileCheck %s --check-prefix=WS
 
+// CHECK: %[[PID:.+]] = tile.program_id 0
 // CHECK: %[[A:.+]] = tile.local_alloc -> !tile.smem<3x128x64xf16
 // CHECK: %[[B:.+]] = tile.local_alloc -> !tile.smem<3x64x256xf16
 // CHECK: %[[BARS:.+]] = tile.local_alloc -> !tile.smem<3x1xi64
 // CHECK: tile.mbarrier_init %[[BARS]] {count = 1 : i32}
 // CHECK: %[[ZERO:.+]] = arith.constant 0 : i32
-// CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[COUNT:.+]] = %[[ZERO]]) -> (i32)  : i32 {
-// CHECK: %[[P0:.+]] = arith.addi %[[COUNT]], %c0_i32{{.*}} : i32
-// CHECK: %[[S0:.+]] = arith.remui %[[P0]], %c3_i32
-// CHECK: scf.if
-// CHECK: tile.memdesc_index %[[BARS]][%[[S0]]]
+// The first tile's prologue, before the tile loop, where the loop runs (%[[PID]] < count).
+// CHECK: %[[RUNS:.+]] = arith.cmpi slt, %[[PID]], %{{.+}} : i32
+// CHECK: %[[V0:.+]] = arith.andi %{{.+}}, %[[RUNS]] : i1
+// CHECK: scf.if %[[V0]] {
 // CHECK: tile.tma_load
-// CHECK: %[[P1:.+]] = arith.addi %[[COUNT]], %c1_i32{{.*}} : i32
-// CHECK: arith.remui %[[P1]], %c3_i32
+// CHECK: %[[V1:.+]] = arith.andi %{{.+}}, %[[RUNS]] : i1
+// CHECK: scf.if %[[V1]] {
+// CHECK: tile.tma_load
+// CHECK: scf.for %[[T:.+]] = %[[PID]] to %{{.+}} step %[[STEP:.+]] iter_args(%[[COUNT:.+]] = %[[ZERO]]) -> (i32)  : i32 {
+// CHECK-NOT: tile.tma_load
 // CHECK: %[[K:.+]] = scf.for %[[I:.+]] = %c0_i32 to %[[TRIPS:.+]] step %c1_i32 iter_args
 // CHECK: %[[LOCAL:.+]] = arith.divsi
 // CHECK: %[[RING:.+]] = arith.addi %[[COUNT]], %[[LOCAL]] : i32
@@ -41,6 +46,20 @@
 // CHECK: %[[N0:.+]] = arith.maxsi %[[N]], %c0_i32
 // CHECK: %[[NEXT:.+]] = arith.addi %[[COUNT]], %[[N0]] : i32
 // CHECK: tile.warpgroup_dot_wait %[[K]] {pending = 0 : i32}
+// The next tile's prologue, before this tile's epilogue: its coordinates from %t + step,
+// where that tile exists, into slots (count + trips + j) mod 3.
+// CHECK: %[[TNEXT:.+]] = arith.addi %[[T]], %[[STEP]] : i32
+// CHECK: %[[EXISTS:.+]] = arith.cmpi slt, %[[TNEXT]], %{{.+}} : i32
+// CHECK: %[[BASE:.+]] = arith.addi %[[COUNT]], %[[N0]] : i32
+// CHECK: %[[W0:.+]] = arith.andi %{{.+}}, %[[EXISTS]] : i1
+// CHECK: %[[R0:.+]] = arith.addi %[[BASE]], %c0_i32{{.*}} : i32
+// CHECK: %[[S0:.+]] = arith.remui %[[R0]], %c3_i32
+// CHECK: scf.if %[[W0]] {
+// CHECK: tile.memdesc_index %[[BARS]][%[[S0]]]
+// CHECK: tile.tma_load
+// CHECK: %[[R1:.+]] = arith.addi %[[BASE]], %c1_i32{{.*}} : i32
+// CHECK: arith.remui %[[R1]], %c3_i32
+// CHECK: tile.tma_load
 // CHECK-NOT: tile.mbarrier_inval
 // CHECK: tile.store
 // CHECK-NEXT: scf.yield %[[NEXT]] : i32
