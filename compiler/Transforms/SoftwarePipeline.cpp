@@ -526,9 +526,15 @@ private:
   /// copies need from that body (the K loop's bounds, the pointers' and coordinates'
   /// operands, the advancing values' initial values) is scalar code without effects
   /// computed from the tile loop's induction variable and values from outside it: those
-  /// ops, in order, in `ops`. Only for a loop directly in one tile loop.
+  /// ops, in order, in `ops`. Only for a loop directly in one tile loop of a kernel
+  /// tile-persistent made.
   bool outerSlice(SmallVector<Operation *> &ops) {
-    if (enclosing.size() != 1 || loop->getParentOp() != enclosing.front())
+    // Only in kernels tile-persistent made (--persistent): the tile loops kernels write
+    // themselves (tutorial 09) keep the prologue in the body until a GPU run has checked
+    // the rotation there too.
+    auto func = loop->getParentOfType<func::FuncOp>();
+    if (enclosing.size() != 1 || loop->getParentOp() != enclosing.front() || !func ||
+        !func->hasAttr(kPersistentAttrName))
       return false;
     scf::ForOp outer = enclosing.front();
     Block *body = outer.getBody();

@@ -5,7 +5,8 @@
 // it; the tile loop carries the ring's count of iterations (0 at first, plus the K loop's
 // trip count after each tile), from which the prologue's slots (count + j) mod 3, the
 // loop's slot (count + i) mod 3 and the phase ((count + i) / 3) & 1 are computed, so the
-// phases continue from tile to tile. The prologue is rotated out of the tile loop's body:
+// phases continue from tile to tile. In a kernel tile-persistent made (tile.persistent),
+// the prologue is rotated out of the tile loop's body:
 // the first tile's copies before the loop, each next tile's right after this tile's last
 // products, before its epilogue, which then runs while they land. Warp-specialised (WS), the producer region repeats
 // the tile loop with only the scalars the copies need and the same count; the consumers
@@ -14,6 +15,15 @@
 // this one. Both mbarrier rings are invalidated after the consumers' tile loop.
 // RUN: tile-opt %s -tile-pipeline="tma=true" | FileCheck %s
 // RUN: tile-opt %s -tile-pipeline="tma=true warp-specialize=true" | FileCheck %s --check-prefix=WS
+// A kernel with its own tile loop (no tile.persistent: tutorial 09's) keeps the prologue in
+// the tile loop's body.
+// RUN: sed 's/, tile.persistent}/}/' %s | tile-opt -tile-pipeline="tma=true" | FileCheck %s --check-prefix=NOROT
+// NOROT: tile.mbarrier_init
+// NOROT-NOT: tile.tma_load
+// NOROT: scf.for %{{.+}} iter_args(%{{.+}}) -> (i32)  : i32 {
+// NOROT: tile.tma_load
+// NOROT: tile.tma_load
+// NOROT: scf.for %{{.+}} -> (tensor<128x256xf32
 
 // CHECK: %[[PID:.+]] = tile.program_id 0
 // CHECK: %[[A:.+]] = tile.local_alloc -> !tile.smem<3x128x64xf16
@@ -121,7 +131,7 @@
 #slice2 = #tile.slice<{dim = 0, parent = #blocked}>
 #slice3 = #tile.slice<{dim = 0, parent = #blocked1}>
 module attributes {tile.target = #tile.target<{arch = "sm_90a", threadsPerWarp = 32, maxSharedBytes = 232448}>} {
-  func.func @matmul(%arg0: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg1: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg2: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg3: i32 {tile.divisibility = 16 : i32}, %arg4: i32 {tile.divisibility = 16 : i32}, %arg5: i32 {tile.divisibility = 16 : i32}, %arg6: i32 {tile.divisibility = 16 : i32}, %arg7: i32 {tile.equal_to = 1 : i32}, %arg8: i32 {tile.divisibility = 16 : i32}, %arg9: i32 {tile.equal_to = 1 : i32}, %arg10: i32 {tile.divisibility = 16 : i32}, %arg11: i32 {tile.equal_to = 1 : i32}) attributes {tile.arg_names = ["a", "b", "c", "M", "N", "K", "stride_am", "stride_ak", "stride_bk", "stride_bn", "stride_cm", "stride_cn"], tile.constexprs = {BK = 64 : i64, BM = 128 : i64, BN = 256 : i64, DTYPE = f16}, tile.grid = ["min(num_sms * occupancy, cdiv(M, 128) * cdiv(N, 256))", "1", "1"], tile.kernel, tile.num_stages = 3 : i32, tile.num_warps = 8 : i32} {
+  func.func @matmul(%arg0: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg1: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg2: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg3: i32 {tile.divisibility = 16 : i32}, %arg4: i32 {tile.divisibility = 16 : i32}, %arg5: i32 {tile.divisibility = 16 : i32}, %arg6: i32 {tile.divisibility = 16 : i32}, %arg7: i32 {tile.equal_to = 1 : i32}, %arg8: i32 {tile.divisibility = 16 : i32}, %arg9: i32 {tile.equal_to = 1 : i32}, %arg10: i32 {tile.divisibility = 16 : i32}, %arg11: i32 {tile.equal_to = 1 : i32}) attributes {tile.arg_names = ["a", "b", "c", "M", "N", "K", "stride_am", "stride_ak", "stride_bk", "stride_bn", "stride_cm", "stride_cn"], tile.constexprs = {BK = 64 : i64, BM = 128 : i64, BN = 256 : i64, DTYPE = f16}, tile.grid = ["min(num_sms * occupancy, cdiv(M, 128) * cdiv(N, 256))", "1", "1"], tile.kernel, tile.num_stages = 3 : i32, tile.num_warps = 8 : i32, tile.persistent} {
     %cst = arith.constant dense<0.000000e+00> : tensor<64x256xf16, #blocked>
     %cst_0 = arith.constant dense<0.000000e+00> : tensor<128x64xf16, #blocked1>
     %cst_1 = arith.constant dense<0.000000e+00> : tensor<128x256xf32, #mma>
