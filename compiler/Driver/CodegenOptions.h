@@ -62,7 +62,7 @@ struct CodegenOptions {
   /// --tma-store: on sm_90a, a result tile stored after the loops goes by TMA bulk copies
   /// from a swizzled shared tile (tile-tma-store).
   bool tmaStore = false;
-  /// --persistent: on sm_90a, a dot kernel with a one-dimensional grid runs its programs
+  /// --persistent: on sm_90a, a dot kernel runs its grid's programs
   /// as iterations of a loop over the tiles on num_sms * occupancy programs
   /// (tile-persistent), its TMA ring kept across the tiles.
   bool persistent = false;

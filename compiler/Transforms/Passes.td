@@ -144,11 +144,13 @@ def TilePipeline : Pass<"tile-pipeline", "::mlir::ModuleOp"> {
 def TilePersistent : Pass<"tile-persistent", "::mlir::ModuleOp"> {
   let summary = "runs an sm_90a dot kernel's programs as iterations of a persistent loop";
   let description = [{
-    A kernel on sm_90a with a dot in a loop, a one-dimensional grid whose expression
-    names integer parameters only, and a body of one block is wrapped in
-    `scf.for %t = program_id(0) to <grid x> step num_programs(0)`, `%t` replacing
-    `program_id(0)` and the grid's value `num_programs(0)` in the body; the grid becomes
-    `min(num_sms * occupancy, <grid x>)`. Each iteration is one of the original programs
+    A kernel on sm_90a with a dot in a loop, a grid whose expressions name integer
+    parameters only, and a body of one block is wrapped in
+    `scf.for %t = program_id(0) to <tiles> step num_programs(0)`, `%t` (on a 1-D grid; on
+    a 2-D or 3-D one, the coordinates taken apart from it) replacing the program ids and
+    the grid's extents `num_programs` in the body; the grid becomes
+    `min(num_sms * occupancy, <tiles>)`, the tiles in grouped order where the body splits
+    the index into rows and columns. Each iteration is one of the original programs
     (tcc --persistent); tile-pipeline then keeps one ring across the tiles.
   }];
   let dependentDialects = ["::mlir::tile::TileDialect", "::mlir::arith::ArithDialect",

@@ -20,9 +20,10 @@
 // phase through this loop) and, warp-specialised, a producer that loads the next tile's
 // operands while the consumers write this one.
 //
-// Only for sm_90a kernels with a dot in a loop, a one-dimensional grid whose expression
-// names integer parameters only (not num_sms or occupancy already), and a body of one
-// block (tcc --persistent).
+// A grid of (X, Y, Z) becomes one loop over X * Y * Z tiles whose index is taken apart into
+// the three coordinates (z outermost, then a grouped order over the (x, y) plane). Only
+// for sm_90a kernels with a dot in a loop, grid expressions naming integer parameters only
+// (not num_sms or occupancy already), and a body of one block (tcc --persistent).
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,9 +46,8 @@ using namespace mlir::tile;
 
 namespace {
 
-/// The grid's x expression as i32 IR at `b`, computed in i64 as the runtime does (a grid
-/// the driver can launch fits in 32 bits), from the kernel's i32 parameters; null if it
-/// names anything else.
+/// A grid expression as i64 IR at `b`, computed as the runtime does, from the kernel's i32
+/// parameters; null if it names anything else.
 Value emitGridExpression(OpBuilder &b, Location loc, func::FuncOp func, StringRef text) {
   tcc::grid::Expr expr;
   std::string error;
@@ -95,7 +95,7 @@ Value emitGridExpression(OpBuilder &b, Location loc, func::FuncOp func, StringRe
     }
     values.push_back(v);
   }
-  return arith::TruncIOp::create(b, loc, b.getI32Type(), values.back());
+  return values.back();
 }
 
 /// Whether the kernel computes a dot in a loop (what a persistent schedule is for).
@@ -118,6 +118,31 @@ constexpr int64_t kGroupRows = 8;
 /// stay in L2 together) instead of whole rows, one after the other. False where the body
 /// does not split the index so; where the grid's count is not rows times X, the order
 /// stays at run time. Any order of the programs gives the same results.
+/// `tile` (in [0, count)) in grouped order over count / columns rows of `columns` tiles,
+/// as an index of the same row-major numbering; `tile` itself unless count is whole rows
+/// and columns > 0 (every divisor is kept non-zero).
+Value groupedOrder(OpBuilder &b, Location loc, Value tile, Value columns, Value count) {
+  auto i32 = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v); };
+  Value g = i32(kGroupRows), one = i32(1);
+  Value positive = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, columns, i32(0));
+  Value x = arith::SelectOp::create(b, loc, positive, columns, one);
+  Value rows = arith::DivUIOp::create(b, loc, count, x);
+  Value width = arith::MulIOp::create(b, loc, g, x);
+  Value group = arith::DivUIOp::create(b, loc, tile, width);
+  Value first = arith::MulIOp::create(b, loc, group, g);
+  Value size = arith::MaxSIOp::create(
+      b, loc, arith::MinSIOp::create(b, loc, arith::SubIOp::create(b, loc, rows, first), g), one);
+  Value within = arith::RemUIOp::create(b, loc, tile, width);
+  Value row = arith::AddIOp::create(b, loc, first, arith::RemUIOp::create(b, loc, within, size));
+  Value column = arith::DivUIOp::create(b, loc, within, size);
+  Value grouped = arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, row, x), column);
+  Value whole = arith::AndIOp::create(
+      b, loc, positive,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                            arith::MulIOp::create(b, loc, rows, x), count));
+  return arith::SelectOp::create(b, loc, whole, grouped, tile);
+}
+
 bool groupTiles(OpBuilder &b, Location loc, Value tile, Value count) {
   Value columns;
   SmallVector<Operation *> splits(tile.getUsers().begin(), tile.getUsers().end());
@@ -138,27 +163,7 @@ bool groupTiles(OpBuilder &b, Location loc, Value tile, Value count) {
     b.setInsertionPointAfter(def);
   else
     b.setInsertionPointToStart(tile.getParentBlock());
-  auto i32 = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v); };
-  Value g = i32(kGroupRows), one = i32(1);
-  // Divisors never zero, whatever the arguments (the select below then keeps the order).
-  Value positive = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, columns, i32(0));
-  Value x = arith::SelectOp::create(b, loc, positive, columns, one);
-  Value rows = arith::DivUIOp::create(b, loc, count, x);
-  Value width = arith::MulIOp::create(b, loc, g, x);
-  Value group = arith::DivUIOp::create(b, loc, tile, width);
-  Value first = arith::MulIOp::create(b, loc, group, g);
-  Value size = arith::MaxSIOp::create(
-      b, loc, arith::MinSIOp::create(b, loc, arith::SubIOp::create(b, loc, rows, first), g), one);
-  Value within = arith::RemUIOp::create(b, loc, tile, width);
-  Value row = arith::AddIOp::create(b, loc, first, arith::RemUIOp::create(b, loc, within, size));
-  Value column = arith::DivUIOp::create(b, loc, within, size);
-  Value grouped = arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, row, x), column);
-  // Only where the count is whole rows of X tiles (and X is positive).
-  Value whole = arith::AndIOp::create(
-      b, loc, positive,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                            arith::MulIOp::create(b, loc, rows, x), count));
-  Value ordered = arith::SelectOp::create(b, loc, whole, grouped, tile);
+  Value ordered = groupedOrder(b, loc, tile, columns, count);
   for (Operation *split : splits)
     split->setOperand(0, ordered);
   return true;
@@ -171,22 +176,32 @@ bool makePersistent(func::FuncOp func) {
   auto grid = func->getAttrOfType<ArrayAttr>(kGridAttrName);
   if (!grid || grid.size() != 3)
     return false;
-  auto x = dyn_cast<StringAttr>(grid[0]);
-  auto y = dyn_cast<StringAttr>(grid[1]), z = dyn_cast<StringAttr>(grid[2]);
-  if (!x || !y || !z || y.getValue() != "1" || z.getValue() != "1")
-    return false;
+  SmallVector<StringRef, 3> dims;
+  for (Attribute d : grid) {
+    auto text = dyn_cast<StringAttr>(d);
+    if (!text)
+      return false;
+    dims.push_back(text.getValue());
+  }
+  bool oneDim = dims[1] == "1" && dims[2] == "1";
   Block &entry = func.getBody().front();
   Location loc = func.getLoc();
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
-  Value count = emitGridExpression(b, loc, func, x.getValue());
-  if (!count) {
-    // What was made before the failure goes.
-    while (&entry.front() != &*b.getInsertionPoint()) {
-      Operation *first = &entry.front();
-      first->erase();
+  // The grid's dimensions (i32) and their product, the count of tiles.
+  SmallVector<Value, 3> extents;
+  Value product;
+  for (StringRef d : ArrayRef<StringRef>(dims).take_front(oneDim ? 1 : 3)) {
+    Value v = emitGridExpression(b, loc, func, d);
+    if (!v) {
+      // What was made before the failure goes.
+      while (&entry.front() != &*b.getInsertionPoint())
+        entry.front().erase();
+      return false;
     }
-    return false;
+    product = product ? arith::MulIOp::create(b, loc, product, v).getResult() : v;
+    extents.push_back(arith::TruncIOp::create(b, loc, b.getI32Type(), v));
   }
+  Value count = oneDim ? extents[0] : arith::TruncIOp::create(b, loc, b.getI32Type(), product);
   Value pid = ProgramIdOp::create(b, loc, b.getI32Type(), 0);
   Value programs = NumProgramsOp::create(b, loc, b.getI32Type(), 0);
   auto loop = scf::ForOp::create(b, loc, pid, count, programs);
@@ -196,18 +211,37 @@ bool makePersistent(func::FuncOp func) {
                                std::next(loop->getIterator()),
                                entry.getTerminator()->getIterator());
   Value tile = loop.getInductionVar();
+  // The original program's coordinates: the index itself on a one-dimensional grid; on a
+  // grid of (X, Y, Z), z = t / (X * Y) and, within the plane, the index in grouped order
+  // (groups of 8 along x, y within a group) split into x = i / Y and y = i % Y.
+  SmallVector<Value, 3> coords{tile, Value(), Value()};
+  if (!oneDim) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(body);
+    Value plane = arith::MulIOp::create(b, loc, extents[0], extents[1]);
+    Value within = arith::RemUIOp::create(b, loc, tile, plane);
+    Value ordered = groupedOrder(b, loc, within, extents[1], plane);
+    coords[0] = arith::DivUIOp::create(b, loc, ordered, extents[1]);
+    coords[1] = arith::RemUIOp::create(b, loc, ordered, extents[1]);
+    coords[2] = arith::DivUIOp::create(b, loc, tile, plane);
+  }
   body->walk([&](Operation *op) {
-    if (auto id = dyn_cast<ProgramIdOp>(op); id && id.getAxis() == 0) {
-      id.getResult().replaceAllUsesWith(tile);
+    if (auto id = dyn_cast<ProgramIdOp>(op); id && (oneDim ? id.getAxis() == 0 : true)) {
+      id.getResult().replaceAllUsesWith(coords[id.getAxis()]);
       id->erase();
-    } else if (auto n = dyn_cast<NumProgramsOp>(op); n && n.getAxis() == 0) {
-      n.getResult().replaceAllUsesWith(count);
+    } else if (auto n = dyn_cast<NumProgramsOp>(op); n && (oneDim ? n.getAxis() == 0 : true)) {
+      n.getResult().replaceAllUsesWith(extents[n.getAxis()]);
       n->erase();
     }
   });
-  // The tiles in grouped order where the body splits the index into rows and columns.
-  groupTiles(b, loc, tile, count);
-  std::string persistent = "min(num_sms * occupancy, " + x.getValue().str() + ")";
+  // A one-dimensional grid's tiles in grouped order where the body splits the index into
+  // rows and columns.
+  if (oneDim)
+    groupTiles(b, loc, tile, count);
+  std::string tiles = oneDim ? dims[0].str()
+                             : "(" + dims[0].str() + ") * (" + dims[1].str() + ") * (" +
+                                   dims[2].str() + ")";
+  std::string persistent = "min(num_sms * occupancy, " + tiles + ")";
   func->setAttr(kGridAttrName, b.getStrArrayAttr({persistent, "1", "1"}));
   func->setAttr(kPersistentAttrName, b.getUnitAttr());
   return true;

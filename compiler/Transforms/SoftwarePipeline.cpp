@@ -620,7 +620,12 @@ private:
     scf::ForOp outer = enclosing.front();
     Location loc = loop.getLoc();
     OpBuilder b(loop.getContext());
-    b.setInsertionPointAfter(last);
+    // After the last products' waits and the trip count (computed right after the loop,
+    // which is itself `last` where no product stays in flight).
+    Operation *at = last;
+    if (Operation *def = trips.getDefiningOp(); def && last->isBeforeInBlock(def))
+      at = def;
+    b.setInsertionPointAfter(at);
     Value next = arith::AddIOp::create(b, loc, outer.getInductionVar(), outer.getStep());
     IRMapping base;
     base.map(outer.getInductionVar(), next);

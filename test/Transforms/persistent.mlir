@@ -7,8 +7,10 @@
 // splits the tile index into a row and a column of tiles (`t // X`, `t % X`, nothing else),
 // the index is first taken in grouped order (groups of 8 rows, column by column within a
 // group; kept as it is unless the count is rows * X with X > 0). Kernels the
-// pass cannot or need not change keep their body and grid: a two-dimensional grid, a grid
-// that already names num_sms, no dot in a loop, an sm_90 target.
+// pass cannot or need not change keep their body and grid: a grid that already names
+// num_sms, no dot in a loop, an sm_90 target. A two- or three-dimensional grid (X, Y, Z)
+// becomes one loop over X * Y * Z tiles, each index t taken apart into z = t / (X * Y)
+// and, within the plane, the index in grouped order split into x = i / Y and y = i % Y.
 // RUN: tile-opt %s -split-input-file -tile-persistent | FileCheck %s
 
 // CHECK-LABEL: func.func @mm(
@@ -65,10 +67,6 @@ module attributes {tile.target = #tile.target<{arch = "sm_90a", threadsPerWarp =
 
 // -----
 
-// CHECK-LABEL: func.func @two_d(
-// CHECK-SAME: tile.grid = ["cdiv(M, 64)", "cdiv(N, 64)", "1"]
-// CHECK-NOT: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} : i32 {
-// CHECK: tile.program_id 0
 // CHECK-LABEL: func.func @already(
 // CHECK-SAME: tile.grid = ["min(num_sms, M)", "1", "1"]
 // CHECK-NEXT: tile.program_id 0
@@ -76,23 +74,6 @@ module attributes {tile.target = #tile.target<{arch = "sm_90a", threadsPerWarp =
 // CHECK-SAME: tile.grid = ["M", "1", "1"]
 // CHECK-NEXT: tile.program_id 0
 module attributes {tile.target = #tile.target<{arch = "sm_90a", threadsPerWarp = 32, maxSharedBytes = 232448}>} {
-  func.func @two_d(%arg0: !tile.ptr<f16>, %arg1: !tile.ptr<f32>, %arg2: i32, %arg3: i32, %arg4: i32) attributes {tile.arg_names = ["a", "c", "M", "N", "K"], tile.grid = ["cdiv(M, 64)", "cdiv(N, 64)", "1"], tile.kernel, tile.num_warps = 4 : i32} {
-    %0 = tile.program_id 0
-    %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
-    %c0_i32 = arith.constant 0 : i32
-    %c1_i32 = arith.constant 1 : i32
-    %4 = scf.for %k = %c0_i32 to %arg4 step %c1_i32 iter_args(%acc = %cst) -> (tensor<64x64xf32>) : i32 {
-      %p = tile.addptr %arg0, %k : !tile.ptr<f16>, i32
-      %ps = tile.splat %p : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>>
-      %t = tile.load %ps : tensor<64x64x!tile.ptr<f16>>
-      %d = tile.dot %t, %t, %acc : tensor<64x64xf16>, tensor<64x64xf16> -> tensor<64x64xf32>
-      scf.yield %d : tensor<64x64xf32>
-    }
-    %q = tile.addptr %arg1, %0 : !tile.ptr<f32>, i32
-    %qs = tile.splat %q : !tile.ptr<f32> -> tensor<64x64x!tile.ptr<f32>>
-    tile.store %qs, %4 : tensor<64x64x!tile.ptr<f32>>
-    return
-  }
   func.func @already(%arg0: !tile.ptr<f16>, %arg1: !tile.ptr<f32>, %arg2: i32, %arg3: i32, %arg4: i32) attributes {tile.arg_names = ["a", "c", "M", "N", "K"], tile.grid = ["min(num_sms, M)", "1", "1"], tile.kernel, tile.num_warps = 4 : i32} {
     %0 = tile.program_id 0
     %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
@@ -196,6 +177,48 @@ module attributes {tile.target = #tile.target<{arch = "sm_90a", threadsPerWarp =
       scf.yield %d : tensor<64x64xf32>
     }
     %q = tile.addptr %arg1, %2 : !tile.ptr<f32>, i32
+    %qs = tile.splat %q : !tile.ptr<f32> -> tensor<64x64x!tile.ptr<f32>>
+    tile.store %qs, %4 : tensor<64x64x!tile.ptr<f32>>
+    return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: func.func @two_d(
+// CHECK-SAME: tile.grid = ["min(num_sms * occupancy, (cdiv(M, 64)) * (cdiv(N, 64)) * (1))", "1", "1"]
+// CHECK: %[[GX:.+]] = arith.trunci %{{.+}} : i64 to i32
+// CHECK: %[[GY:.+]] = arith.trunci %{{.+}} : i64 to i32
+// CHECK: %[[GZ:.+]] = arith.trunci %{{.+}} : i64 to i32
+// CHECK: %[[COUNT:.+]] = arith.trunci %{{.+}} : i64 to i32
+// CHECK: scf.for %[[T:.+]] = %{{.+}} to %[[COUNT]] step %{{.+}} : i32 {
+// CHECK: %[[PLANE:.+]] = arith.muli %[[GX]], %[[GY]] : i32
+// CHECK: %[[IN:.+]] = arith.remui %[[T]], %[[PLANE]] : i32
+// CHECK: %[[ORDER:.+]] = arith.select %{{.+}}, %{{.+}}, %[[IN]] : i32
+// CHECK: %[[X:.+]] = arith.divui %[[ORDER]], %[[GY]] : i32
+// CHECK: %[[Y:.+]] = arith.remui %[[ORDER]], %[[GY]] : i32
+// CHECK-NOT: tile.program_id
+// CHECK-NOT: tile.num_programs
+// CHECK: %[[S:.+]] = arith.addi %[[X]], %[[GY]] : i32
+// CHECK: arith.addi %[[S]], %[[Y]] : i32
+module attributes {tile.target = #tile.target<{arch = "sm_90a", threadsPerWarp = 32, maxSharedBytes = 232448}>} {
+  func.func @two_d(%arg0: !tile.ptr<f16>, %arg1: !tile.ptr<f32>, %arg2: i32, %arg3: i32, %arg4: i32) attributes {tile.arg_names = ["a", "c", "M", "N", "K"], tile.grid = ["cdiv(M, 64)", "cdiv(N, 64)", "1"], tile.kernel, tile.num_warps = 4 : i32} {
+    %0 = tile.program_id 0
+    %y = tile.program_id 1
+    %ny = tile.num_programs 1
+    %s0 = arith.addi %0, %ny : i32
+    %s1 = arith.addi %s0, %y : i32
+    %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %4 = scf.for %k = %c0_i32 to %arg4 step %c1_i32 iter_args(%acc = %cst) -> (tensor<64x64xf32>) : i32 {
+      %p = tile.addptr %arg0, %k : !tile.ptr<f16>, i32
+      %ps = tile.splat %p : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>>
+      %t = tile.load %ps : tensor<64x64x!tile.ptr<f16>>
+      %d = tile.dot %t, %t, %acc : tensor<64x64xf16>, tensor<64x64xf16> -> tensor<64x64xf32>
+      scf.yield %d : tensor<64x64xf32>
+    }
+    %q = tile.addptr %arg1, %s1 : !tile.ptr<f32>, i32
     %qs = tile.splat %q : !tile.ptr<f32> -> tensor<64x64x!tile.ptr<f32>>
     tile.store %qs, %4 : tensor<64x64x!tile.ptr<f32>>
     return

@@ -171,9 +171,8 @@ int main(int argc, char **argv) {
                "bounds masks a tensor map describes) with TMA bulk tensor copies from a "
                "swizzled shared tile instead of per-thread stores. Off by default");
   app.add_flag("--persistent,!--no-persistent", codegen.persistent,
-               "sm_90a: launch a dot kernel with a one-dimensional grid on num_sms * "
-               "occupancy programs, each looping over the grid's tiles (pid, pid + "
-               "programs, ...), its TMA ring and mbarriers kept across them; with "
+               "sm_90a: launch a dot kernel on num_sms * occupancy programs, each "
+               "looping over the grid's tiles (pid, pid + programs, ..., in grouped order), its TMA ring and mbarriers kept across them; with "
                "--warp-specialize the producer loads the next tile while the consumers "
                "write this one. Not with --check-bounds. Off by default");
   app.add_flag("--mlir-print-ir-after-all", codegen.printIRAfterAll,
