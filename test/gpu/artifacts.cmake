@@ -359,6 +359,22 @@ foreach(v hd64:64:1:13:W4_S3 hd64_causal:64:3:13:W4_S3 hd128:128:1:16:W8_S2)
                FLAGS --arch sm_90a --config ${config} -D HEAD_DIM=${hd} -D STAGE=${stage}
                      --warp-specialize)
 endforeach()
+# Persistent (--persistent: one loop over the grid's (cdiv(N_CTX, BLOCK_M), Z * H) tiles),
+# plain and warp-specialised, folders PERSISTENT_ and WS_PERSISTENT_ beside their twins.
+foreach(v PERSISTENT_hd64:64:1 PERSISTENT_hd64_causal:64:3 WS_PERSISTENT_hd64:64:1
+          WS_PERSISTENT_hd64_causal:64:3)
+  string(REPLACE ":" ";" v "${v}")
+  list(GET v 0 tag)
+  list(GET v 1 hd)
+  list(GET v 2 stage)
+  set(extra --persistent)
+  if(tag MATCHES "^WS_")
+    list(APPEND extra --warp-specialize)
+  endif()
+  tcc_artifact(tcc/triton_06_fused_attention/${tag}_c13_W4_S3/_attn_fwd.cubin
+               SOURCE ${_t}/06_fused_attention.tile
+               FLAGS --arch sm_90a --config 13 -D HEAD_DIM=${hd} -D STAGE=${stage} ${extra})
+endforeach()
 # NUM_SMS 132 (the constexpr's default: an H100 or H200); the pointer kernel's configuration
 # 0 (128x128x64, 3 stages, 4 warps), the descriptor kernel's 7 (128x128x64, 3 stages, 8
 # warps, no epilogue subtiling).

@@ -672,7 +672,16 @@ INSTANTIATE_TEST_SUITE_P(
                       AttentionCase{16, 16, 256, 64, false, "WS_hd64_c13_W4_S3"},
                       AttentionCase{1, 2, 1024, 64, true, "WS_hd64_causal_c13_W4_S3"},
                       AttentionCase{16, 16, 256, 64, true, "WS_hd64_causal_c13_W4_S3"},
-                      AttentionCase{1, 2, 256, 128, false, "WS_hd128_c16_W8_S2"}));
+                      AttentionCase{1, 2, 256, 128, false, "WS_hd128_c16_W8_S2"},
+                      // Persistent (--persistent: one loop over the 2-D grid's tiles, a ring
+                      // per K/V loop kept across them), plain and warp-specialised.
+                      AttentionCase{1, 2, 1024, 64, false, "PERSISTENT_hd64_c13_W4_S3"},
+                      AttentionCase{16, 16, 256, 64, false, "PERSISTENT_hd64_c13_W4_S3"},
+                      AttentionCase{1, 2, 1024, 64, true, "PERSISTENT_hd64_causal_c13_W4_S3"},
+                      AttentionCase{16, 16, 256, 64, true, "PERSISTENT_hd64_causal_c13_W4_S3"},
+                      AttentionCase{1, 2, 1024, 64, false, "WS_PERSISTENT_hd64_c13_W4_S3"},
+                      AttentionCase{16, 16, 256, 64, false, "WS_PERSISTENT_hd64_c13_W4_S3"},
+                      AttentionCase{16, 16, 256, 64, true, "WS_PERSISTENT_hd64_causal_c13_W4_S3"}));
 // (N_CTX a multiple of the blocks, as the tutorial assumes: its loops do not mask the keys
 // of the next head, only the end of the whole Z * H * N_CTX tensor.)
 
