@@ -265,6 +265,8 @@ private:
         });
     if (f->numStages)
       forOp->setAttr(mlir::tile::kNumStagesAttrName, b.getI32IntegerAttr(int32_t(f->numStages)));
+    if (f->warpSpecialize)
+      forOp->setAttr(mlir::tile::kSpecializeWarpsAttrName, b.getUnitAttr());
     for (size_t i = 0; i < f->carried.size(); ++i)
       values[f->carried[i].result] = forOp.getResult(i);
   }

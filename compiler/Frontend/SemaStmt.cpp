@@ -342,9 +342,12 @@ void Sema::forStmt(const ast::ForStmt *s, const NameSet &liveAfter) {
     return;
   }
   int64_t numStages = 0;
+  bool warpSpecialize = false;
   for (const ast::KeywordArg &kw : call->kwargs) {
-    // Triton's scheduling hints that are flags: evaluated and checked, no effect in tcc
-    // (its pipeliner decides per loop; docs/language.md).
+    // Triton's scheduling hints that are flags: evaluated and checked. warp_specialize=True
+    // asks tile-pipeline for a producer warpgroup in the dot loop it names or holds (as
+    // --warp-specialize does for every such loop); the others have no effect in tcc (its
+    // pipeliner decides per loop; docs/language.md).
     if (kw.name == "flatten" || kw.name == "warp_specialize" ||
         kw.name == "disallow_acc_multi_buffer") {
       Value v = expr(kw.value);
@@ -355,6 +358,8 @@ void Sema::forStmt(const ast::ForStmt *s, const NameSet &liveAfter) {
                                          " must be True or False, not " + v.describe());
         return;
       }
+      if (kw.name == "warp_specialize")
+        warpSpecialize = v.intValue != 0;
       continue;
     }
     if (kw.name != "num_stages" && kw.name != "loop_unroll_factor") {
@@ -433,6 +438,7 @@ void Sema::forStmt(const ast::ForStmt *s, const NameSet &liveAfter) {
   node->upper = bounds[1];
   node->step = bounds[2];
   node->numStages = numStages;
+  node->warpSpecialize = warpSpecialize;
   node->inductionVar = newVariable(s->target->name, Type::scalar(ScalarKind::I32),
                                    s->target->range);
 

@@ -424,6 +424,7 @@ public:
   Variable *inductionVar = nullptr;
   Expr *lower = nullptr, *upper = nullptr, *step = nullptr;
   int64_t numStages = 0; // range(..., num_stages=): 0 when not given
+  bool warpSpecialize = false; // range(..., warp_specialize=True)
   std::vector<LoopCarried> carried;
   Block body;
   static bool classof(const Stmt *s) { return s->getKind() == Kind::For; }

@@ -1088,7 +1088,12 @@ struct SoftwarePipeline : tcc::impl::TilePipelineBase<SoftwarePipeline> {
 
   void runOnOperation() override {
     tcc::forEachLoopWithStages(getOperation(), numStages, [&](scf::ForOp loop, unsigned stages) {
-      Pipeliner(loop, stages, tma, warpSpecialize).run();
+      // Warp-specialised everywhere (--warp-specialize), or where the source asked for it
+      // on this loop or one around it (range(..., warp_specialize=True)).
+      bool asked = false;
+      for (Operation *op = loop; op && !isa<func::FuncOp>(op); op = op->getParentOp())
+        asked |= op->hasAttr(kSpecializeWarpsAttrName);
+      Pipeliner(loop, stages, tma, warpSpecialize || asked).run();
     });
   }
 };

@@ -149,6 +149,7 @@ constexpr AttrRule kAttrRules[] = {
     {kSharedBytesAttrName, Expect::NonNegative, Place::Function},
     {kGridAttrName, Expect::Grid, Place::Function},
     {kPersistentAttrName, Expect::Unit, Place::Function},
+    {kSpecializeWarpsAttrName, Expect::Unit, Place::FunctionOrLoop},
     {kArgNamesAttrName, Expect::Strings, Place::Function},
     {kConstexprsAttrName, Expect::Dictionary, Place::Function},
     {kCheckBoundsAttrName, Expect::Unit, Place::Function},

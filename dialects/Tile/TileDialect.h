@@ -66,6 +66,9 @@ inline constexpr llvm::StringLiteral kNumStagesAttrName = "tile.num_stages";
 inline constexpr llvm::StringLiteral kProducerWarpsAttrName = "tile.producer_warps";
 inline constexpr llvm::StringLiteral kSharedBytesAttrName = "tile.shared_bytes";
 inline constexpr llvm::StringLiteral kGridAttrName = "tile.grid";
+/// On an scf.for whose source asked for warp specialisation (`range(..., warp_specialize=
+/// True)`): tile-pipeline gives the dot loop it is or holds a producer warpgroup.
+inline constexpr llvm::StringLiteral kSpecializeWarpsAttrName = "tile.specialize_warps";
 /// On a kernel tile-persistent made persistent (its body a loop over the grid's tiles).
 inline constexpr llvm::StringLiteral kPersistentAttrName = "tile.persistent";
 inline constexpr llvm::StringLiteral kArgNamesAttrName = "tile.arg_names";
