@@ -165,7 +165,8 @@ int main(int argc, char **argv) {
                "sm_90a: run a dot loop whose operand tiles all come by TMA on a producer "
                "warpgroup (the bulk copies, registers lowered with setmaxnreg) beside the "
                "num_warps consumer warps (the products, registers raised), slots handed "
-               "over on full/empty mbarriers; launches num_warps + 4 warps. Off by default");
+               "over on full/empty mbarriers; launches num_warps + 4 warps. Off by default "
+               "(range(..., warp_specialize=True) asks it for one loop)");
   app.add_flag("--tma-store,!--no-tma-store", codegen.tmaStore,
                "sm_90a: store a kernel's result tile (written once, after its loops, under "
                "bounds masks a tensor map describes) with TMA bulk tensor copies from a "
