@@ -47,6 +47,23 @@ Value isThreadZero(OpBuilder &b, Location loc, Operation *op) {
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, i32Const(b, loc, first));
 }
 
+/// What `body` builds, in an scf.if that only the thread isThreadZero names enters.
+void onThreadZero(OpBuilder &b, Location loc, Operation *op, function_ref<void()> body) {
+  auto ifOp = scf::IfOp::create(b, loc, TypeRange(), isThreadZero(b, loc, op),
+                                /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  body();
+}
+
+/// A bulk copy's coordinates, converted (one value each).
+SmallVector<Value> coordinatesOf(ArrayRef<ValueRange> converted) {
+  SmallVector<Value> coords;
+  for (ValueRange c : converted)
+    coords.push_back(c.front());
+  return coords;
+}
+
 /// The mbarrier of slot `s` of the ring at `base`.
 Value barrierOfSlot(OpBuilder &b, Location loc, Value base, int64_t s) {
   return s ? sharedElementPtr(b, loc, base, b.getI64Type(), i32Const(b, loc, s)) : base;
@@ -76,12 +93,10 @@ struct MBarrierInvalLowering : OpConversionPattern<MBarrierInvalOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value base = adaptor.getBarriers().front();
-    auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange(), isThreadZero(rewriter, loc, op),
-                                  /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-    for (int64_t s = 0; s < op.getBarriers().getType().getNumSlots(); ++s)
-      nvvm::mbarrierInval(rewriter, loc, barrierOfSlot(rewriter, loc, base, s));
+    onThreadZero(rewriter, loc, op, [&] {
+      for (int64_t s = 0; s < op.getBarriers().getType().getNumSlots(); ++s)
+        nvvm::mbarrierInval(rewriter, loc, barrierOfSlot(rewriter, loc, base, s));
+    });
     rewriter.eraseOp(op);
     return success();
   }
@@ -147,9 +162,7 @@ struct TmaLoadLowering : OpConversionPattern<TmaLoadOp> {
     Location loc = op.getLoc();
     Value descPtr = adaptor.getDesc().front();
     Value bar = adaptor.getBarrier().front();
-    SmallVector<Value> coords;
-    for (ValueRange c : adaptor.getCoords())
-      coords.push_back(c.front());
+    SmallVector<Value> coords = coordinatesOf(adaptor.getCoords());
     Value first = isThreadZero(rewriter, loc, op);
     forEachBox(rewriter, loc, cast<TensorMapType>(op.getDesc().getType()), op.getDst().getType(),
                adaptor.getDst().front(), coords, op.getNumBoxes(),
@@ -169,19 +182,15 @@ struct TmaStoreLowering : OpConversionPattern<TmaStoreOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value descPtr = adaptor.getDesc().front();
-    SmallVector<Value> coords;
-    for (ValueRange c : adaptor.getCoords())
-      coords.push_back(c.front());
-    auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange(), isThreadZero(rewriter, loc, op),
-                                  /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-    forEachBox(rewriter, loc, cast<TensorMapType>(op.getDesc().getType()), op.getSrc().getType(),
-               adaptor.getSrc().front(), coords, op.getNumBoxes(),
-               [&](Value src, ArrayRef<Value> at) {
-                 nvvm::tmaStore(rewriter, loc, src, descPtr, at);
-               });
-    nvvm::bulkCommitAndWaitRead(rewriter, loc);
+    SmallVector<Value> coords = coordinatesOf(adaptor.getCoords());
+    onThreadZero(rewriter, loc, op, [&] {
+      forEachBox(rewriter, loc, cast<TensorMapType>(op.getDesc().getType()),
+                 op.getSrc().getType(), adaptor.getSrc().front(), coords, op.getNumBoxes(),
+                 [&](Value src, ArrayRef<Value> at) {
+                   nvvm::tmaStore(rewriter, loc, src, descPtr, at);
+                 });
+      nvvm::bulkCommitAndWaitRead(rewriter, loc);
+    });
     rewriter.eraseOp(op);
     return success();
   }

@@ -28,6 +28,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Transforms/Passes.h"
+#include "compiler/Transforms/SpecializeArguments.h"
 #include "dialects/Tile/TileDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -53,17 +54,12 @@ Value emitGridExpression(OpBuilder &b, Location loc, func::FuncOp func, StringRe
   std::string error;
   if (!tcc::grid::parse(text.str(), &expr, &error))
     return {};
-  auto names = func->getAttrOfType<ArrayAttr>(kArgNamesAttrName);
+  SmallVector<std::string> names = tcc::kernelArgumentNames(func);
   Block &entry = func.getBody().front();
   auto slotOf = [&](const std::string &name) -> int {
-    if (!names)
-      return -1;
-    for (auto [i, attr] : llvm::enumerate(names)) {
-      auto s = dyn_cast<StringAttr>(attr);
-      if (s && s.getValue() == name && i < entry.getNumArguments() &&
-          entry.getArgument(unsigned(i)).getType().isInteger(32))
+    for (auto [i, n] : llvm::enumerate(names))
+      if (n == name && entry.getArgument(unsigned(i)).getType().isInteger(32))
         return int(i);
-    }
     return -1;
   };
   if (!tcc::grid::bind(&expr, slotOf, &error))

@@ -549,8 +549,12 @@ private:
         return;
       }
       Operation *def = v.getDefiningOp();
+      // Outside the tile loop, or inside the K loop (cloned with the copies): nothing else
+      // nested in the tile loop's body is visible here. Not tcc::loopSliceOf, which wants
+      // ops it may speculate: these divide by the grid's extents (pm = t / X), as the
+      // kernel's own body does for every tile the loop runs.
       if (def->getBlock() != body)
-        return; // outside the tile loop, or inside the K loop (cloned with the copies)
+        return;
       if (!isMemoryEffectFree(def) || def->getNumRegions() != 0 ||
           isa<SharedMemType>(v.getType())) {
         ok = false;
@@ -585,35 +589,35 @@ private:
     return true;
   }
 
-  /// The first tile's prologue, before the tile loop: its slice for the loop's lower
-  /// bound, copies where the tile loop runs at all, into slots 0 .. D-1.
-  void issueFirstPrologue(ArrayRef<Operation *> slice) {
+  /// The prologue of the tile the tile loop's induction value `tile` names, at `b`: the
+  /// slice cloned for that value, copies where that tile exists (`tile < ub`), into slots
+  /// (count + j) mod S.
+  void issueTilePrologue(OpBuilder &b, ArrayRef<Operation *> slice, Value tile, Value count) {
     scf::ForOp outer = enclosing.front();
-    Location loc = loop.getLoc();
-    OpBuilder b(outer);
     IRMapping base;
-    base.map(outer.getInductionVar(), outer.getLowerBound());
+    base.map(outer.getInductionVar(), tile);
     SmallVector<Operation *> clones;
     for (Operation *op : slice)
       clones.push_back(b.clone(*op, base));
-    Value runs = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, outer.getLowerBound(),
-                                       outer.getUpperBound());
-    // The tile loop's count starts at 0 (threadCount's initial value).
-    issuePrologue(b, base, runs, i32(b, 0));
-    eraseUnused(clones);
-  }
-
-  /// What the copies did not need of a cloned slice (a TMA copy takes the scalars, not
-  /// the pointer tiles), last first.
-  static void eraseUnused(ArrayRef<Operation *> clones) {
+    Value exists = arith::CmpIOp::create(b, loop.getLoc(), arith::CmpIPredicate::slt, tile,
+                                         outer.getUpperBound());
+    issuePrologue(b, base, exists, count);
+    // What the copies did not need (a TMA copy takes the scalars, not the pointer tiles).
     for (Operation *op : llvm::reverse(clones))
       if (op->use_empty())
         op->erase();
   }
 
+  /// The first tile's prologue, before the tile loop, into slots 0 .. D-1 (the tile loop's
+  /// count starts at 0: threadCount).
+  void issueFirstPrologue(ArrayRef<Operation *> slice) {
+    scf::ForOp outer = enclosing.front();
+    OpBuilder b(outer);
+    issueTilePrologue(b, slice, outer.getLowerBound(), i32(b, 0));
+  }
+
   /// The next tile's prologue, after this tile's K loop and its last products (`last`),
-  /// before the epilogue: its slice for the tile loop's next induction value, copies where
-  /// that tile exists, into slots (count + trips + j) mod S, where the next run of the
+  /// before the epilogue, into slots (count + trips + j) mod S, where the next run of the
   /// loop reads them. The epilogue then runs while they land.
   void issueNextPrologue(ArrayRef<Operation *> slice, Operation *last, Value count,
                          Value trips) {
@@ -627,15 +631,7 @@ private:
       at = def;
     b.setInsertionPointAfter(at);
     Value next = arith::AddIOp::create(b, loc, outer.getInductionVar(), outer.getStep());
-    IRMapping base;
-    base.map(outer.getInductionVar(), next);
-    SmallVector<Operation *> clones;
-    for (Operation *op : slice)
-      clones.push_back(b.clone(*op, base));
-    Value exists =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next, outer.getUpperBound());
-    issuePrologue(b, base, exists, arith::AddIOp::create(b, loc, count, trips));
-    eraseUnused(clones);
+    issueTilePrologue(b, slice, next, arith::AddIOp::create(b, loc, count, trips));
   }
 
   void rewrite() {

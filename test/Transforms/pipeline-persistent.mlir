@@ -59,8 +59,8 @@
 // The next tile's prologue, before this tile's epilogue: its coordinates from %t + step,
 // where that tile exists, into slots (count + trips + j) mod 3.
 // CHECK: %[[TNEXT:.+]] = arith.addi %[[T]], %[[STEP]] : i32
-// CHECK: %[[EXISTS:.+]] = arith.cmpi slt, %[[TNEXT]], %{{.+}} : i32
 // CHECK: %[[BASE:.+]] = arith.addi %[[COUNT]], %[[N0]] : i32
+// CHECK: %[[EXISTS:.+]] = arith.cmpi slt, %[[TNEXT]], %{{.+}} : i32
 // CHECK: %[[W0:.+]] = arith.andi %{{.+}}, %[[EXISTS]] : i1
 // CHECK: %[[R0:.+]] = arith.addi %[[BASE]], %c0_i32{{.*}} : i32
 // CHECK: %[[S0:.+]] = arith.remui %[[R0]], %c3_i32

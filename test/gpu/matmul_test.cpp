@@ -247,15 +247,26 @@ TEST(Plans, Matmul) {
       return CUdeviceptr((uint64_t(base) << 32) + uint64_t(l.lead) * bytes);
     };
     std::vector<tcc::Arg> args = argsOf(c, o, at(1, o.a), at(2, o.b), at(3, o.bias), at(4, o.c));
+    // A persistent folder's grid needs the device (num_sms, occupancy).
+    std::string noGpu;
+    bool deviceGrid = false;
+    for (const auto& v : k.variants())
+      deviceGrid |= v.grid[0].find("num_sms") != std::string::npos;
+    if (deviceGrid && !gputest::gpuAvailable(&noGpu))
+      continue;
     tcc::LaunchPlan p = k.planArgs(args.data(), args.size());
     coverage.record(c.cfg, k, p);
     const int64_t bm = c.cfg.constexprOr("BM", 1), bn = c.cfg.constexprOr("BN", 1);
     const int64_t tiles = gputest::cdiv(c.M, bm) * gputest::cdiv(c.N, bn);
-    // A persistent variant (--persistent, folders PERSISTENT_) launches at most one program
-    // per tile, as many as the GPU holds at once (min(num_sms * occupancy, tiles)).
+    // A persistent variant (--persistent, folders PERSISTENT_) launches as many programs as
+    // the GPU holds at once, a multiple of its SMs, never more than one per tile:
+    // min(num_sms * occupancy, tiles).
     if (p.variant && p.variant->grid[0].find("num_sms") != std::string::npos) {
-      EXPECT_GE(p.grid.x, 1u);
+      const int64_t sms = tcc::deviceInfo(0).smCount;
       EXPECT_LE(int64_t(p.grid.x), tiles);
+      EXPECT_GE(int64_t(p.grid.x), std::min<int64_t>(tiles, sms));
+      if (int64_t(p.grid.x) < tiles) // capped by the device
+        EXPECT_EQ(int64_t(p.grid.x) % sms, 0);
     } else {
       EXPECT_EQ(p.grid.x, tiles);
     }
