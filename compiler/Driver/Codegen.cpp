@@ -351,7 +351,12 @@ bool Codegen::lower(ModuleOp tileModule, const std::map<std::string, Assumptions
                                      "' crashed on this input; please report it with the input "
                                      "file and the command line");
         // What the crashed pass held is in no state to be destroyed: leave at once, exit 1.
+        // Where the messages go to a log that the caller would print later (an @autotune
+        // configuration compiled beside the others, tcc tune's ceiling kernel), it is
+        // printed now: exiting would lose it.
         driver.diagnosticStream().flush();
+        if (auto *log = dynamic_cast<llvm::raw_string_ostream *>(&driver.diagnosticStream()))
+          llvm::errs() << log->str();
         llvm::errs().flush();
         llvm::outs().flush();
         std::_Exit(1);

@@ -233,6 +233,12 @@ private:
       auto alloc = dyn_cast<LocalAllocOp>(&op);
       if (!alloc || !alloc.getSrc() || !isa<NVMMASharedEncodingAttr>(alloc.getType().getEncoding()))
         continue;
+      // Only a tile this loop's own products read: one that an inner loop's products
+      // read (hoisted there by hoistInvariantTiles: a persistent kernel's tile loop around
+      // a K loop over resident operands) is that loop's invariant, not this loop's stream.
+      if (llvm::none_of(alloc->getUsers(),
+                        [&](Operation *user) { return user->getBlock() == loop.getBody(); }))
+        continue;
       Value src = alloc.getSrc();
       SharedMemType slotType = alloc.getType();
       SmallVector<Operation *> between;
@@ -288,8 +294,11 @@ private:
       rings.insert(s.alloc);
     bool safe = true;
     loop.getBody()->walk([&](WarpGroupDotWaitOp wait) {
-      if (!llvm::all_of(wait.getResult().getUsers(),
-                        [](Operation *user) { return isa<scf::YieldOp>(user); }))
+      // Carried around this loop: an inner loop's products are that loop's.
+      Operation *yield = loop.getBody()->getTerminator();
+      if (wait.getResult().use_empty() ||
+          !llvm::all_of(wait.getResult().getUsers(),
+                        [&](Operation *user) { return user == yield; }))
         return;
       auto dot = wait.getSrc().getDefiningOp<WarpGroupDotOp>();
       if (!dot)
