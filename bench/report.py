@@ -205,9 +205,13 @@ def main():
         pairs = []
         for r in wrows:
             cfg = r.get("config", "")
-            if r.get("source") != "tcc" or marker not in cfg or "@" in cfg:
+            # The marker at the start or after another one's `_` (PERSISTENT_ is not in
+            # NOPERSISTENT_).
+            at = 0 if cfg.startswith(marker) else cfg.find("_" + marker)
+            at = at if at <= 0 else at + 1
+            if r.get("source") != "tcc" or at < 0 or "@" in cfg:
                 continue
-            base = cfg.replace(marker, "", 1)
+            base = cfg[:at] + cfg[at + len(marker):]
             twin = next((t for t in wrows if t.get("source") == "tcc"
                          and t["workload"] == r["workload"] and t.get("config") == base), None)
             if twin and r.get("value") and twin.get("value"):
@@ -224,10 +228,13 @@ def main():
     twins("CPASYNC_", "TMA vs cp.async (sm_90a)", "cp.async", "TMA", "TMA/cp.async", False)
     # Warp specialisation (WS_: --warp-specialize) beside one warp group role.
     twins("WS_", "warp-specialised vs not (sm_90a)", "TMA", "TMA + WS", "WS/TMA", True)
-    # Persistent (PERSISTENT_: --persistent) beside one program per tile (with WS_ too:
-    # WS_PERSISTENT_ beside WS_).
-    twins("PERSISTENT_", "persistent vs a program per tile (sm_90a)", "per tile", "persistent",
-          "persistent/per tile", True)
+    # Persistent (the default for one dot loop nest; NOPERSISTENT_: --no-persistent, one
+    # program per tile) and, where the default is not, PERSISTENT_ (--persistent) beside
+    # the default build.
+    twins("NOPERSISTENT_", "persistent vs a program per tile (sm_90a)", "per tile",
+          "persistent", "persistent/per tile", False)
+    twins("PERSISTENT_", "--persistent vs the default (sm_90a)", "default", "--persistent",
+          "persistent/default", True)
     # The TMA-store epilogue (TMASTORE_: --tma-store) beside st.global.
     twins("TMASTORE_", "TMA store vs st.global (sm_90a)", "st.global", "TMA store",
           "TMA store/st.global", True)

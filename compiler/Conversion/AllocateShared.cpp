@@ -5,7 +5,8 @@
 //
 // Placement: each tile.local_alloc is live from its definition to its last use, through
 // memdesc_index (a use inside a loop that does not hold the definition keeps it live to
-// the loop's end); each scratch user (a conversion through shared memory, a reduction
+// the loop's end; one made in a loop, to the body's end, but in a persistent kernel's
+// tile loop); each scratch user (a conversion through shared memory, a reduction
 // across warps, a CUDA-core dot) is live during its own op. Buffers are placed first-fit
 // in order of decreasing size at the lowest offset, aligned (1024 bytes for swizzled
 // tensor-core tiles, 16 otherwise), that no buffer of overlapping lifetime takes.
@@ -164,9 +165,15 @@ private:
   /// not hold the definition, through memdesc_index to the slots' uses.
   int64_t lastUse(Value v, Operation *def) {
     // A buffer made in a loop body lives to the body's end: buffers of one iteration get
-    // their own space rather than a barrier between them.
+    // their own space rather than a barrier between them. Not in a persistent kernel's
+    // tile loop (its outermost): each tile's buffers (a cp.async ring, the split loop's
+    // second ring, the epilogue's conversion) share space as one program per tile's
+    // would, at the cost of the barriers the ordering walk puts in (one a tile, where the
+    // next tile's first copies overwrite what this one's epilogue read).
     int64_t end = order[def];
-    if (auto loop = def->getParentOfType<LoopLikeOpInterface>())
+    if (auto loop = def->getParentOfType<LoopLikeOpInterface>();
+        loop && !(func->hasAttr(kPersistentAttrName) &&
+                  !loop->getParentOfType<LoopLikeOpInterface>()))
       end = lastInside[loop];
     for (Operation *user : v.getUsers()) {
       int64_t at = order[user];

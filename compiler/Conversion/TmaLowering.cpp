@@ -269,7 +269,14 @@ void budgetWarpSpecializedRegisters(func::FuncOp func) {
     sum += bits / 32 / std::max(1u, consumerThreads);
     accumulators = std::max(accumulators, sum);
   });
-  int64_t need = std::min<int64_t>(accumulators + 64, 256);
+  // A persistent kernel's consumers hold the tile loop's state beside, and each dot loop's
+  // ring count carried across the tiles (ptxas -v: tutorial 06's causal attention, two
+  // loops, persistent, spilled 40 B at 216 registers, none at 232; the non-causal one,
+  // one loop, none at 216).
+  int64_t beside = 64;
+  if (func->hasAttr(kPersistentAttrName))
+    beside += 16 * int64_t(perLoop.size());
+  int64_t need = std::min<int64_t>(accumulators + beside, 256);
   // The programs one SM can hold by shared memory and warps, the most worth trying.
   auto shared = func->getAttrOfType<IntegerAttr>(kSharedBytesAttr);
   tcc::Occupancy limit = tcc::occupancy(tcc::smResources(getTarget(func).getArch().str()),

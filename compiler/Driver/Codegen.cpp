@@ -318,7 +318,11 @@ bool Codegen::lower(ModuleOp tileModule, const std::map<std::string, Assumptions
   pipeline.tma = codegen.tma && !codegen.checkBounds;
   pipeline.warpSpecialize = codegen.warpSpecialize;
   pipeline.tmaStore = codegen.tmaStore;
-  pipeline.persistent = codegen.persistent && !codegen.checkBounds;
+  pipeline.persistent = codegen.checkBounds || codegen.persistent == CodegenOptions::Persistent::Off
+                            ? GpuPipelineOptions::Persistence::Off
+                        : codegen.persistent == CodegenOptions::Persistent::On
+                            ? GpuPipelineOptions::Persistence::On
+                            : GpuPipelineOptions::Persistence::Auto;
   buildTileGpuPipeline(pm, pipeline);
   pm.addPass(createTileAllocateShared());
   pm.addPass(createConvertTileToNVVM());
@@ -633,8 +637,10 @@ std::string Codegen::configurationText() const {
     add("--warp-specialize");
   if (codegen.tmaStore)
     add("--tma-store");
-  if (codegen.persistent)
+  if (codegen.persistent == CodegenOptions::Persistent::On)
     add("--persistent");
+  else if (codegen.persistent == CodegenOptions::Persistent::Off)
+    add("--no-persistent");
   if (!codegen.embed.empty())
     add("--embed=" + codegen.embed);
   if (!options.tuningTable.empty())

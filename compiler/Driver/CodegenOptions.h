@@ -62,10 +62,13 @@ struct CodegenOptions {
   /// --tma-store: on sm_90a, a result tile stored after the loops goes by TMA bulk copies
   /// from a swizzled shared tile (tile-tma-store).
   bool tmaStore = false;
-  /// --persistent: on sm_90a, a dot kernel runs its grid's programs
-  /// as iterations of a loop over the tiles on num_sms * occupancy programs
-  /// (tile-persistent), its TMA ring kept across the tiles.
-  bool persistent = false;
+  /// On sm_90a, a dot kernel runs its grid's programs as iterations of a loop over the
+  /// tiles on num_sms * occupancy programs, in grouped order, its TMA ring kept across the
+  /// tiles (tile-persistent). Auto (the default): kernels whose dot loops are one loop nest
+  /// and that do not read num_programs; On (--persistent): every dot kernel the pass can
+  /// take; Off (--no-persistent): one program per tile.
+  enum class Persistent { Auto, On, Off };
+  Persistent persistent = Persistent::Auto;
   /// --mlir-print-ir-after-all: the IR after every pass, on stderr.
   bool printIRAfterAll = false;
   /// --ptxas-verbose: ptxas -v (registers, spills, shared memory) on stderr.

@@ -152,7 +152,19 @@ def TilePersistent : Pass<"tile-persistent", "::mlir::ModuleOp"> {
     `min(num_sms * occupancy, <tiles>)`, the tiles in grouped order where the body splits
     the index into rows and columns. Each iteration is one of the original programs
     (tcc --persistent); tile-pipeline then keeps one ring across the tiles.
+
+    With `all=false` (tcc's default, without --persistent or --no-persistent), only the
+    kernels persistence is known to pay for: those whose dot loops form one loop nest and
+    that do not read `num_programs` (a kernel that does schedules its tiles itself, as
+    Triton's tutorial 09). Two dot loops side by side (tutorial 06's causal stages) would
+    each keep a ring live across the tiles, where one program per tile reuses one ring's
+    shared memory for the next: the occupancy halves.
   }];
+  let options = [
+    Option<"all", "all", "bool", /*default=*/"true",
+           "every kernel it can take (tcc --persistent); false: only one dot loop nest "
+           "in a kernel that does not read num_programs (tcc's default)">,
+  ];
   let dependentDialects = ["::mlir::tile::TileDialect", "::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect"];
 }

@@ -23,7 +23,9 @@
 // A grid of (X, Y, Z) becomes one loop over X * Y * Z tiles whose index is taken apart into
 // the three coordinates (z outermost, then a grouped order over the (x, y) plane). Only
 // for sm_90a kernels with a dot in a loop, grid expressions naming integer parameters only
-// (not num_sms or occupancy already), and a body of one block (tcc --persistent).
+// (not num_sms or occupancy already), and a body of one block; by default (all=false,
+// tcc without --persistent) only those of one dot loop nest that do not schedule their
+// tiles themselves.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,6 +33,7 @@
 #include "compiler/Transforms/SpecializeArguments.h"
 #include "dialects/Tile/TileDialect.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -104,6 +107,59 @@ bool hasDotLoop(func::FuncOp func) {
   return found;
 }
 
+/// Whether the kernel schedules its tiles itself, as Triton's persistent tutorials do: it
+/// reads num_programs, or a loop's bounds (scf.for) or starting values (an scf.while
+/// around a dot, tutorial 08's `tile_idx`) follow from program_id.
+bool schedulesItsTiles(func::FuncOp func) {
+  SetVector<Operation *> fromPid;
+  bool readsPrograms = false;
+  func.walk([&](Operation *op) {
+    if (isa<NumProgramsOp>(op))
+      readsPrograms = true;
+    if (isa<ProgramIdOp>(op))
+      getForwardSlice(op, &fromPid);
+  });
+  if (readsPrograms)
+    return true;
+  auto derived = [&](Value v) {
+    Operation *def = v.getDefiningOp();
+    return def && (isa<ProgramIdOp>(def) || fromPid.contains(def));
+  };
+  for (Operation *op : fromPid) {
+    if (auto loop = dyn_cast<scf::ForOp>(op);
+        loop && (derived(loop.getLowerBound()) || derived(loop.getUpperBound()) ||
+                 derived(loop.getStep())))
+      return true;
+    if (auto loop = dyn_cast<scf::WhileOp>(op)) {
+      bool holdsDot = loop->walk([](DotOp) { return WalkResult::interrupt(); }).wasInterrupted();
+      if (holdsDot && llvm::any_of(loop.getInits(), derived))
+        return true;
+    }
+  }
+  return false;
+}
+
+/// Whether persistence is known to pay for the kernel (tcc's default): its dot loops form
+/// one loop nest (two side by side, tutorial 06's causal stages, would each keep a ring live
+/// across the tiles where one program per tile lets the second reuse the first's shared
+/// memory), and it does not schedule its tiles itself.
+bool paysFor(func::FuncOp func) {
+  if (schedulesItsTiles(func))
+    return false;
+  SmallPtrSet<Operation *, 2> nests;
+  func.walk([&](Operation *op) {
+    if (!isa<DotOp>(op))
+      return;
+    Operation *outermost = nullptr;
+    for (auto loop = op->getParentOfType<scf::ForOp>(); loop;
+         loop = loop->getParentOfType<scf::ForOp>())
+      outermost = loop;
+    if (outermost)
+      nests.insert(outermost);
+  });
+  return nests.size() == 1;
+}
+
 /// Rows of tiles a group spans in the grouped order: eight, as Triton's GROUP_SIZE_M and
 /// CUTLASS's raster swizzle use on Hopper.
 constexpr int64_t kGroupRows = 8;
@@ -165,9 +221,9 @@ bool groupTiles(OpBuilder &b, Location loc, Value tile, Value count) {
   return true;
 }
 
-bool makePersistent(func::FuncOp func) {
+bool makePersistent(func::FuncOp func, bool all) {
   if (!isKernel(func) || !func.getBody().hasOneBlock() || !getTarget(func).hasWgmma() ||
-      !hasDotLoop(func))
+      !hasDotLoop(func) || (!all && !paysFor(func)))
     return false;
   auto grid = func->getAttrOfType<ArrayAttr>(kGridAttrName);
   if (!grid || grid.size() != 3)
@@ -244,9 +300,10 @@ bool makePersistent(func::FuncOp func) {
 }
 
 struct Persistent : tcc::impl::TilePersistentBase<Persistent> {
+  using TilePersistentBase::TilePersistentBase;
   void runOnOperation() override {
     for (auto func : getOperation().getOps<func::FuncOp>())
-      makePersistent(func);
+      makePersistent(func, all);
   }
 };
 

@@ -14,8 +14,11 @@ void buildTileGpuPipeline(mlir::OpPassManager &pm, const GpuPipelineOptions &opt
   pm.addPass(mlir::createCSEPass());
   // The persistent loop first: every later pass sees the tile loop around the body. Not
   // with check-bounds, whose reports name the program that made the access.
-  if (options.persistent && !options.checkBounds)
-    pm.addPass(createTilePersistent());
+  if (options.persistent != GpuPipelineOptions::Persistence::Off && !options.checkBounds) {
+    TilePersistentOptions persistent;
+    persistent.all = options.persistent == GpuPipelineOptions::Persistence::On;
+    pm.addPass(createTilePersistent(persistent));
+  }
   // Before any pass reads AxisInfo: the version of the kernel that knows the signs of its
   // `%` and `//` gets the layouts and vector widths those allow.
   pm.addPass(createTileVersionSigns());
@@ -111,7 +114,8 @@ void registerTileGpuPipeline() {
         options.tma = cl.tma;
         options.warpSpecialize = cl.warpSpecialize;
         options.tmaStore = cl.tmaStore;
-        options.persistent = cl.persistent;
+        options.persistent = cl.persistent ? GpuPipelineOptions::Persistence::On
+                                           : GpuPipelineOptions::Persistence::Off;
         buildTileGpuPipeline(pm, options);
       });
 }

@@ -34,8 +34,11 @@ struct GpuPipelineOptions {
   /// With tma: tile-tma-store (a kernel's result tile stored by TMA; tcc --tma-store).
   bool tmaStore = false;
   /// tile-persistent first: an sm_90a dot kernel's programs become iterations of a loop
-  /// over its tiles on num_sms * occupancy programs (tcc --persistent).
-  bool persistent = false;
+  /// over its tiles on num_sms * occupancy programs. Auto (tcc's default): the kernels of
+  /// one dot loop nest that do not schedule their own tiles; On (tcc --persistent): every
+  /// kernel the pass can take; Off (tcc --no-persistent).
+  enum class Persistence { Off, Auto, On };
+  Persistence persistent = Persistence::Off;
 };
 
 /// canonicalize, cse, [tile-persistent], tile-version-signs, tile-split-masked-loops,

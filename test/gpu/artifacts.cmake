@@ -164,19 +164,17 @@ tcc_example_twin(WS_TMASTORE_ matmul "BM=128 BN=256 BK=64" 8 4 --warp-specialize
 tcc_example_twin(TMASTORE_ copy2d "BM=64 BN=64" 4 3 --tma-store)
 tcc_example_twin(TMASTORE_ bias_add "BM=64 BN=64" 4 3 --tma-store)
 tcc_example_twin(TMASTORE_ bias_add "BM=128 BN=128" 8 3 --tma-store)
-# Persistent (--persistent: num_sms * occupancy programs, each looping over the tiles, one
-# TMA ring across them), in folders PERSISTENT_<config>; warp-specialised too,
-# WS_PERSISTENT_<config>, where the producer loads the next tile during the epilogue.
-# Three stages: the ring stays live through the epilogue, whose layout conversion then
-# needs its own 64 KB (four stages and it would need 256 KB).
-tcc_example_twin(PERSISTENT_ matmul "BM=128 BN=256 BK=64" 8 3 --persistent)
-tcc_example_twin(WS_PERSISTENT_ matmul "BM=128 BN=256 BK=64" 8 3 --persistent --warp-specialize)
-tcc_example_twin(WS_PERSISTENT_ matmul "BM=128 BN=128 BK=64" 8 4 --persistent --warp-specialize)
-tcc_example_twin(PERSISTENT_ matmul "DTYPE=bf16 BM=128 BN=256 BK=64" 8 3 --persistent)
-tcc_example_twin(WS_PERSISTENT_ matmul "DTYPE=bf16 BM=128 BN=256 BK=64" 8 3 --persistent --warp-specialize)
-tcc_example_twin(PERSISTENT_ matmul_bias "BM=128 BN=256 BK=64 RELU=False" 8 3 --persistent)
-tcc_example_twin(WS_PERSISTENT_ matmul_bias "BM=128 BN=256 BK=64 RELU=False" 8 3 --persistent --warp-specialize)
-tcc_example_twin(WS_PERSISTENT_ matmul_bias "BM=128 BN=256 BK=64 RELU=True" 8 3 --persistent --warp-specialize)
+# Persistent is the default for sm_90a GEMMs (num_sms * occupancy programs, each looping
+# over the tiles in grouped order, one TMA ring across them): every matmul and
+# matmul_bias folder above is persistent. Their twins with one program per tile
+# (--no-persistent), in folders NOPERSISTENT_<config> and WS_NOPERSISTENT_<config>, for
+# the bench's A/B table.
+tcc_example_twin(NOPERSISTENT_ matmul "BM=128 BN=256 BK=64" 8 3 --no-persistent)
+tcc_example_twin(NOPERSISTENT_ matmul "BM=128 BN=256 BK=64" 8 4 --no-persistent)
+tcc_example_twin(WS_NOPERSISTENT_ matmul "BM=128 BN=256 BK=64" 8 3 --no-persistent --warp-specialize)
+tcc_example_twin(NOPERSISTENT_ matmul "BM=64 BN=128 BK=64" 4 5 --no-persistent)
+tcc_example_twin(NOPERSISTENT_ matmul "DTYPE=bf16 BM=128 BN=256 BK=64" 8 3 --no-persistent)
+tcc_example_twin(NOPERSISTENT_ matmul_bias "BM=128 BN=256 BK=64 RELU=False" 8 3 --no-persistent)
 
 # --- nvcc cubins wrapped by tcc-pack: what the runtime needs and tcc cannot make ------------
 # A foreign (nvcc) cubin packaged with tcc-pack, in two configurations (BLOCK, warps), each
@@ -359,15 +357,17 @@ foreach(v hd64:64:1:13:W4_S3 hd64_causal:64:3:13:W4_S3 hd128:128:1:16:W8_S2)
                FLAGS --arch sm_90a --config ${config} -D HEAD_DIM=${hd} -D STAGE=${stage}
                      --warp-specialize)
 endforeach()
-# Persistent (--persistent: one loop over the grid's (cdiv(N_CTX, BLOCK_M), Z * H) tiles),
-# plain and warp-specialised, folders PERSISTENT_ and WS_PERSISTENT_ beside their twins.
-foreach(v PERSISTENT_hd64:64:1 PERSISTENT_hd64_causal:64:3 WS_PERSISTENT_hd64:64:1
-          WS_PERSISTENT_hd64_causal:64:3)
+# The non-causal kernel is persistent by default (one loop over the grid's (cdiv(N_CTX,
+# BLOCK_M), Z * H) tiles): its twins with one program per tile, NOPERSISTENT_ and
+# WS_NOPERSISTENT_ (--no-persistent). The causal kernel (two K/V loops) is not by
+# default: its twins made persistent (--persistent), PERSISTENT_ and WS_PERSISTENT_.
+foreach(v NOPERSISTENT_hd64:64:1:--no-persistent PERSISTENT_hd64_causal:64:3:--persistent
+          WS_NOPERSISTENT_hd64:64:1:--no-persistent WS_PERSISTENT_hd64_causal:64:3:--persistent)
   string(REPLACE ":" ";" v "${v}")
   list(GET v 0 tag)
   list(GET v 1 hd)
   list(GET v 2 stage)
-  set(extra --persistent)
+  list(GET v 3 extra)
   if(tag MATCHES "^WS_")
     list(APPEND extra --warp-specialize)
   endif()

@@ -258,7 +258,7 @@ TEST(Plans, Matmul) {
     coverage.record(c.cfg, k, p);
     const int64_t bm = c.cfg.constexprOr("BM", 1), bn = c.cfg.constexprOr("BN", 1);
     const int64_t tiles = gputest::cdiv(c.M, bm) * gputest::cdiv(c.N, bn);
-    // A persistent variant (--persistent, folders PERSISTENT_) launches as many programs as
+    // A persistent variant (sm_90a by default; not NOPERSISTENT_ folders) launches as many programs as
     // the GPU holds at once, a multiple of its SMs, never more than one per tile:
     // min(num_sms * occupancy, tiles).
     if (p.variant && p.variant->grid[0].find("num_sms") != std::string::npos) {

@@ -171,11 +171,17 @@ int main(int argc, char **argv) {
                "sm_90a: store a kernel's result tile (written once, after its loops, under "
                "bounds masks a tensor map describes) with TMA bulk tensor copies from a "
                "swizzled shared tile instead of per-thread stores. Off by default");
-  app.add_flag("--persistent,!--no-persistent", codegen.persistent,
-               "sm_90a: launch a dot kernel on num_sms * occupancy programs, each "
-               "looping over the grid's tiles (pid, pid + programs, ..., in grouped order), its TMA ring and mbarriers kept across them; with "
-               "--warp-specialize the producer loads the next tile while the consumers "
-               "write this one. Not with --check-bounds. Off by default");
+  app.add_flag_callback(
+      "--persistent", [&codegen] { codegen.persistent = tcc::CodegenOptions::Persistent::On; },
+      "sm_90a: launch every dot kernel on num_sms * occupancy programs, each looping over "
+      "the grid's tiles (pid, pid + programs, ..., in grouped order), its TMA ring and "
+      "mbarriers kept across them; with --warp-specialize the producer loads the next "
+      "tile while the consumers write this one. Not with --check-bounds. By default "
+      "(neither flag), the kernels whose dot loops form one loop nest and that do not "
+      "read num_programs");
+  app.add_flag_callback(
+      "--no-persistent", [&codegen] { codegen.persistent = tcc::CodegenOptions::Persistent::Off; },
+      "launch one program per tile (no kernel made persistent)");
   app.add_flag("--mlir-print-ir-after-all", codegen.printIRAfterAll,
                "print the IR after every pass of the GPU pipeline (stderr)");
   app.add_flag("--ptxas-verbose", codegen.ptxasVerbose,
