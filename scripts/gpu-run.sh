@@ -109,7 +109,7 @@ if [ -x "$build/bin/tcc-gpu-tests" ]; then
     "sass|Artifacts/Sass.*"
     "tcc-pack|Artifacts/Elementwise.*/fixture_*"
   )
-  tests_end=$((SECONDS + $(limit 210 300)))
+  tests_end=$((SECONDS + $(limit 330 300)))
   for g in "${groups[@]}"; do
     name=${g%%|*}
     filter=${g#*|}

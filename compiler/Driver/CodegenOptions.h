@@ -64,9 +64,10 @@ struct CodegenOptions {
   bool tmaStore = false;
   /// On sm_90a, a dot kernel runs its grid's programs as iterations of a loop over the
   /// tiles on num_sms * occupancy programs, in grouped order, its TMA ring kept across the
-  /// tiles (tile-persistent). Auto (the default): kernels whose dot loops are one loop nest
-  /// and that do not read num_programs; On (--persistent): every dot kernel the pass can
-  /// take; Off (--no-persistent): one program per tile.
+  /// tiles (tile-persistent). Auto (the default): kernels of a one-dimensional grid whose
+  /// dot loops are one loop nest and that do not schedule their own tiles; On
+  /// (--persistent): every dot kernel the pass can take; Off (--no-persistent): one
+  /// program per tile.
   enum class Persistent { Auto, On, Off };
   Persistent persistent = Persistent::Auto;
   /// --mlir-print-ir-after-all: the IR after every pass, on stderr.

@@ -154,16 +154,16 @@ def TilePersistent : Pass<"tile-persistent", "::mlir::ModuleOp"> {
     (tcc --persistent); tile-pipeline then keeps one ring across the tiles.
 
     With `all=false` (tcc's default, without --persistent or --no-persistent), only the
-    kernels persistence is known to pay for: those whose dot loops form one loop nest and
-    that do not read `num_programs` (a kernel that does schedules its tiles itself, as
-    Triton's tutorial 09). Two dot loops side by side (tutorial 06's causal stages) would
-    each keep a ring live across the tiles, where one program per tile reuses one ring's
-    shared memory for the next: the occupancy halves.
+    kernels persistence is measured to pay for: a one-dimensional grid (GEMMs; tutorial
+    06's attention on its 2-D grid lost 5-7 %), dot loops forming one loop nest (two side
+    by side, the causal attention's, would each keep a ring live across the tiles), and
+    no scheduling of its own tiles (`num_programs` read, or loop bounds from
+    `program_id`, as Triton's tutorials 08 and 09).
   }];
   let options = [
     Option<"all", "all", "bool", /*default=*/"true",
-           "every kernel it can take (tcc --persistent); false: only one dot loop nest "
-           "in a kernel that does not read num_programs (tcc's default)">,
+           "every kernel it can take (tcc --persistent); false: a 1-D grid, one dot "
+           "loop nest, no tile scheduling of its own (tcc's default)">,
   ];
   let dependentDialects = ["::mlir::tile::TileDialect", "::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect"];

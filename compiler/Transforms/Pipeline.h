@@ -35,7 +35,7 @@ struct GpuPipelineOptions {
   bool tmaStore = false;
   /// tile-persistent first: an sm_90a dot kernel's programs become iterations of a loop
   /// over its tiles on num_sms * occupancy programs. Auto (tcc's default): the kernels of
-  /// one dot loop nest that do not schedule their own tiles; On (tcc --persistent): every
+  /// a 1-D grid and one dot loop nest that do not schedule their own tiles; On (tcc --persistent): every
   /// kernel the pass can take; Off (tcc --no-persistent).
   enum class Persistence { Off, Auto, On };
   Persistence persistent = Persistence::Off;

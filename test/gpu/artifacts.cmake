@@ -357,12 +357,11 @@ foreach(v hd64:64:1:13:W4_S3 hd64_causal:64:3:13:W4_S3 hd128:128:1:16:W8_S2)
                FLAGS --arch sm_90a --config ${config} -D HEAD_DIM=${hd} -D STAGE=${stage}
                      --warp-specialize)
 endforeach()
-# The non-causal kernel is persistent by default (one loop over the grid's (cdiv(N_CTX,
-# BLOCK_M), Z * H) tiles): its twins with one program per tile, NOPERSISTENT_ and
-# WS_NOPERSISTENT_ (--no-persistent). The causal kernel (two K/V loops) is not by
-# default: its twins made persistent (--persistent), PERSISTENT_ and WS_PERSISTENT_.
-foreach(v NOPERSISTENT_hd64:64:1:--no-persistent PERSISTENT_hd64_causal:64:3:--persistent
-          WS_NOPERSISTENT_hd64:64:1:--no-persistent WS_PERSISTENT_hd64_causal:64:3:--persistent)
+# Made persistent (--persistent: one loop over the grid's (cdiv(N_CTX, BLOCK_M), Z * H)
+# tiles; not the default on a 2-D grid), plain and warp-specialised, folders PERSISTENT_
+# and WS_PERSISTENT_ beside their twins.
+foreach(v PERSISTENT_hd64:64:1:--persistent PERSISTENT_hd64_causal:64:3:--persistent
+          WS_PERSISTENT_hd64:64:1:--persistent WS_PERSISTENT_hd64_causal:64:3:--persistent)
   string(REPLACE ":" ";" v "${v}")
   list(GET v 0 tag)
   list(GET v 1 hd)

@@ -673,17 +673,15 @@ INSTANTIATE_TEST_SUITE_P(
                       AttentionCase{1, 2, 1024, 64, true, "WS_hd64_causal_c13_W4_S3"},
                       AttentionCase{16, 16, 256, 64, true, "WS_hd64_causal_c13_W4_S3"},
                       AttentionCase{1, 2, 256, 128, false, "WS_hd128_c16_W8_S2"},
-                      // The non-causal folders above are persistent (the default: one loop
-                      // over the 2-D grid's tiles, the ring kept across them); their twins
-                      // with a program per tile (--no-persistent), and the causal kernel,
-                      // per tile by default, made persistent (--persistent: a ring per K/V
-                      // loop kept across the tiles), plain and warp-specialised.
-                      AttentionCase{1, 2, 1024, 64, false, "NOPERSISTENT_hd64_c13_W4_S3"},
-                      AttentionCase{16, 16, 256, 64, false, "NOPERSISTENT_hd64_c13_W4_S3"},
+                      // Persistent (--persistent, not the default on a 2-D grid: one loop
+                      // over the grid's tiles, a ring per K/V loop kept across them), plain
+                      // and warp-specialised.
+                      AttentionCase{1, 2, 1024, 64, false, "PERSISTENT_hd64_c13_W4_S3"},
+                      AttentionCase{16, 16, 256, 64, false, "PERSISTENT_hd64_c13_W4_S3"},
                       AttentionCase{1, 2, 1024, 64, true, "PERSISTENT_hd64_causal_c13_W4_S3"},
                       AttentionCase{16, 16, 256, 64, true, "PERSISTENT_hd64_causal_c13_W4_S3"},
-                      AttentionCase{1, 2, 1024, 64, false, "WS_NOPERSISTENT_hd64_c13_W4_S3"},
-                      AttentionCase{16, 16, 256, 64, false, "WS_NOPERSISTENT_hd64_c13_W4_S3"},
+                      AttentionCase{1, 2, 1024, 64, false, "WS_PERSISTENT_hd64_c13_W4_S3"},
+                      AttentionCase{16, 16, 256, 64, false, "WS_PERSISTENT_hd64_c13_W4_S3"},
                       AttentionCase{16, 16, 256, 64, true, "WS_PERSISTENT_hd64_causal_c13_W4_S3"}));
 // (N_CTX a multiple of the blocks, as the tutorial assumes: its loops do not mask the keys
 // of the next head, only the end of the whole Z * H * N_CTX tensor.)

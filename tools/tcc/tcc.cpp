@@ -177,8 +177,8 @@ int main(int argc, char **argv) {
       "the grid's tiles (pid, pid + programs, ..., in grouped order), its TMA ring and "
       "mbarriers kept across them; with --warp-specialize the producer loads the next "
       "tile while the consumers write this one. Not with --check-bounds. By default "
-      "(neither flag), the kernels whose dot loops form one loop nest and that do not "
-      "read num_programs");
+      "(neither flag), the kernels of a one-dimensional grid (GEMMs) whose dot loops form "
+      "one loop nest and that do not schedule their own tiles");
   app.add_flag_callback(
       "--no-persistent", [&codegen] { codegen.persistent = tcc::CodegenOptions::Persistent::Off; },
       "launch one program per tile (no kernel made persistent)");
