@@ -171,7 +171,7 @@ constexpr int64_t kGroupRows = 8;
 /// tiles, `t // X` and `t % X` (every use of `tile` one of those, with the same X): the
 /// programs running at once cover groups of kGroupRows rows (their A rows and B columns
 /// stay in L2 together) instead of whole rows, one after the other. False where the body
-/// does not split the index so; where the grid's count is not rows times X, the order
+/// does not split the index so, or splits a part again (its own order); where the grid's count is not rows times X, the order
 /// stays at run time. Any order of the programs gives the same results.
 /// `tile` (in [0, count)) in grouped order over count / columns rows of `columns` tiles,
 /// as an index of the same row-major numbering; `tile` itself unless count is whole rows
@@ -212,6 +212,13 @@ bool groupTiles(OpBuilder &b, Location loc, Value tile, Value count) {
   }
   if (!columns)
     return false;
+  // A kernel that takes the row or the column apart again orders its tiles itself
+  // (Triton's tutorial 03: `pid % num_pid_in_group` split by the group's height): a
+  // grouped order on top would spread the tiles in flight over 8 of its groups.
+  for (Operation *split : splits)
+    for (Operation *user : split->getResult(0).getUsers())
+      if (isa<arith::DivSIOp, arith::RemSIOp, arith::DivUIOp, arith::RemUIOp>(user))
+        return false;
   // Computed where X is: at the body's start when it comes from outside the loop.
   OpBuilder::InsertionGuard guard(b);
   if (Operation *def = columns.getDefiningOp(); def && def->getBlock() == tile.getParentBlock())

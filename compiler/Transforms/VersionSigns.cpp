@@ -60,12 +60,17 @@ bool runsGrow(Operation *op, const tcc::AxisInfo &before, const tcc::AxisInfo &a
 /// offsets to one cannot overflow.
 int64_t upperBound(Type type) { return int64_t(1) << (type.getIntOrFloatBitWidth() - 2); }
 
+/// Whether `v` is a scalar of the versioned block `entry` or, where that is a persistent
+/// kernel's tile loop body, of the kernel's body around it (its parameters, the grid's
+/// extents): the version condition can read it at the block's start.
 bool isTopLevelScalar(Value v, Block &entry) {
   if (!isa<IntegerType>(v.getType()) || v.getType().isInteger(1))
     return false;
-  if (auto arg = dyn_cast<BlockArgument>(v))
-    return arg.getOwner() == &entry;
-  return v.getDefiningOp()->getBlock() == &entry;
+  Block *outer = entry.getParentOp()->getBlock();
+  bool kernelBody = isa<func::FuncOp>(entry.getParentOp());
+  Block *owner = isa<BlockArgument>(v) ? cast<BlockArgument>(v).getOwner()
+                                       : v.getDefiningOp()->getBlock();
+  return owner == &entry || (!kernelBody && owner == outer && isa<func::FuncOp>(outer->getParentOp()));
 }
 
 /// Collects into `roots` the scalars `v` is built from that must be at least `least`
@@ -109,7 +114,7 @@ FailureOr<SmallVector<Operation *>> rootComputation(const Roots &roots, Block &e
   options.omitBlockArguments = true;
   options.filter = [&](Operation *op) { return op->getBlock() == &entry; };
   for (auto &[root, least] : roots)
-    if (Operation *def = root.getDefiningOp())
+    if (Operation *def = root.getDefiningOp(); def && def->getBlock() == &entry)
       if (failed(getBackwardSlice(def, &slice, options)))
         return failure();
   SmallVector<Operation *> ops;
@@ -144,7 +149,15 @@ bool versionOnSigns(func::FuncOp kernel) {
            })
            .wasInterrupted())
     return false;
-  Block &entry = kernel.getBody().front();
+  // The block whose ops are versioned: the kernel's body, or, in a kernel tile-persistent
+  // made, the tile loop's (each tile's program ids are the loop's index there: the
+  // signs hang on it, and the version is chosen per tile).
+  Block *body = &kernel.getBody().front();
+  if (kernel->hasAttr(tile::kPersistentAttrName))
+    if (Operation *last = body->getTerminator()->getPrevNode())
+      if (auto loop = dyn_cast<scf::ForOp>(last))
+        body = loop.getBody();
+  Block &entry = *body;
   tcc::AxisInfoAnalysis info(kernel);
   SmallVector<Candidate> candidates;
   kernel.walk([&](Operation *op) {

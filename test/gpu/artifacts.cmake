@@ -291,6 +291,10 @@ tcc_artifact(${_mm}/c3_W4_S4/matmul_kernel.cubin SOURCE ${_t}/03_matrix_multipli
 # element) takes the kernel to 255 registers and spills, so the spill check is off.
 tcc_artifact(${_mm}/c0_W8_S3/matmul_kernel.cubin SOURCE ${_t}/03_matrix_multiplication.tile
              FLAGS --arch sm_90a --config 0 --max-spill-bytes -1)
+# The same with one program per tile (--no-persistent: the default build is persistent, the
+# kernel's own grouped order kept), for the bench's A/B table.
+tcc_artifact(${_mm}/NOPERSISTENT_c0_W8_S3/matmul_kernel.cubin SOURCE ${_t}/03_matrix_multiplication.tile
+             FLAGS --arch sm_90a --config 0 --max-spill-bytes -1 --no-persistent)
 tcc_artifact(${_mm}/c3_leaky_W4_S4/matmul_kernel.cubin SOURCE ${_t}/03_matrix_multiplication.tile
              FLAGS --arch sm_90a --config 3 ${_leaky})
 tcc_artifact(${_mm}/c15_leaky_W4_S4/matmul_kernel.cubin SOURCE ${_t}/03_matrix_multiplication.tile
