@@ -119,7 +119,7 @@ public:
                                  << "tiles or fewer pipeline stages";
       if (func->hasAttr(kPersistentAttrName))
         error << " (persistent, the kernel keeps its operand ring beside the epilogue's "
-                 "buffers, which could share it otherwise: a stage fewer, or no --persistent)";
+                 "buffers, which could share it otherwise: a stage fewer, or --no-persistent)";
       return error;
     }
     for (Buffer &b : buffers) {

@@ -107,36 +107,38 @@ bool hasDotLoop(func::FuncOp func) {
   return found;
 }
 
-/// Whether the kernel schedules its tiles itself, as Triton's persistent tutorials do: it
-/// reads num_programs, or a loop's bounds (scf.for) or starting values (an scf.while
-/// around a dot, tutorial 08's `tile_idx`) follow from program_id.
-bool schedulesItsTiles(func::FuncOp func) {
-  SetVector<Operation *> fromPid;
-  bool readsPrograms = false;
-  func.walk([&](Operation *op) {
-    if (isa<NumProgramsOp>(op))
-      readsPrograms = true;
-    if (isa<ProgramIdOp>(op))
-      getForwardSlice(op, &fromPid);
-  });
-  if (readsPrograms)
+/// Whether `v` is computed from the program id (through any ops and the loops around it).
+bool fromProgramId(Value v) {
+  if (Operation *def = v.getDefiningOp(); def && isa<ProgramIdOp>(def))
     return true;
-  auto derived = [&](Value v) {
-    Operation *def = v.getDefiningOp();
-    return def && (isa<ProgramIdOp>(def) || fromPid.contains(def));
-  };
-  for (Operation *op : fromPid) {
+  SetVector<Operation *> slice;
+  BackwardSliceOptions options;
+  options.omitBlockArguments = false;
+  if (failed(getBackwardSlice(v, &slice, options)))
+    return true; // cannot tell: take it as scheduling
+  return llvm::any_of(slice, [](Operation *op) { return isa<ProgramIdOp>(op); });
+}
+
+/// Whether the kernel schedules its tiles itself, as Triton's persistent tutorials do: it
+/// reads num_programs, a loop starts or strides by the program id (tutorial 09's
+/// `range(start_pid, num_tiles, NUM_SMS)`), or an scf.while around a dot starts from it
+/// (tutorial 08's `tile_idx`). A trip count from the program id (a triangular or causal
+/// loop) is one tile's work, not scheduling.
+bool schedulesItsTiles(func::FuncOp func) {
+  WalkResult found = func.walk([&](Operation *op) {
+    if (isa<NumProgramsOp>(op))
+      return WalkResult::interrupt();
     if (auto loop = dyn_cast<scf::ForOp>(op);
-        loop && (derived(loop.getLowerBound()) || derived(loop.getUpperBound()) ||
-                 derived(loop.getStep())))
-      return true;
+        loop && (fromProgramId(loop.getLowerBound()) || fromProgramId(loop.getStep())))
+      return WalkResult::interrupt();
     if (auto loop = dyn_cast<scf::WhileOp>(op)) {
       bool holdsDot = loop->walk([](DotOp) { return WalkResult::interrupt(); }).wasInterrupted();
-      if (holdsDot && llvm::any_of(loop.getInits(), derived))
-        return true;
+      if (holdsDot && llvm::any_of(loop.getInits(), fromProgramId))
+        return WalkResult::interrupt();
     }
-  }
-  return false;
+    return WalkResult::advance();
+  });
+  return found.wasInterrupted();
 }
 
 /// Whether persistence is known to pay for the kernel (tcc's default): a one-dimensional
@@ -167,12 +169,6 @@ bool paysFor(func::FuncOp func, bool oneDim) {
 /// CUTLASS's raster swizzle use on Hopper.
 constexpr int64_t kGroupRows = 8;
 
-/// The tile index in grouped order, where the body splits it into a row and a column of
-/// tiles, `t // X` and `t % X` (every use of `tile` one of those, with the same X): the
-/// programs running at once cover groups of kGroupRows rows (their A rows and B columns
-/// stay in L2 together) instead of whole rows, one after the other. False where the body
-/// does not split the index so, or splits a part again (its own order); where the grid's count is not rows times X, the order
-/// stays at run time. Any order of the programs gives the same results.
 /// `tile` (in [0, count)) in grouped order over count / columns rows of `columns` tiles,
 /// as an index of the same row-major numbering; `tile` itself unless count is whole rows
 /// and columns > 0 (every divisor is kept non-zero).
@@ -198,6 +194,12 @@ Value groupedOrder(OpBuilder &b, Location loc, Value tile, Value columns, Value 
   return arith::SelectOp::create(b, loc, whole, grouped, tile);
 }
 
+/// The tile index in grouped order, where the body splits it into a row and a column of
+/// tiles, `t // X` and `t % X` (every use of `tile` one of those, with the same X): the
+/// programs running at once cover groups of kGroupRows rows (their A rows and B columns
+/// stay in L2 together) instead of whole rows, one after the other. False where the body
+/// does not split the index so, or splits a part again (its own order); where the grid's
+/// count is not rows times X, the order stays at run time. Any order of the programs gives the same results.
 bool groupTiles(OpBuilder &b, Location loc, Value tile, Value count) {
   Value columns;
   SmallVector<Operation *> splits(tile.getUsers().begin(), tile.getUsers().end());

@@ -236,8 +236,9 @@ private:
       // Only a tile this loop's own products read: one that an inner loop's products
       // read (hoisted there by hoistInvariantTiles: a persistent kernel's tile loop around
       // a K loop over resident operands) is that loop's invariant, not this loop's stream.
-      if (llvm::none_of(alloc->getUsers(),
-                        [&](Operation *user) { return user->getBlock() == loop.getBody(); }))
+      if (llvm::none_of(alloc->getUsers(), [&](Operation *user) {
+            return user->getParentOfType<LoopLikeOpInterface>().getOperation() == loop;
+          }))
         continue;
       Value src = alloc.getSrc();
       SharedMemType slotType = alloc.getType();

@@ -135,29 +135,17 @@ Value constantLike(OpBuilder &b, Location loc, Type type, int64_t value) {
 
 namespace tcc {
 
-bool versionOnSigns(func::FuncOp kernel) {
-  if (kernel.isExternal())
-    return false;
-  auto isCandidateOp = [](Operation *op) {
-    return isa<arith::RemSIOp, arith::DivSIOp>(op) &&
-           isa<RankedTensorType>(op->getResult(0).getType());
-  };
-  // Most kernels have no division of tiles: no analysis for them.
-  if (!kernel
-           .walk([&](Operation *op) {
-             return isCandidateOp(op) ? WalkResult::interrupt() : WalkResult::advance();
-           })
-           .wasInterrupted())
-    return false;
-  // The block whose ops are versioned: the kernel's body, or, in a kernel tile-persistent
-  // made, the tile loop's (each tile's program ids are the loop's index there: the
-  // signs hang on it, and the version is chosen per tile).
-  Block *body = &kernel.getBody().front();
-  if (kernel->hasAttr(tile::kPersistentAttrName))
-    if (Operation *last = body->getTerminator()->getPrevNode())
-      if (auto loop = dyn_cast<scf::ForOp>(last))
-        body = loop.getBody();
-  Block &entry = *body;
+namespace {
+
+bool isCandidateOp(Operation *op) {
+  return isa<arith::RemSIOp, arith::DivSIOp>(op) &&
+         isa<RankedTensorType>(op->getResult(0).getType());
+}
+
+/// Versions the ops of `entry` (the kernel's body, or a persistent kernel's tile loop
+/// body) on the signs its candidates' roots need; false, the IR unchanged, where it
+/// cannot or it would not pay.
+bool versionBlock(func::FuncOp kernel, Block &entry) {
   tcc::AxisInfoAnalysis info(kernel);
   SmallVector<Candidate> candidates;
   kernel.walk([&](Operation *op) {
@@ -258,6 +246,33 @@ bool versionOnSigns(func::FuncOp kernel) {
   ifOp.erase();
   for (Operation *op : llvm::reverse(conditionOps))
     op->erase();
+  return false;
+}
+
+} // namespace
+
+bool versionOnSigns(func::FuncOp kernel) {
+  if (kernel.isExternal())
+    return false;
+  // Most kernels have no division of tiles: no analysis for them.
+  if (!kernel
+           .walk([&](Operation *op) {
+             return isCandidateOp(op) ? WalkResult::interrupt() : WalkResult::advance();
+           })
+           .wasInterrupted())
+    return false;
+  // The kernel's body first: a condition on its parameters, taken once, around everything
+  // (a persistent kernel's tile loop too, which keeps the loops inside it as they were).
+  // Where the signs hang on a tile's own index (tile-persistent replaced the program ids
+  // with the tile loop's index: Triton's tutorial 03 in its default build), the tile
+  // loop's body, the version chosen per tile.
+  Block &body = kernel.getBody().front();
+  if (versionBlock(kernel, body))
+    return true;
+  if (kernel->hasAttr(tile::kPersistentAttrName))
+    if (Operation *last = body.getTerminator()->getPrevNode())
+      if (auto loop = dyn_cast<scf::ForOp>(last))
+        return versionBlock(kernel, *loop.getBody());
   return false;
 }
 

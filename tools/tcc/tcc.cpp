@@ -178,10 +178,12 @@ int main(int argc, char **argv) {
       "mbarriers kept across them; with --warp-specialize the producer loads the next "
       "tile while the consumers write this one. Not with --check-bounds. By default "
       "(neither flag), the kernels of a one-dimensional grid (GEMMs) whose dot loops form "
-      "one loop nest and that do not schedule their own tiles");
+      "one loop nest and that do not schedule their own tiles")
+      ->trigger_on_parse(); // the last of --persistent / --no-persistent wins
   app.add_flag_callback(
       "--no-persistent", [&codegen] { codegen.persistent = tcc::CodegenOptions::Persistent::Off; },
-      "launch one program per tile (no kernel made persistent)");
+      "launch one program per tile (no kernel made persistent)")
+      ->trigger_on_parse();
   app.add_flag("--mlir-print-ir-after-all", codegen.printIRAfterAll,
                "print the IR after every pass of the GPU pipeline (stderr)");
   app.add_flag("--ptxas-verbose", codegen.ptxasVerbose,
