@@ -110,6 +110,8 @@ struct Compiled {
     std::vector<tcc::KernelTensorMap> tensorMaps;
     /// The PTX is in NVPTX's register-pressure order (chooseSchedule).
     bool pressureSchedule = false;
+    /// tile-persistent made it a loop over its tiles (`tile.persistent`).
+    bool persistent = false;
     /// The grid the pipeline left (tile-persistent launches num_sms * occupancy programs);
     /// empty: the kernel's.
     std::vector<std::string> grid;
@@ -389,6 +391,7 @@ bool Codegen::lower(ModuleOp tileModule, const std::map<std::string, Assumptions
       for (Attribute g : grid)
         if (auto expr = dyn_cast<StringAttr>(g))
           launch.grid.push_back(expr.str());
+    launch.persistent = func->hasAttr(tile::kPersistentAttrName);
   }
 
   PendingImage &p = *pending;
@@ -926,9 +929,13 @@ int Codegen::runArtifacts(ModuleOp module, ArrayRef<func::FuncOp> kernels,
         os << a.sharedBytes << " B shared, " << a.numWarps << " warps";
         if (a.producerWarps)
           os << " + " << a.producerWarps << " producer warps";
-        if (auto it = job.compiled.kernels.find(k);
-            it != job.compiled.kernels.end() && it->second.pressureSchedule)
-          os << ", register-pressure order";
+        if (auto it = job.compiled.kernels.find(k); it != job.compiled.kernels.end()) {
+          if (it->second.pressureSchedule)
+            os << ", register-pressure order";
+          // Persistent (tile-persistent): the grid it launches with.
+          if (it->second.persistent && !it->second.grid.empty())
+            os << ", persistent: grid " << it->second.grid.front();
+        }
         os << "\n";
       }
       // A configuration of a search space whose fast path spills is slower than one whose
