@@ -26,6 +26,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/Analysis/PersistentLoop.h"
 #include "compiler/Conversion/LoweringPatterns.h"
 #include "compiler/Conversion/Passes.h"
 
@@ -172,8 +173,7 @@ private:
     // next tile's first copies overwrite what this one's epilogue read).
     int64_t end = order[def];
     if (auto loop = def->getParentOfType<LoopLikeOpInterface>();
-        loop && !(func->hasAttr(kPersistentAttrName) &&
-                  !loop->getParentOfType<LoopLikeOpInterface>()))
+        loop && !tcc::isPersistentTileLoop(loop))
       end = lastInside[loop];
     for (Operation *user : v.getUsers()) {
       int64_t at = order[user];

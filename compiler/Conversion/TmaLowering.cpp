@@ -270,9 +270,9 @@ void budgetWarpSpecializedRegisters(func::FuncOp func) {
     accumulators = std::max(accumulators, sum);
   });
   // A persistent kernel's consumers hold the tile loop's state beside, and each dot loop's
-  // ring count carried across the tiles (16 for each op that holds dots: their loops) (ptxas -v: tutorial 06's causal attention, two
-  // loops, persistent, spilled 40 B at 216 registers, none at 232; the non-causal one,
-  // one loop, none at 216).
+  // ring count carried across the tiles: 16 more for each op that holds dots (their
+  // loops). ptxas -v: tutorial 06's causal attention, two loops, persistent, spilled 40 B
+  // at 216 registers and none at 232; the non-causal one, one loop, none at 216.
   int64_t beside = 64;
   if (func->hasAttr(kPersistentAttrName))
     beside += 16 * int64_t(perLoop.size());

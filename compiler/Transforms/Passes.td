@@ -155,10 +155,11 @@ def TilePersistent : Pass<"tile-persistent", "::mlir::ModuleOp"> {
 
     With `all=false` (tcc's default, without --persistent or --no-persistent), only the
     kernels persistence is measured to pay for: a one-dimensional grid (GEMMs; tutorial
-    06's attention on its 2-D grid lost 5-7 %), dot loops forming one loop nest (two side
+    06's attention on its 2-D grid lost 4-7 %), dot loops forming one loop nest (two side
     by side, the causal attention's, would each keep a ring live across the tiles), and
-    no scheduling of its own tiles (`num_programs` read, or loop bounds from
-    `program_id`, as Triton's tutorials 08 and 09).
+    no scheduling of its own tiles (`num_programs` read, a loop around a dot loop
+    starting or striding from `program_id`, or a `while` around a dot starting from it,
+    as Triton's tutorials 09 and 08).
   }];
   let options = [
     Option<"all", "all", "bool", /*default=*/"true",

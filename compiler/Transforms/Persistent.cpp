@@ -119,17 +119,29 @@ bool fromProgramId(Value v) {
   return llvm::any_of(slice, [](Operation *op) { return isa<ProgramIdOp>(op); });
 }
 
+/// Whether a dot sits in a loop nested in `loop` (not directly in its body).
+bool holdsDotLoop(scf::ForOp loop) {
+  return loop
+      ->walk([&](DotOp dot) {
+        return dot->getParentOfType<scf::ForOp>() != loop ? WalkResult::interrupt()
+                                                          : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 /// Whether the kernel schedules its tiles itself, as Triton's persistent tutorials do: it
-/// reads num_programs, a loop starts or strides by the program id (tutorial 09's
-/// `range(start_pid, num_tiles, NUM_SMS)`), or an scf.while around a dot starts from it
-/// (tutorial 08's `tile_idx`). A trip count from the program id (a triangular or causal
-/// loop) is one tile's work, not scheduling.
+/// reads num_programs, a loop around a dot loop starts or strides by the program id
+/// (tutorial 09's `range(start_pid, num_tiles, NUM_SMS)` around its K loop), or an
+/// scf.while around a dot starts from it (tutorial 08's `tile_idx`). A dot loop whose
+/// bounds come from the program id (a causal or triangular K loop) is one tile's work,
+/// not scheduling.
 bool schedulesItsTiles(func::FuncOp func) {
   WalkResult found = func.walk([&](Operation *op) {
     if (isa<NumProgramsOp>(op))
       return WalkResult::interrupt();
     if (auto loop = dyn_cast<scf::ForOp>(op);
-        loop && (fromProgramId(loop.getLowerBound()) || fromProgramId(loop.getStep())))
+        loop && (fromProgramId(loop.getLowerBound()) || fromProgramId(loop.getStep())) &&
+        holdsDotLoop(loop))
       return WalkResult::interrupt();
     if (auto loop = dyn_cast<scf::WhileOp>(op)) {
       bool holdsDot = loop->walk([](DotOp) { return WalkResult::interrupt(); }).wasInterrupted();
@@ -142,9 +154,10 @@ bool schedulesItsTiles(func::FuncOp func) {
 }
 
 /// Whether persistence is known to pay for the kernel (tcc's default): a one-dimensional
-/// grid (a GEMM's tiles; measured on an H100, 2026-12-07: +1-8 % at 4096^3 and 8192^3 in
-/// grouped order, where tutorial 06's attention, on a 2-D grid of query blocks by heads,
-/// lost 5-7 %: its own order keeps a head's K and V in L2), dot loops forming one loop
+/// grid (a GEMM's tiles; measured on an H100, 2026-12-07: +0-5 % at 4096^3, +8-14 % at
+/// 8192^3, +32-52 % for 64 x 128 tiles, in grouped order, where tutorial 06's attention,
+/// on a 2-D grid of query blocks by heads, lost 4-7 %: its own order keeps a head's K and
+/// V in L2), dot loops forming one loop
 /// nest (two side by side, the causal attention's stages, would each keep a ring live
 /// across the tiles where one program per tile lets the second reuse the first's shared
 /// memory), and no scheduling of its own tiles.

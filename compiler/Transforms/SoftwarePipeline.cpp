@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/Analysis/PersistentLoop.h"
 #include "compiler/Transforms/LayoutUtils.h"
 #include "compiler/Transforms/LoopSlice.h"
 #include "compiler/Transforms/Passes.h"
@@ -539,12 +540,11 @@ private:
   /// ops, in order, in `ops`. Only for a loop directly in one tile loop of a kernel
   /// tile-persistent made.
   bool outerSlice(SmallVector<Operation *> &ops) {
-    // Only in kernels tile-persistent made (--persistent): the tile loops kernels write
-    // themselves (tutorial 09) keep the prologue in the body until a GPU run has checked
-    // the rotation there too.
-    auto func = loop->getParentOfType<func::FuncOp>();
-    if (enclosing.size() != 1 || loop->getParentOp() != enclosing.front() || !func ||
-        !func->hasAttr(kPersistentAttrName))
+    // Only in tile loops tile-persistent made: the tile loops kernels write themselves
+    // (tutorial 09) keep the prologue in the body until a GPU run has checked the
+    // rotation there too.
+    if (enclosing.size() != 1 || loop->getParentOp() != enclosing.front() ||
+        !tcc::isPersistentTileLoop(enclosing.front()))
       return false;
     scf::ForOp outer = enclosing.front();
     Block *body = outer.getBody();

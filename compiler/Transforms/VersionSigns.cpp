@@ -11,6 +11,7 @@
 #include "compiler/Transforms/VersionSigns.h"
 
 #include "compiler/Analysis/AxisInfo.h"
+#include "compiler/Analysis/PersistentLoop.h"
 #include "compiler/Transforms/Passes.h"
 #include "dialects/Tile/TileDialect.h"
 
@@ -269,10 +270,8 @@ bool versionOnSigns(func::FuncOp kernel) {
   Block &body = kernel.getBody().front();
   if (versionBlock(kernel, body))
     return true;
-  if (kernel->hasAttr(tile::kPersistentAttrName))
-    if (Operation *last = body.getTerminator()->getPrevNode())
-      if (auto loop = dyn_cast<scf::ForOp>(last))
-        return versionBlock(kernel, *loop.getBody());
+  if (scf::ForOp tiles = tcc::persistentTileLoop(kernel))
+    return versionBlock(kernel, *tiles.getBody());
   return false;
 }
 
