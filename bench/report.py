@@ -235,6 +235,9 @@ def main():
           "persistent", "persistent/per tile", False)
     twins("PERSISTENT_", "--persistent vs the default (sm_90a)", "default", "--persistent",
           "persistent/default", True)
+    # Clusters of two multicasting B (MULTICAST_: --multicast) beside the default build.
+    twins("MULTICAST_", "multicast in clusters of two vs not (sm_90a)", "default", "multicast",
+          "multicast/default", True)
     # The TMA-store epilogue (TMASTORE_: --tma-store) beside st.global.
     twins("TMASTORE_", "TMA store vs st.global (sm_90a)", "st.global", "TMA store",
           "TMA store/st.global", True)

@@ -390,7 +390,8 @@ private:
   }
 
   void visit(Operation *op, State &s, bool insert) {
-    if (isa<BarrierOp>(op)) {
+    // A cluster barrier is one of the program's threads too.
+    if (isa<BarrierOp, ClusterSyncOp>(op)) {
       s.pending.clear();
       s.unfenced.clear();
       return;

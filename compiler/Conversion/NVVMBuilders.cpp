@@ -23,6 +23,11 @@ void markKernel(Operation *func, int32_t numThreads) {
                 b.getDenseI32ArrayAttr({numThreads, 1, 1}));
 }
 
+void markCluster(Operation *func, int32_t size) {
+  Builder b(func->getContext());
+  func->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(), b.getDenseI32ArrayAttr({size, 1, 1}));
+}
+
 Value threadIdX(OpBuilder &b, Location loc, unsigned numThreads) {
   auto range = LLVM::ConstantRangeAttr::get(b.getContext(), 32, 0, numThreads);
   return NVVM::ThreadIdXOp::create(b, loc, b.getI32Type(), range);
@@ -248,10 +253,26 @@ void mbarrierWaitParity(OpBuilder &b, Location loc, Value bar, Value phase) {
 }
 
 void tmaLoad(OpBuilder &b, Location loc, Value dst, Value desc, ValueRange coords, Value bar,
-             Value pred) {
+             Value pred, Value ctaMask) {
   NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-      b, loc, dst, desc, coords, bar, ValueRange(), Value(), Value(), NVVM::TMALoadMode::TILE,
+      b, loc, dst, desc, coords, bar, ValueRange(), ctaMask, Value(), NVVM::TMALoadMode::TILE,
       /*isCTAOnly=*/false, NVVM::CTAGroupKindAttr(), pred);
+}
+
+Value clusterRank(OpBuilder &b, Location loc) {
+  return NVVM::ClusterId::create(b, loc, b.getI32Type());
+}
+
+void mbarrierArriveRemote(OpBuilder &b, Location loc, Value bar, Value rank) {
+  auto cluster = LLVM::LLVMPointerType::get(b.getContext(),
+                                            unsigned(NVVM::NVVMMemorySpace::SharedCluster));
+  Value remote = NVVM::MapaOp::create(b, loc, cluster, bar, rank);
+  NVVM::MBarrierArriveOp::create(b, loc, Type(), remote, Value(), NVVM::MemScopeKind::CLUSTER);
+}
+
+void clusterSync(OpBuilder &b, Location loc) {
+  NVVM::ClusterArriveOp::create(b, loc, b.getUnitAttr());
+  NVVM::ClusterWaitOp::create(b, loc, b.getUnitAttr());
 }
 
 void tmaStore(OpBuilder &b, Location loc, Value src, Value desc, ValueRange coords) {

@@ -24,6 +24,9 @@ void registerTargetDialects(mlir::DialectRegistry &registry);
 /// exactly `numThreads` threads per program (its reqntid, as Triton's kernels: ptxas knows
 /// the block size, not only a bound; the runtime and the header launch exactly that).
 void markKernel(mlir::Operation *func, int32_t numThreads);
+/// Marks the llvm.func `func` as launched in clusters of `size` programs along x
+/// (`nvvm.cluster_dim`, .reqnctapercluster in the PTX).
+void markCluster(mlir::Operation *func, int32_t size);
 
 /// threadIdx.x as i32, known to lie in [0, numThreads).
 mlir::Value threadIdX(mlir::OpBuilder &b, mlir::Location loc, unsigned numThreads);
@@ -118,8 +121,22 @@ void tmaStore(mlir::OpBuilder &b, mlir::Location loc, mlir::Value src, mlir::Val
 /// cp.async.bulk.commit_group, then cp.async.bulk.wait_group.read 0: the bulk copies
 /// issued have read their shared sources.
 void bulkCommitAndWaitRead(mlir::OpBuilder &b, mlir::Location loc);
+/// A bulk tensor copy of one box into `dst`, completing on `bar`, by the threads where
+/// `pred` holds; with `ctaMask` (i16) multicast to the same offsets of the cluster's
+/// programs the mask names (`.multicast::cluster`).
 void tmaLoad(mlir::OpBuilder &b, mlir::Location loc, mlir::Value dst, mlir::Value desc,
-             mlir::ValueRange coords, mlir::Value bar, mlir::Value pred);
+             mlir::ValueRange coords, mlir::Value bar, mlir::Value pred,
+             mlir::Value ctaMask = {});
+/// %cluster_ctarank (i32): the program's rank in its cluster.
+mlir::Value clusterRank(mlir::OpBuilder &b, mlir::Location loc);
+/// Arrives (release, cluster scope) on the mbarrier at the same shared address as `bar`
+/// in the program of rank `rank` of the cluster (`mapa`, then
+/// `mbarrier.arrive.release.cluster.shared::cluster`).
+void mbarrierArriveRemote(mlir::OpBuilder &b, mlir::Location loc, mlir::Value bar,
+                          mlir::Value rank);
+/// `barrier.cluster.arrive.aligned` (release) and `barrier.cluster.wait.aligned`
+/// (acquire): every thread of the cluster.
+void clusterSync(mlir::OpBuilder &b, mlir::Location loc);
 /// Marks argument `index` of the llvm.func `func` as a TMA tensor map: a 128-byte byval
 /// parameter, 64-byte aligned, read in place (nvvm.grid_constant).
 void markTensorMapArgument(mlir::Operation *func, unsigned index);

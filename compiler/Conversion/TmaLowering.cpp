@@ -118,8 +118,16 @@ struct MBarrierWaitLowering : OpConversionPattern<MBarrierWaitOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(MBarrierWaitOp op, OneToNOpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    nvvm::mbarrierWaitParity(rewriter, op.getLoc(), adaptor.getBarrier().front(),
-                             adaptor.getPhase().front());
+    Location loc = op.getLoc();
+    auto wait = [&] {
+      nvvm::mbarrierWaitParity(rewriter, loc, adaptor.getBarrier().front(),
+                               adaptor.getPhase().front());
+    };
+    // `issuer`: the thread that issues the bulk copies only.
+    if (op.getIssuer())
+      onThreadZero(rewriter, loc, op, wait);
+    else
+      wait();
     rewriter.eraseOp(op);
     return success();
   }
@@ -164,10 +172,34 @@ struct TmaLoadLowering : OpConversionPattern<TmaLoadOp> {
     Value bar = adaptor.getBarrier().front();
     SmallVector<Value> coords = coordinatesOf(adaptor.getCoords());
     Value first = isThreadZero(rewriter, loc, op);
+    // Multicast: where %mc holds, each program of the cluster of two copies the boxes of
+    // its rank's parity to both (mask 0b11); elsewhere every box to itself alone (mask
+    // 1 << rank), by the same instruction.
+    Value mc = op.getMulticast() ? adaptor.getMulticast().front() : Value();
+    Value rank, mine, mask;
+    if (mc) {
+      rank = nvvm::clusterRank(rewriter, loc);
+      Value self = arith::ShLIOp::create(rewriter, loc, i32Const(rewriter, loc, 1), rank);
+      Value both = i32Const(rewriter, loc, 3);
+      mask = arith::TruncIOp::create(rewriter, loc, rewriter.getI16Type(),
+                                     arith::SelectOp::create(rewriter, loc, mc, both, self));
+      mine = arith::XOrIOp::create(rewriter, loc, mc,
+                                   arith::ConstantIntOp::create(rewriter, loc, 1, 1));
+    }
+    int64_t box = 0;
     forEachBox(rewriter, loc, cast<TensorMapType>(op.getDesc().getType()), op.getDst().getType(),
                adaptor.getDst().front(), coords, op.getNumBoxes(),
                [&](Value dst, ArrayRef<Value> at) {
-                 nvvm::tmaLoad(rewriter, loc, dst, descPtr, at, bar, first);
+                 Value pred = first;
+                 if (mc) {
+                   // This program's box: not multicasting, or the box's parity its rank.
+                   Value ours = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                                      rank, i32Const(rewriter, loc, box % 2));
+                   pred = arith::AndIOp::create(
+                       rewriter, loc, first, arith::OrIOp::create(rewriter, loc, mine, ours));
+                 }
+                 nvvm::tmaLoad(rewriter, loc, dst, descPtr, at, bar, pred, mask);
+                 ++box;
                });
     rewriter.eraseOp(op);
     return success();
@@ -208,7 +240,25 @@ struct MBarrierArriveLowering : OpConversionPattern<MBarrierArriveOp> {
     auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange(), first, /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-    nvvm::mbarrierArrive(rewriter, loc, adaptor.getBarrier().front());
+    if (op.getPeer()) {
+      // The partner of a cluster of two: the other rank.
+      Value peer = arith::XOrIOp::create(rewriter, loc, nvvm::clusterRank(rewriter, loc),
+                                         i32Const(rewriter, loc, 1));
+      nvvm::mbarrierArriveRemote(rewriter, loc, adaptor.getBarrier().front(), peer);
+    } else {
+      nvvm::mbarrierArrive(rewriter, loc, adaptor.getBarrier().front());
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// Every thread of the cluster arrives and waits (barrier.cluster).
+struct ClusterSyncLowering : OpConversionPattern<ClusterSyncOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ClusterSyncOp op, OneToNOpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    nvvm::clusterSync(rewriter, op.getLoc());
     rewriter.eraseOp(op);
     return success();
   }
@@ -302,7 +352,8 @@ void budgetWarpSpecializedRegisters(func::FuncOp func) {
 void populateTmaLoweringPatterns(TileTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<MBarrierInitLowering, MBarrierInvalLowering, MBarrierExpectLowering,
                MBarrierWaitLowering, MBarrierArriveLowering, TmaLoadLowering,
-               TmaStoreLowering, WarpSpecializeLowering>(converter, patterns.getContext());
+               TmaStoreLowering, WarpSpecializeLowering, ClusterSyncLowering>(
+      converter, patterns.getContext());
 }
 
 } // namespace tcc

@@ -320,6 +320,7 @@ bool Codegen::lower(ModuleOp tileModule, const std::map<std::string, Assumptions
   pipeline.tma = codegen.tma && !codegen.checkBounds;
   pipeline.warpSpecialize = codegen.warpSpecialize;
   pipeline.tmaStore = codegen.tmaStore;
+  pipeline.multicast = codegen.multicast;
   pipeline.persistent = codegen.checkBounds || codegen.persistent == CodegenOptions::Persistent::Off
                             ? GpuPipelineOptions::Persistence::Off
                         : codegen.persistent == CodegenOptions::Persistent::On
@@ -640,6 +641,8 @@ std::string Codegen::configurationText() const {
     add("--warp-specialize");
   if (codegen.tmaStore)
     add("--tma-store");
+  if (codegen.multicast)
+    add("--multicast");
   if (codegen.persistent == CodegenOptions::Persistent::On)
     add("--persistent");
   else if (codegen.persistent == CodegenOptions::Persistent::Off)

@@ -62,6 +62,9 @@ struct CodegenOptions {
   /// --tma-store: on sm_90a, a result tile stored after the loops goes by TMA bulk copies
   /// from a swizzled shared tile (tile-tma-store).
   bool tmaStore = false;
+  /// --multicast: on sm_90a, a persistent GEMM launches in clusters of two programs that
+  /// take tiles of one column together and multicast B's tile to both (tile-pipeline).
+  bool multicast = false;
   /// On sm_90a, a dot kernel runs its grid's programs as iterations of a loop over the
   /// tiles on num_sms * occupancy programs, in grouped order, its TMA ring kept across the
   /// tiles (tile-persistent). Auto (the default): kernels of a one-dimensional grid whose

@@ -129,6 +129,18 @@ def TilePipeline : Pass<"tile-pipeline", "::mlir::ModuleOp"> {
     slot's `full` mbarrier and arriving on `empty` (`tile.mbarrier_arrive`) once the
     products reading the slot have retired. No prologue, no barrier per iteration; the
     kernel gains `tile.producer_warps = 4`.
+
+    With `multicast` (tcc --multicast) as well, the K loop of a persistent kernel's tile
+    loop (tile-persistent, in grouped order), not warp-specialised, with products in
+    flight, bounds the same for every tile and one TMA stream whose coordinates come from
+    the tile's column alone (B of a GEMM) launches in clusters of two programs
+    (`tile.cluster_size = 2`, the grid rounded up to even): where the tiles' rows are
+    even in number (checked at run time: programs 2j and 2j + 1 then take tiles of one
+    column in lockstep), each program copies half of that stream's boxes to both
+    (`tile.tma_load ... multicast`), after waiting (`tile.mbarrier_wait {issuer}`) on a
+    second ring of mbarriers on which the partner hands each slot back
+    (`tile.mbarrier_arrive {peer}`) once its products have read it;
+    `tile.cluster_sync` follows the barriers' initialisation and ends the loop nest.
   }];
   let options = [
     Option<"numStages", "num-stages", "unsigned", /*default=*/"3",
@@ -136,7 +148,10 @@ def TilePipeline : Pass<"tile-pipeline", "::mlir::ModuleOp"> {
     Option<"tma", "tma", "bool", /*default=*/"false",
            "on sm_90a, copy with tile.tma_load the loads a tensor map describes (TmaAccess.h)">,
     Option<"warpSpecialize", "warp-specialize", "bool", /*default=*/"false",
-           "with tma, give a loop whose streams are all TMA copies a producer warpgroup">
+           "with tma, give a loop whose streams are all TMA copies a producer warpgroup">,
+    Option<"multicast", "multicast", "bool", /*default=*/"false",
+           "with tma, launch a persistent GEMM in clusters of two programs that multicast "
+           "the operand their tiles share">
   ];
   let dependentDialects = ["::mlir::tile::TileDialect", "::mlir::arith::ArithDialect"];
 }

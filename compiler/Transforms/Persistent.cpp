@@ -241,8 +241,12 @@ bool groupTiles(OpBuilder &b, Location loc, Value tile, Value count) {
   else
     b.setInsertionPointToStart(tile.getParentBlock());
   Value ordered = groupedOrder(b, loc, tile, columns, count);
-  for (Operation *split : splits)
+  for (Operation *split : splits) {
     split->setOperand(0, ordered);
+    // Which is the column, for tile-pipeline's multicast (kTileColumnAttrName).
+    if (isa<arith::RemSIOp, arith::RemUIOp>(split))
+      split->setAttr(kTileColumnAttrName, b.getUnitAttr());
+  }
   return true;
 }
 

@@ -56,6 +56,7 @@ void buildTileGpuPipeline(mlir::OpPassManager &pm, const GpuPipelineOptions &opt
   TilePipelineOptions pipelineOptions;
   pipelineOptions.tma = options.tma;
   pipelineOptions.warpSpecialize = options.warpSpecialize;
+  pipelineOptions.multicast = options.multicast;
   TilePrefetchOptions prefetchOptions;
   if (options.numStages)
     pipelineOptions.numStages = prefetchOptions.numStages = options.numStages;
@@ -94,6 +95,10 @@ struct PipelineCLOptions : mlir::PassPipelineOptions<PipelineCLOptions> {
       *this, "warp-specialize",
       llvm::cl::desc("a producer warpgroup for TMA dot loops (tcc --warp-specialize)"),
       llvm::cl::init(false)};
+  Option<bool> multicast{
+      *this, "multicast",
+      llvm::cl::desc("clusters of two multicasting a persistent GEMM's operand (tcc --multicast)"),
+      llvm::cl::init(false)};
   Option<bool> persistent{*this, "persistent",
                           llvm::cl::desc("run tile-persistent first (tcc --persistent)"),
                           llvm::cl::init(false)};
@@ -114,6 +119,7 @@ void registerTileGpuPipeline() {
         options.tma = cl.tma;
         options.warpSpecialize = cl.warpSpecialize;
         options.tmaStore = cl.tmaStore;
+        options.multicast = cl.multicast;
         options.persistent = cl.persistent ? GpuPipelineOptions::Persistence::On
                                            : GpuPipelineOptions::Persistence::Off;
         buildTileGpuPipeline(pm, options);

@@ -68,8 +68,10 @@ struct Stream {
 
 class Pipeliner {
 public:
-  Pipeliner(scf::ForOp loop, unsigned numStages, bool tma, bool warpSpecialize)
-      : loop(loop), numStages(numStages), useTma(tma), warpSpecialize(warpSpecialize) {}
+  Pipeliner(scf::ForOp loop, unsigned numStages, bool tma, bool warpSpecialize,
+            bool multicast)
+      : loop(loop), numStages(numStages), useTma(tma), warpSpecialize(warpSpecialize),
+        multicast(multicast) {}
 
   void run() {
     hoistInvariantTiles();
@@ -113,7 +115,15 @@ private:
   unsigned numStages;
   bool useTma;
   bool warpSpecialize;
+  bool multicast;
   Value barriers; // the mbarrier ring of the TMA streams, if any
+  /// Multicast (planMulticast): the stream the two programs of a cluster copy in halves,
+  /// the divisor of the tile's column, and, once the rings exist, the run-time condition
+  /// (i1) and the ring of mbarriers on which the partner hands each slot back.
+  Stream *sharedStream = nullptr;
+  Value columns;
+  Value multicastOn;
+  Value handedBack;
   /// With TMA in a loop nest: the loops around `loop`, outermost first, through which the
   /// ring's count of iterations is carried (tcc::ringEnclosingLoops).
   SmallVector<scf::ForOp> enclosing;
@@ -348,7 +358,7 @@ private:
   /// advanced `ahead` times.
   void issueCopies(OpBuilder &b, Value iv, Value valid, Value slot,
                    function_ref<Value(Value)> pointerBase, int64_t ahead,
-                   const IRMapping *base = nullptr) {
+                   const IRMapping *base = nullptr, Value ringStep = {}) {
     Location loc = loop.getLoc();
     // The TMA streams' coordinates, computed with the other copies', issued together.
     SmallVector<std::pair<Stream *, SmallVector<Value>>> bulk;
@@ -394,6 +404,8 @@ private:
     auto ifOp = scf::IfOp::create(b, loc, TypeRange(), valid, /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    if (multicastOn)
+      awaitHandedBack(b, slot, ringStep);
     Value bar = MemDescIndexOp::create(b, loc, barrierType(), barriers, slot);
     int64_t bytes = 0;
     for (auto &[s, coords] : bulk)
@@ -401,7 +413,8 @@ private:
     MBarrierExpectOp::create(b, loc, bar, int32_t(bytes));
     for (auto &[s, coords] : bulk) {
       Value dst = MemDescIndexOp::create(b, loc, s->slotType, s->ring, slot);
-      TmaLoadOp::create(b, loc, s->map, coords, dst, bar);
+      TmaLoadOp::create(b, loc, s->map, coords, dst, bar,
+                        s == sharedStream ? multicastOn : Value());
     }
     // What computed the TMA streams' pointers and masks is not needed.
     for (Operation *op : llvm::reverse(bulkSlices))
@@ -524,12 +537,15 @@ private:
                                i32(b, numStages))
                                .getResult()
                          : i32(b, j);
+      Value ringStep;
+      if (multicastOn)
+        ringStep = count ? arith::AddIOp::create(b, loc, count, i32(b, j)).getResult() : i32(b, j);
       issueCopies(
           b, iv, valid, slot,
           [&](Value arg) {
             return base.lookupOrDefault(loop.getTiedLoopInit(cast<BlockArgument>(arg))->get());
           },
-          j, &base);
+          j, &base, ringStep);
     }
   }
 
@@ -653,6 +669,8 @@ private:
     if (nestedRing()) {
       b.setInsertionPoint(enclosing.front());
       createRings(b);
+      if (planMulticast())
+        setUpMulticast(b);
       count = threadCount();
       b.setInsertionPoint(loop);
     } else {
@@ -699,10 +717,19 @@ private:
       WarpGroupDotWaitOp retire = waitOf(lastDot);
       b.setInsertionPointAfter(retire ? retire.getOperation() : lastDot.getOperation());
     }
+    // Multicast: the slot of iteration i - 1, whose products the wait above retired, goes
+    // back to the partner (in a run's first iteration there is none: the last run's last
+    // slot went back after it).
+    Value ringStep;
+    if (multicastOn) {
+      handBack(b, writeSlot, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, k, lb));
+      ringStep = arith::AddIOp::create(b, loc, index, i32(b, distance));
+    }
     Value ahead = arith::AddIOp::create(b, loc, k,
                                         arith::MulIOp::create(b, loc, step, i32(b, distance)));
     Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, ahead, ub);
-    issueCopies(b, ahead, valid, writeSlot, [](Value arg) { return arg; }, distance);
+    issueCopies(b, ahead, valid, writeSlot, [](Value arg) { return arg; }, distance, nullptr,
+                ringStep);
     readSlots(b, readSlot);
     Operation *last = keepProductsInFlight(b);
     b.setInsertionPointAfter(last);
@@ -715,10 +742,203 @@ private:
       Value trips = finishCount(count);
       if (rotate)
         issueNextPrologue(rotated, last, count, trips);
+      // Multicast: the run's last slot, its products retired after the loop, back to the
+      // partner (before the next tile's prologue).
+      if (multicastOn) {
+        Operation *at = last;
+        if (Operation *def = trips.getDefiningOp(); def && last->isBeforeInBlock(def))
+          at = def;
+        b.setInsertionPointAfter(at);
+        Value lastStep = arith::SubIOp::create(
+            b, loc, arith::AddIOp::create(b, loc, count, trips), i32(b, 1));
+        Value slot = arith::RemUIOp::create(b, loc, lastStep, i32(b, numStages));
+        handBack(b, slot, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, trips, i32(b, 0)));
+      }
     }
-    if (anyTma())
-      invalidateAfterNest({barriers}, last);
+    if (anyTma()) {
+      SmallVector<Value, 2> rings{barriers};
+      if (multicastOn)
+        rings.push_back(handedBack);
+      invalidateAfterNest(rings, last);
+    }
+    // Multicast: no program leaves (or invalidates its mbarriers) while its partner may
+    // still arrive on them.
+    if (multicastOn) {
+      b.setInsertionPointAfter(enclosing.front());
+      ClusterSyncOp::create(b, loc);
+    }
     finish();
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Multicast in clusters of two
+  //===--------------------------------------------------------------------===//
+
+  /// Whether `v` (in the tile loop `tiles` or outside it) depends on the tile's index
+  /// only through its column (an op tile-persistent marked kTileColumnAttrName, whose
+  /// divisor, from outside the loop, must be `divisor` or becomes it), the K loop's
+  /// induction variable only where `allowK`, and pointers or integers the K loop advances
+  /// likewise. False where it may depend on the tile otherwise, or this cannot tell.
+  bool onlyThroughColumn(Value v, scf::ForOp tiles, bool allowK, Value &divisor,
+                         DenseSet<Value> &seen) {
+    if (!seen.insert(v).second)
+      return true;
+    auto outside = [&](Value x) {
+      Operation *at = isa<BlockArgument>(x) ? cast<BlockArgument>(x).getOwner()->getParentOp()
+                                            : x.getDefiningOp();
+      return !tiles->isAncestor(at);
+    };
+    if (outside(v))
+      return true;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (arg == loop.getInductionVar())
+        return allowK;
+      if (arg.getOwner() == loop.getBody() && advancing.count(arg))
+        return onlyThroughColumn(loop.getTiedLoopInit(arg)->get(), tiles, allowK, divisor,
+                                 seen) &&
+               onlyThroughColumn(advancing.lookup(arg), tiles, allowK, divisor, seen);
+      return false; // the tile's index, or another carried value
+    }
+    Operation *def = v.getDefiningOp();
+    if (def->hasAttr(kTileColumnAttrName) && def->getNumOperands() == 2) {
+      Value x = def->getOperand(1);
+      if (!invariantIn(x, tiles) || (divisor && divisor != x))
+        return false;
+      divisor = x;
+      return true;
+    }
+    if (def->getNumRegions() != 0 || !isMemoryEffectFree(def))
+      return false;
+    return llvm::all_of(def->getOperands(), [&](Value operand) {
+      return onlyThroughColumn(operand, tiles, allowK, divisor, seen);
+    });
+  }
+
+  /// Whether `v` is computed the same in every iteration of `tiles`: outside it, or inside
+  /// by ops without effects or regions from such values (the kernel's `cdiv(N, BN)`,
+  /// which tile-persistent moved into the loop).
+  static bool invariantIn(Value v, scf::ForOp tiles) {
+    if (auto arg = dyn_cast<BlockArgument>(v))
+      return !tiles->isAncestor(arg.getOwner()->getParentOp());
+    Operation *def = v.getDefiningOp();
+    if (!tiles->isAncestor(def))
+      return true;
+    return def->getNumRegions() == 0 && isMemoryEffectFree(def) &&
+           llvm::all_of(def->getOperands(), [&](Value o) { return invariantIn(o, tiles); });
+  }
+
+  /// `v` (invariantIn `tiles`) at `b`, before the loop: its ops inside cloned there.
+  static Value cloneBefore(OpBuilder &b, Value v, scf::ForOp tiles, IRMapping &mapping) {
+    if (Value done = mapping.lookupOrNull(v))
+      return done;
+    Operation *def = v.getDefiningOp();
+    if (!def || !tiles->isAncestor(def))
+      return v;
+    for (Value o : def->getOperands())
+      cloneBefore(b, o, tiles, mapping);
+    b.clone(*def, mapping);
+    return mapping.lookup(v);
+  }
+
+  /// Whether the loop can multicast (tcc --multicast): the K loop directly in a
+  /// persistent kernel's tile loop (tile-persistent's, in grouped order: tiles 2j and
+  /// 2j + 1 share a column where the rows are even in number), not warp-specialised,
+  /// every stream by TMA, products in flight, bounds that depend on the tile's column at
+  /// most (the two programs of a cluster run the same iterations), and a stream whose
+  /// coordinates do too (B of a GEMM), of an even number of boxes: the largest such is
+  /// sharedStream.
+  bool planMulticast() {
+    if (!multicast || enclosing.size() != 1 || inFlight != 1 || anyCpAsync() || !anyTma() ||
+        !waitOf(lastProduct()))
+      return false;
+    scf::ForOp tiles = enclosing.front();
+    auto func = loop->getParentOfType<func::FuncOp>();
+    auto grid = func ? func->getAttrOfType<ArrayAttr>(kGridAttrName) : ArrayAttr();
+    if (!tcc::isPersistentTileLoop(tiles) || !grid || grid.size() != 3 ||
+        !tiles.getLowerBound().getDefiningOp<ProgramIdOp>() ||
+        !tiles.getStep().getDefiningOp<NumProgramsOp>())
+      return false;
+    Value divisor;
+    DenseSet<Value> seen;
+    for (Value bound : {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
+      if (!onlyThroughColumn(bound, tiles, /*allowK=*/false, divisor, seen))
+        return false;
+    for (Stream &s : streams) {
+      auto map = cast<TensorMapType>(s.map.getType());
+      int64_t boxes = 1;
+      for (auto [extent, box] : llvm::zip(s.slotType.getTileShape(), map.getBox()))
+        boxes *= box ? extent / box : 1;
+      Value x = divisor;
+      DenseSet<Value> visited;
+      bool columnOnly = llvm::all_of(s.tma->dims, [&](const tcc::TmaDim &d) {
+        return llvm::all_of(d.origin, [&](Value o) {
+          return onlyThroughColumn(o, tiles, /*allowK=*/true, x, visited);
+        });
+      });
+      if (!columnOnly || !x || boxes % 2 != 0)
+        continue;
+      if (!sharedStream || s.slotType.getTileBytes() > sharedStream->slotType.getTileBytes()) {
+        sharedStream = &s;
+        columns = x;
+      }
+    }
+    return sharedStream != nullptr;
+  }
+
+  /// Before the tile loop, after the rings (at `b`): the ring of mbarriers on which the
+  /// partner hands slots back (one arrival per warp), a cluster barrier after their
+  /// initialisation, and the run-time condition: the tiles' count a multiple of twice the
+  /// columns (the rows even in number, every group of the grouped order too). The kernel
+  /// launches in clusters of two, its grid's x rounded up to even.
+  void setUpMulticast(OpBuilder &b) {
+    Location loc = loop.getLoc();
+    auto func = loop->getParentOfType<func::FuncOp>();
+    handedBack = createBarrierRing(b, int32_t(getNumWarps(func)));
+    ClusterSyncOp::create(b, loc);
+    Value count = enclosing.front().getUpperBound();
+    IRMapping mapping;
+    Value divisor = cloneBefore(b, columns, enclosing.front(), mapping);
+    Value positive = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, divisor, i32(b, 0));
+    Value x = arith::SelectOp::create(b, loc, positive, divisor, i32(b, 1));
+    Value pairs = arith::RemUIOp::create(b, loc, count, arith::MulIOp::create(b, loc, x, i32(b, 2)));
+    multicastOn = arith::AndIOp::create(
+        b, loc, positive,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, pairs, i32(b, 0)));
+    if (func->hasAttr(kClusterSizeAttrName))
+      return; // another version of the kernel's body did the rest
+    func->setAttr(kClusterSizeAttrName, b.getI32IntegerAttr(2));
+    auto grid = func->getAttrOfType<ArrayAttr>(kGridAttrName);
+    SmallVector<Attribute> dims(grid.begin(), grid.end());
+    std::string x0 = cast<StringAttr>(dims[0]).getValue().str();
+    dims[0] = b.getStringAttr("cdiv(" + x0 + ", 2) * 2");
+    func->setAttr(kGridAttrName, b.getArrayAttr(dims));
+  }
+
+  /// Where multicasting (and `also`), every warp hands slot `slot` back to the partner
+  /// (tile.mbarrier_arrive {peer} on its ring of handedBack).
+  void handBack(OpBuilder &b, Value slot, Value also) {
+    Location loc = loop.getLoc();
+    Value when = arith::AndIOp::create(b, loc, multicastOn, also);
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange(), when, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    MBarrierArriveOp::create(b, loc, MemDescIndexOp::create(b, loc, barrierType(), handedBack, slot),
+                             b.getUnitAttr());
+  }
+
+  /// Where multicasting, the issuing thread waits until the partner has handed back slot
+  /// `slot` of ring step `ringStep` (n): its hand-back of step n - S, the phase
+  /// (n / S - 1) mod 2, which a fresh mbarrier reports complete for n < S.
+  void awaitHandedBack(OpBuilder &b, Value slot, Value ringStep) {
+    Location loc = loop.getLoc();
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange(), multicastOn, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    Value pass = arith::DivUIOp::create(b, loc, ringStep, i32(b, numStages));
+    Value parity = arith::XOrIOp::create(
+        b, loc, arith::AndIOp::create(b, loc, pass, i32(b, 1)), i32(b, 1));
+    MBarrierWaitOp::create(b, loc, MemDescIndexOp::create(b, loc, barrierType(), handedBack, slot),
+                           parity, b.getUnitAttr());
   }
 
   //===--------------------------------------------------------------------===//
@@ -901,7 +1121,7 @@ private:
           for (Stream &s : streams) {
             SmallVector<Value> coords = tcc::boxCoordinates(pb, loc, *s.tma, map);
             Value dst = MemDescIndexOp::create(pb, loc, s.slotType, s.ring, slot);
-            TmaLoadOp::create(pb, loc, s.map, coords, dst, bar);
+            TmaLoadOp::create(pb, loc, s.map, coords, dst, bar, Value());
           }
           SmallVector<Value> next;
           for (BlockArgument arg : slice.carried)
@@ -1099,8 +1319,10 @@ struct SoftwarePipeline : tcc::impl::TilePipelineBase<SoftwarePipeline> {
       bool asked = false;
       for (Operation *op = loop; op && !isa<func::FuncOp>(op); op = op->getParentOp())
         asked |= op->hasAttr(kSpecializeWarpsAttrName);
-      Pipeliner(loop, stages, tma, warpSpecialize || asked).run();
+      Pipeliner(loop, stages, tma, warpSpecialize || asked, multicast).run();
     });
+    // Which remainder is a tile's column served the multicast only.
+    getOperation().walk([](Operation *op) { op->removeAttr(kTileColumnAttrName); });
   }
 };
 

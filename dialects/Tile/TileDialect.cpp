@@ -133,8 +133,8 @@ LogicalResult verifyPredicatedAccess(Operation *op, NamedAttribute attribute) {
 namespace {
 
 /// What a discardable attribute of the dialect must be, and where it may be.
-enum class Expect { Unit, Warps, AtLeast1, NonNegative, Grid, Strings, Dictionary, Dictionaries, Target };
-enum class Place { Function, FunctionOrLoop, Module, TileOp };
+enum class Expect { Unit, ClusterOfTwo, Warps, AtLeast1, NonNegative, Grid, Strings, Dictionary, Dictionaries, Target };
+enum class Place { Function, FunctionOrLoop, Module, TileOp, Remainder };
 struct AttrRule {
   StringLiteral name;
   Expect value;
@@ -149,6 +149,8 @@ constexpr AttrRule kAttrRules[] = {
     {kSharedBytesAttrName, Expect::NonNegative, Place::Function},
     {kGridAttrName, Expect::Grid, Place::Function},
     {kPersistentAttrName, Expect::Unit, Place::Function},
+    {kClusterSizeAttrName, Expect::ClusterOfTwo, Place::Function},
+    {kTileColumnAttrName, Expect::Unit, Place::Remainder},
     {kSpecializeWarpsAttrName, Expect::Unit, Place::FunctionOrLoop},
     {kArgNamesAttrName, Expect::Strings, Place::Function},
     {kConstexprsAttrName, Expect::Dictionary, Place::Function},
@@ -173,6 +175,8 @@ LogicalResult checkValue(Operation *op, NamedAttribute attribute, Expect rule) {
     return expectInteger(
         op, attribute, [](int64_t v) { return isPowerOf2(v) && v <= 32; },
         "a power of two from 1 to 32");
+  case Expect::ClusterOfTwo:
+    return expectInteger(op, attribute, [](int64_t v) { return v == 2; }, "2");
   case Expect::AtLeast1:
     return expectInteger(op, attribute, [](int64_t v) { return v >= 1; }, "at least 1");
   case Expect::NonNegative:
@@ -208,6 +212,11 @@ LogicalResult checkPlace(Operation *op, NamedAttribute attribute, Place place) {
   case Place::TileOp:
     return expectOn(op, attribute, isa<TileDialect>(op->getDialect()),
                     "an op of the tile dialect");
+  case Place::Remainder:
+    return expectOn(op, attribute,
+                    op->getName().getStringRef() == "arith.remsi" ||
+                        op->getName().getStringRef() == "arith.remui",
+                    "an integer remainder (arith.remsi or arith.remui)");
   }
   llvm_unreachable("every place is checked");
 }

@@ -71,6 +71,14 @@ inline constexpr llvm::StringLiteral kGridAttrName = "tile.grid";
 inline constexpr llvm::StringLiteral kSpecializeWarpsAttrName = "tile.specialize_warps";
 /// On a kernel tile-persistent made persistent (its body a loop over the grid's tiles).
 inline constexpr llvm::StringLiteral kPersistentAttrName = "tile.persistent";
+/// On a kernel launched in clusters of this many programs along x (tile-pipeline's
+/// multicast of a persistent GEMM's shared operand: 2): its programs' cluster ranks are
+/// their program ids modulo it, and its grid's x is a multiple of it.
+inline constexpr llvm::StringLiteral kClusterSizeAttrName = "tile.cluster_size";
+/// On the `t % X` of a persistent kernel's tile loop whose index tile-persistent put in
+/// grouped order (groups of rows, rows fastest): the tile's column. Tiles 2j and 2j + 1
+/// share it where the rows are even in number (tile-pipeline's multicast relies on it).
+inline constexpr llvm::StringLiteral kTileColumnAttrName = "tile.tile_column";
 inline constexpr llvm::StringLiteral kArgNamesAttrName = "tile.arg_names";
 inline constexpr llvm::StringLiteral kConstexprsAttrName = "tile.constexprs";
 /// On a `!tile.tensormap` kernel argument: {param = "a", dims = [...], strides_bytes = [...]},

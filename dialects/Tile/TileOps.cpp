@@ -660,7 +660,17 @@ LogicalResult MBarrierWaitOp::verify() {
   return verifyBarrier(*this, getBarrier().getType(), /*ring=*/false);
 }
 
+/// The cluster size of the kernel around `op` (1 where it is not launched in clusters).
+static int64_t clusterSizeOf(Operation *op) {
+  auto func = op->getParentOfType<FunctionOpInterface>();
+  auto size = func ? func->getAttrOfType<IntegerAttr>(kClusterSizeAttrName) : IntegerAttr();
+  return size ? size.getInt() : 1;
+}
+
 LogicalResult MBarrierArriveOp::verify() {
+  if (getPeer() && clusterSizeOf(*this) != 2)
+    return emitOpError() << "arrives on a partner's barrier (peer) outside a kernel launched "
+                            "in clusters of two (tile.cluster_size = 2)";
   return verifyBarrier(*this, getBarrier().getType(), /*ring=*/false);
 }
 
@@ -764,10 +774,19 @@ static int64_t numBoxes(TensorMapType desc, SharedMemType tile) {
 }
 
 LogicalResult TmaLoadOp::verify() {
-  if (failed(verifyBarrier(*this, getBarrier().getType(), /*ring=*/false)))
+  if (failed(verifyBarrier(*this, getBarrier().getType(), /*ring=*/false)) ||
+      failed(verifyBulkTensorCopy(*this, cast<TensorMapType>(getDesc().getType()),
+                                  getCoords().size(), getDst().getType(), "into")))
     return failure();
-  return verifyBulkTensorCopy(*this, cast<TensorMapType>(getDesc().getType()),
-                              getCoords().size(), getDst().getType(), "into");
+  if (getMulticast()) {
+    if (clusterSizeOf(*this) != 2)
+      return emitOpError() << "multicasts outside a kernel launched in clusters of two "
+                              "(tile.cluster_size = 2)";
+    if (getNumBoxes() % 2 != 0)
+      return emitOpError() << "multicasts a tile of " << getNumBoxes()
+                           << " boxes: the two programs of a cluster copy half each";
+  }
+  return success();
 }
 
 LogicalResult TmaStoreOp::verify() {

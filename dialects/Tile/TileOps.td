@@ -727,9 +727,12 @@ def Tile_MBarrierWaitOp : Tile_Op<"mbarrier_wait", [MemoryEffects<[MemRead, MemW
     ```
     Every thread waits (`mbarrier.try_wait.parity`, retried) until the phase of `%bar`
     whose parity is `%phase` (0 or 1) has completed; the shared memory the copies of that
-    phase wrote is then visible to it.
+    phase wrote is then visible to it. With `issuer`, only the thread that issues the
+    program's bulk copies waits (`tile.tma_load`'s): a copy into a slot that the other
+    program of a cluster must first hand back (`tile.mbarrier_arrive {peer}`), which the
+    rest of the program need not wait for.
   }];
-  let arguments = (ins Tile_Smem:$barrier, I32:$phase);
+  let arguments = (ins Tile_Smem:$barrier, I32:$phase, UnitAttr:$issuer);
   let assemblyFormat = "$barrier `,` $phase attr-dict `:` qualified(type($barrier))";
   let hasVerifier = 1;
 }
@@ -743,11 +746,30 @@ def Tile_MBarrierArriveOp : Tile_Op<"mbarrier_arrive", [MemoryEffects<[MemRead, 
     Lane 0 of every warp that executes it arrives on `%bar` (`mbarrier.arrive`), after
     the warp's earlier reads of shared memory: a consumer warp of a warp-specialised loop
     handing a ring slot back to the producer (`tile.warp_specialize`), on an mbarrier
-    initialised with one arrival per consumer warp.
+    initialised with one arrival per consumer warp. With `peer`, lane 0 of every warp
+    arrives on the same barrier of the other program of its cluster of two
+    (`mapa` + `mbarrier.arrive.release.cluster.shared::cluster`): a program handing a
+    ring slot back to the partner that multicasts into it (`tile.tma_load` with
+    `multicast`).
   }];
-  let arguments = (ins Tile_Smem:$barrier);
+  let arguments = (ins Tile_Smem:$barrier, UnitAttr:$peer);
   let assemblyFormat = "$barrier attr-dict `:` qualified(type($barrier))";
   let hasVerifier = 1;
+}
+
+def Tile_ClusterSyncOp : Tile_Op<"cluster_sync", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "waits until every thread of the program's cluster has arrived";
+  let description = [{
+    ```mlir
+    tile.cluster_sync
+    ```
+    Every thread of every program of the kernel's cluster (`tile.cluster_size`) arrives
+    (`barrier.cluster.arrive.release`) and waits for the others
+    (`barrier.cluster.wait.acquire`): after the mbarriers' initialisation, before a
+    partner may multicast into them or arrive on them; at the end, before they are
+    invalidated and the program exits, while the partner may still arrive on them.
+  }];
+  let assemblyFormat = "attr-dict";
 }
 
 def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize", [RecursiveMemoryEffects, NoTerminator]> {
@@ -790,7 +812,8 @@ def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize", [RecursiveMemoryEffects, 
   }];
 }
 
-def Tile_TmaLoadOp : Tile_Op<"tma_load", [MemoryEffects<[MemRead, MemWrite]>]> {
+def Tile_TmaLoadOp : Tile_Op<"tma_load", [AttrSizedOperandSegments,
+                                          MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "copies a tile from global to shared memory with the tensor memory accelerator";
   let description = [{
     ```mlir
@@ -803,12 +826,20 @@ def Tile_TmaLoadOp : Tile_Op<"tma_load", [MemoryEffects<[MemRead, MemWrite]>]> {
     expect their bytes (`tile.mbarrier_expect`). `%slot` is a `#tile.nvmma_shared` tile
     of the tensor map's element type and swizzle, rows along the array's innermost
     dimension.
+
+    With `multicast %mc` (i1) in a kernel launched in clusters of two programs
+    (`tile.cluster_size = 2`) whose partner copies the same tile at the same coordinates
+    into the same slot: where `%mc` holds, each program copies the boxes of its cluster
+    rank's parity (box 0, 2, ... for rank 0) to the slot and barrier of both programs
+    (`.multicast::cluster`), so each reads half the tile from L2; elsewhere it copies
+    every box itself. The barrier expects the whole tile's bytes either way. The tile
+    has an even number of boxes.
   }];
   let arguments = (ins Tile_TensorMapLike:$desc, Variadic<I32>:$coords, Tile_Smem:$dst,
-                       Tile_Smem:$barrier);
+                       Tile_Smem:$barrier, Optional<I1>:$multicast);
   let assemblyFormat = [{
-    $desc `[` $coords `]` `,` $dst `,` $barrier attr-dict `:` qualified(type($desc)) `,`
-    qualified(type($dst)) `,` qualified(type($barrier))
+    $desc `[` $coords `]` `,` $dst `,` $barrier (`multicast` $multicast^)? attr-dict `:`
+    qualified(type($desc)) `,` qualified(type($dst)) `,` qualified(type($barrier))
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{

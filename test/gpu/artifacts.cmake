@@ -175,6 +175,15 @@ tcc_example_twin(WS_NOPERSISTENT_ matmul "BM=128 BN=256 BK=64" 8 3 --no-persiste
 tcc_example_twin(NOPERSISTENT_ matmul "BM=64 BN=128 BK=64" 4 5 --no-persistent)
 tcc_example_twin(NOPERSISTENT_ matmul "DTYPE=bf16 BM=128 BN=256 BK=64" 8 3 --no-persistent)
 tcc_example_twin(NOPERSISTENT_ matmul_bias "BM=128 BN=256 BK=64 RELU=False" 8 3 --no-persistent)
+# Clusters of two programs multicasting B's tile (--multicast: persistent, the pair takes
+# two tiles of one column), in folders MULTICAST_<config>; the GPU tests' shapes with an
+# even number of rows of tiles multicast (256^2, 1024^3, 1000 x 1001 aligned), the others
+# (2049 rows, 300) run the fallback in the same clusters.
+tcc_example_twin(MULTICAST_ matmul "BM=128 BN=256 BK=64" 8 3 --multicast)
+tcc_example_twin(MULTICAST_ matmul "BM=128 BN=256 BK=64" 8 4 --multicast)
+tcc_example_twin(MULTICAST_ matmul "BM=64 BN=128 BK=64" 4 5 --multicast)
+tcc_example_twin(MULTICAST_ matmul "DTYPE=bf16 BM=128 BN=256 BK=64" 8 3 --multicast)
+tcc_example_twin(MULTICAST_ matmul_bias "BM=128 BN=256 BK=64 RELU=False" 8 3 --multicast)
 
 # --- nvcc cubins wrapped by tcc-pack: what the runtime needs and tcc cannot make ------------
 # A foreign (nvcc) cubin packaged with tcc-pack, in two configurations (BLOCK, warps), each

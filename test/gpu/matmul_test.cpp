@@ -260,10 +260,14 @@ TEST(Plans, Matmul) {
     const int64_t tiles = gputest::cdiv(c.M, bm) * gputest::cdiv(c.N, bn);
     // A persistent variant (sm_90a by default; not NOPERSISTENT_ folders) launches as many programs as
     // the GPU holds at once, a multiple of its SMs, never more than one per tile:
-    // min(num_sms * occupancy, tiles).
+    // min(num_sms * occupancy, tiles); in clusters of two (MULTICAST_: --multicast, its
+    // variant that multicasts) rounded up to even.
     if (p.variant && p.variant->grid[0].find("num_sms") != std::string::npos) {
       const int64_t sms = tcc::deviceInfo(0).smCount;
-      EXPECT_LE(int64_t(p.grid.x), tiles);
+      const bool pairs = p.variant->grid[0].rfind("cdiv(min(num_sms", 0) == 0;
+      if (pairs)
+        EXPECT_EQ(int64_t(p.grid.x) % 2, 0);
+      EXPECT_LE(int64_t(p.grid.x), pairs ? (tiles + 1) / 2 * 2 : tiles);
       EXPECT_GE(int64_t(p.grid.x), std::min<int64_t>(tiles, sms));
       if (int64_t(p.grid.x) < tiles) // capped by the device
         EXPECT_EQ(int64_t(p.grid.x) % sms, 0);

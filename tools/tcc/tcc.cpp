@@ -171,6 +171,12 @@ int main(int argc, char **argv) {
                "sm_90a: store a kernel's result tile (written once, after its loops, under "
                "bounds masks a tensor map describes) with TMA bulk tensor copies from a "
                "swizzled shared tile instead of per-thread stores. Off by default");
+  app.add_flag("--multicast,!--no-multicast", codegen.multicast,
+               "sm_90a: launch a persistent GEMM (its K loop's bounds the same for every "
+               "tile) in clusters of two programs that take two tiles of one column "
+               "together and copy half of B's tile each, multicast to both (TMA "
+               "multicast), where the rows of tiles are even in number; the partner hands "
+               "each ring slot back on an mbarrier. Off by default");
   app.add_flag_callback(
       "--persistent", [&codegen] { codegen.persistent = tcc::CodegenOptions::Persistent::On; },
       "sm_90a: launch every dot kernel on num_sms * occupancy programs, each looping over "
