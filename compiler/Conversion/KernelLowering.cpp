@@ -68,10 +68,8 @@ struct FuncLowering : OpConversionPattern<func::FuncOp> {
         func->removeAttr(kLaunchRegistersAttr);
       }
       // Launched in clusters (.reqnctapercluster): a plain launch forms them.
-      if (auto size = op->getAttrOfType<IntegerAttr>(tile::kClusterSizeAttrName)) {
+      if (auto size = op->getAttrOfType<IntegerAttr>(tile::kClusterSizeAttrName))
         nvvm::markCluster(func, int32_t(size.getInt()));
-        func->removeAttr(tile::kClusterSizeAttrName);
-      }
     }
     for (auto [i, input] : llvm::enumerate(type.getInputs()))
       if (isa<tile::TensorMapType>(input))

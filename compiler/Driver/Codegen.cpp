@@ -112,6 +112,8 @@ struct Compiled {
     bool pressureSchedule = false;
     /// tile-persistent made it a loop over its tiles (`tile.persistent`).
     bool persistent = false;
+    /// Programs per cluster (tile-pipeline's multicast: 2; `tile.cluster_size`).
+    int64_t clusterSize = 1;
     /// The grid the pipeline left (tile-persistent launches num_sms * occupancy programs);
     /// empty: the kernel's.
     std::vector<std::string> grid;
@@ -393,6 +395,8 @@ bool Codegen::lower(ModuleOp tileModule, const std::map<std::string, Assumptions
         if (auto expr = dyn_cast<StringAttr>(g))
           launch.grid.push_back(expr.str());
     launch.persistent = func->hasAttr(tile::kPersistentAttrName);
+    if (auto size = func->getAttrOfType<IntegerAttr>(tile::kClusterSizeAttrName))
+      launch.clusterSize = size.getInt();
   }
 
   PendingImage &p = *pending;
@@ -938,6 +942,9 @@ int Codegen::runArtifacts(ModuleOp module, ArrayRef<func::FuncOp> kernels,
           // Persistent (tile-persistent): the grid it launches with.
           if (it->second.persistent && !it->second.grid.empty())
             os << ", persistent: grid " << it->second.grid.front();
+          // Multicast (tile-pipeline): clusters of two sharing B's tile.
+          if (it->second.clusterSize > 1)
+            os << ", clusters of " << it->second.clusterSize << " multicasting B";
         }
         os << "\n";
       }
