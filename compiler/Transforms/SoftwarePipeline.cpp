@@ -404,14 +404,18 @@ private:
     auto ifOp = scf::IfOp::create(b, loc, TypeRange(), valid, /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-    if (multicastOn)
-      awaitHandedBack(b, slot, ringStep);
     Value bar = MemDescIndexOp::create(b, loc, barrierType(), barriers, slot);
     int64_t bytes = 0;
     for (auto &[s, coords] : bulk)
       bytes += s->slotType.getTileBytes();
     MBarrierExpectOp::create(b, loc, bar, int32_t(bytes));
+    // The shared stream last, after the wait for the partner's hand-back: the other
+    // streams' copies (and tile-allocate-shared's barrier before the first) go first.
+    std::stable_partition(bulk.begin(), bulk.end(),
+                          [&](auto &entry) { return entry.first != sharedStream; });
     for (auto &[s, coords] : bulk) {
+      if (s == sharedStream && multicastOn)
+        awaitHandedBack(b, slot, ringStep);
       Value dst = MemDescIndexOp::create(b, loc, s->slotType, s->ring, slot);
       TmaLoadOp::create(b, loc, s->map, coords, dst, bar,
                         s == sharedStream ? multicastOn : Value());

@@ -5,8 +5,8 @@
 // the kernel launches in clusters of two (tile.cluster_size = 2, the grid rounded up to
 // even), and where the tiles' count is a multiple of 2 * X (the rows even in number:
 // programs 2j and 2j + 1 then take tiles of one column together) B's copies multicast
-// (each program copies half of its boxes to both). Before each copy into a slot, the
-// issuing thread waits on a second ring of mbarriers (8 arrivals: every warp of the
+// (each program copies half of its boxes to both). Before each copy of B into a slot
+// (after A's), the issuing thread waits on a second ring of mbarriers (8 arrivals: every warp of the
 // partner) in the phase of the partner's hand-back of that slot's previous use; each
 // warp hands the slot of iteration i - 1 back to the partner after the wait that retires
 // its product (not in a tile's first iteration) and the tile's last slot after the loop.
@@ -39,14 +39,17 @@
 // CHECK: %[[REM:.+]] = arith.remui %{{.+}}, %[[TWICE]] : i32
 // CHECK: %[[EVEN:.+]] = arith.cmpi eq, %[[REM]], %{{.+}} : i32
 // CHECK: %[[MC:.+]] = arith.andi %[[POS]], %[[EVEN]] : i1
-// The first tile's prologue: the issuer waits for the partner, A is copied alone, B
-// multicast.
-// CHECK: scf.if %[[MC]] {
+// The first tile's prologue: A is copied alone, then the issuer waits for the partner's
+// hand-back and B is multicast.
+// CHECK: tile.mbarrier_expect %{{.+}} {bytes = 49152 : i32}
+// CHECK-NEXT: tile.memdesc_index
+// CHECK-NEXT: tile.tma_load %{{[^ ]+}}[%{{.+}}], %{{.+}}, %{{[^ ]+}} : !tile.tensormap<[128, 64]
+// CHECK-NEXT: scf.if %[[MC]] {
 // CHECK: arith.xori
 // CHECK: tile.mbarrier_wait %{{.+}}, %{{.+}} {issuer}
-// CHECK: tile.mbarrier_expect %{{.+}} {bytes = 49152 : i32}
-// CHECK: tile.tma_load %{{[^ ]+}}[%{{.+}}], %{{.+}}, %{{[^ ]+}} : !tile.tensormap<[128, 64]
-// CHECK: tile.tma_load %{{.+}} multicast %[[MC]] : !tile.tensormap<[64, 64], f16, swizzle = 128>, !tile.smem<64x256xf16
+// CHECK-NEXT: }
+// CHECK-NEXT: tile.memdesc_index
+// CHECK-NEXT: tile.tma_load %{{.+}} multicast %[[MC]] : !tile.tensormap<[64, 64], f16, swizzle = 128>, !tile.smem<64x256xf16
 // The K loop: after the retiring wait, iteration i - 1's slot back to the partner.
 // CHECK: scf.for %[[T:.+]] = %{{.+}} iter_args(%[[COUNT:.+]] = %{{.+}}) -> (i32)
 // CHECK: scf.for %[[I:.+]] = %[[LB:[^ ]+]] to
@@ -56,7 +59,9 @@
 // CHECK-NEXT: scf.if %[[HAND]] {
 // CHECK-NEXT: %[[SLOT:.+]] = tile.memdesc_index %[[BACK]][%[[W:.+]]]
 // CHECK-NEXT: tile.mbarrier_arrive %[[SLOT]] {peer}
-// The copies of iteration i + 2 into that slot, after the partner's hand-back.
+// The copies of iteration i + 2 into that slot, B's after the partner's hand-back.
+// CHECK: tile.mbarrier_expect
+// CHECK: tile.tma_load
 // CHECK: scf.if %[[MC]] {
 // CHECK: tile.mbarrier_wait %{{.+}}, %{{.+}} {issuer}
 // CHECK: tile.tma_load %{{.+}} multicast %[[MC]]
