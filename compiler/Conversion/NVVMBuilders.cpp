@@ -271,8 +271,21 @@ void mbarrierArriveRemote(OpBuilder &b, Location loc, Value bar, Value rank) {
 }
 
 void clusterSync(OpBuilder &b, Location loc) {
-  NVVM::ClusterArriveOp::create(b, loc, b.getUnitAttr());
-  NVVM::ClusterWaitOp::create(b, loc, b.getUnitAttr());
+  // Not .aligned: nothing then depends on the warp's threads arriving together.
+  NVVM::ClusterArriveOp::create(b, loc, UnitAttr());
+  NVVM::ClusterWaitOp::create(b, loc, UnitAttr());
+}
+
+void mbarrierWaitParityCluster(OpBuilder &b, Location loc, Value bar, Value phase) {
+  // The retried try_wait of mbarrierWaitParity with acquire at cluster scope: it pairs
+  // with the partner's release.cluster arrive. The labels are local to the braces.
+  Value address = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), bar);
+  std::string text = "{\n\t.reg .pred P1;\n\tLAB_WAIT:\n\t"
+                     "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 P1, [$0], $1, "
+                     "10000000;\n\t@P1 bra.uni DONE;\n\tbra.uni LAB_WAIT;\n\tDONE:\n\t}";
+  LLVM::InlineAsmOp::create(b, loc, TypeRange(), ValueRange{address, phase}, text, "r,r",
+                            /*has_side_effects=*/true, /*is_align_stack=*/false,
+                            LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
 }
 
 void tmaStore(OpBuilder &b, Location loc, Value src, Value desc, ValueRange coords) {

@@ -134,9 +134,13 @@ mlir::Value clusterRank(mlir::OpBuilder &b, mlir::Location loc);
 /// `mbarrier.arrive.release.cluster.shared::cluster`).
 void mbarrierArriveRemote(mlir::OpBuilder &b, mlir::Location loc, mlir::Value bar,
                           mlir::Value rank);
-/// `barrier.cluster.arrive.aligned` (release) and `barrier.cluster.wait.aligned`
-/// (acquire): every thread of the cluster.
+/// `barrier.cluster.arrive` (release) and `barrier.cluster.wait` (acquire): every thread
+/// of the cluster.
 void clusterSync(mlir::OpBuilder &b, mlir::Location loc);
+/// mbarrierWaitParity with `.acquire.cluster`: the wait that observes another program's
+/// `mbarrier.arrive.release.cluster` (inline PTX; NVVM's op has CTA scope only).
+void mbarrierWaitParityCluster(mlir::OpBuilder &b, mlir::Location loc, mlir::Value bar,
+                               mlir::Value phase);
 /// Marks argument `index` of the llvm.func `func` as a TMA tensor map: a 128-byte byval
 /// parameter, 64-byte aligned, read in place (nvvm.grid_constant).
 void markTensorMapArgument(mlir::Operation *func, unsigned index);

@@ -119,15 +119,16 @@ struct MBarrierWaitLowering : OpConversionPattern<MBarrierWaitOp> {
   LogicalResult matchAndRewrite(MBarrierWaitOp op, OneToNOpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto wait = [&] {
+    // `issuer`: the thread that issues the bulk copies only, waiting for the partner of
+    // its cluster (acquire at cluster scope).
+    if (op.getIssuer())
+      onThreadZero(rewriter, loc, op, [&] {
+        nvvm::mbarrierWaitParityCluster(rewriter, loc, adaptor.getBarrier().front(),
+                                        adaptor.getPhase().front());
+      });
+    else
       nvvm::mbarrierWaitParity(rewriter, loc, adaptor.getBarrier().front(),
                                adaptor.getPhase().front());
-    };
-    // `issuer`: the thread that issues the bulk copies only.
-    if (op.getIssuer())
-      onThreadZero(rewriter, loc, op, wait);
-    else
-      wait();
     rewriter.eraseOp(op);
     return success();
   }

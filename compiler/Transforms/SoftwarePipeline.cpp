@@ -792,8 +792,10 @@ private:
                                             : x.getDefiningOp();
       return !tiles->isAncestor(at);
     };
+    // From outside the loop: the same in both programs unless computed from the program
+    // id (the tile loop's start).
     if (outside(v))
-      return true;
+      return !fromProgramId(v);
     if (auto arg = dyn_cast<BlockArgument>(v)) {
       if (arg == loop.getInductionVar())
         return allowK;
@@ -816,6 +818,19 @@ private:
     return llvm::all_of(def->getOperands(), [&](Value operand) {
       return onlyThroughColumn(operand, tiles, allowK, divisor, seen);
     });
+  }
+
+  /// Whether `v` may be computed from tile.program_id (which differs between the two
+  /// programs of a cluster).
+  static bool fromProgramId(Value v) {
+    if (isa<BlockArgument>(v))
+      return !isa<func::FuncOp>(cast<BlockArgument>(v).getOwner()->getParentOp());
+    Operation *def = v.getDefiningOp();
+    if (isa<ProgramIdOp>(def))
+      return true;
+    if (def->getNumRegions() != 0)
+      return true;
+    return llvm::any_of(def->getOperands(), [](Value o) { return fromProgramId(o); });
   }
 
   /// Whether `v` is computed the same in every iteration of `tiles`: outside it, or inside
@@ -852,8 +867,9 @@ private:
   /// coordinates do too (B of a GEMM), of an even number of boxes: the largest such is
   /// sharedStream.
   bool planMulticast() {
+    // The slot iteration i - 1 read is the one iteration i + distance fills (handBack).
     if (!multicast || enclosing.size() != 1 || inFlight != 1 || anyCpAsync() || !anyTma() ||
-        !waitOf(lastProduct()))
+        !waitOf(lastProduct()) || distance != int64_t(numStages) - 1)
       return false;
     scf::ForOp tiles = enclosing.front();
     auto func = loop->getParentOfType<func::FuncOp>();
