@@ -137,7 +137,7 @@ def TilePipeline : Pass<"tile-pipeline", "::mlir::ModuleOp"> {
     (`tile.cluster_size = 2`, the grid rounded up to even): where the tiles' rows are
     even in number (checked at run time: programs 2j and 2j + 1 then take tiles of one
     column in lockstep), each program copies half of that stream's boxes to both
-    (`tile.tma_load ... multicast`), after waiting (`tile.mbarrier_wait {issuer}`) on a
+    (`tile.tma_load ... multicast`), after waiting (`tile.mbarrier_wait {cluster}`) on a
     second ring of mbarriers on which the partner hands each slot back
     (`tile.mbarrier_arrive {peer}`) once its products have read it;
     `tile.cluster_sync` follows the barriers' initialisation and ends the loop nest.

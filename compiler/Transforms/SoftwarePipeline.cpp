@@ -946,7 +946,7 @@ private:
                              b.getUnitAttr());
   }
 
-  /// Where multicasting, the issuing thread waits until the partner has handed back slot
+  /// Where multicasting, the program waits until the partner has handed back slot
   /// `slot` of ring step `ringStep` (n): its hand-back of step n - S, the phase
   /// (n / S - 1) mod 2, which a fresh mbarrier reports complete for n < S.
   void awaitHandedBack(OpBuilder &b, Value slot, Value ringStep) {

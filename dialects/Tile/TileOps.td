@@ -727,12 +727,12 @@ def Tile_MBarrierWaitOp : Tile_Op<"mbarrier_wait", [MemoryEffects<[MemRead, MemW
     ```
     Every thread waits (`mbarrier.try_wait.parity`, retried) until the phase of `%bar`
     whose parity is `%phase` (0 or 1) has completed; the shared memory the copies of that
-    phase wrote is then visible to it. With `issuer`, only the thread that issues the
-    program's bulk copies waits (`tile.tma_load`'s): a copy into a slot that the other
-    program of a cluster must first hand back (`tile.mbarrier_arrive {peer}`), which the
-    rest of the program need not wait for.
+    phase wrote is then visible to it. With `cluster`, the wait acquires at cluster
+    scope (`mbarrier.try_wait.parity.acquire.cluster`): a barrier the other program of a
+    cluster arrives on (`tile.mbarrier_arrive {peer}`), handing back a slot it
+    multicasts into.
   }];
-  let arguments = (ins Tile_Smem:$barrier, I32:$phase, UnitAttr:$issuer);
+  let arguments = (ins Tile_Smem:$barrier, I32:$phase, UnitAttr:$cluster);
   let assemblyFormat = "$barrier `,` $phase attr-dict `:` qualified(type($barrier))";
   let hasVerifier = 1;
 }

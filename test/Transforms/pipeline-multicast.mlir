@@ -6,7 +6,7 @@
 // even), and where the tiles' count is a multiple of 2 * X (the rows even in number:
 // programs 2j and 2j + 1 then take tiles of one column together) B's copies multicast
 // (each program copies half of its boxes to both). Before each copy of B into a slot
-// (after A's), the issuing thread waits on a second ring of mbarriers (8 arrivals: every warp of the
+// (after A's), the program waits (acquire at cluster scope) on a second ring of mbarriers (8 arrivals: every warp of the
 // partner) in the phase of the partner's hand-back of that slot's previous use; each
 // warp hands the slot of iteration i - 1 back to the partner after the wait that retires
 // its product (not in a tile's first iteration) and the tile's last slot after the loop.
@@ -17,7 +17,7 @@
 // OFF-NOT: cluster
 // OFF-NOT: multicast
 // OFF-NOT: {peer}
-// OFF-NOT: {issuer}
+// OFF-NOT: {cluster}
 // Without the column's mark (a tile order tile-persistent did not make), nothing either.
 // RUN: sed 's/ {tile.tile_column}//' %s | tile-opt -tile-pipeline="tma=true multicast=true" | FileCheck %s --check-prefix=OFF
 // Warp-specialised, no multicast (the producer's protocol does not have it yet).
@@ -39,14 +39,14 @@
 // CHECK: %[[REM:.+]] = arith.remui %{{.+}}, %[[TWICE]] : i32
 // CHECK: %[[EVEN:.+]] = arith.cmpi eq, %[[REM]], %{{.+}} : i32
 // CHECK: %[[MC:.+]] = arith.andi %[[POS]], %[[EVEN]] : i1
-// The first tile's prologue: A is copied alone, then the issuer waits for the partner's
+// The first tile's prologue: A is copied alone, then the program waits for the partner's
 // hand-back and B is multicast.
 // CHECK: tile.mbarrier_expect %{{.+}} {bytes = 49152 : i32}
 // CHECK-NEXT: tile.memdesc_index
 // CHECK-NEXT: tile.tma_load %{{[^ ]+}}[%{{.+}}], %{{.+}}, %{{[^ ]+}} : !tile.tensormap<[128, 64]
 // CHECK-NEXT: scf.if %[[MC]] {
 // CHECK: arith.xori
-// CHECK: tile.mbarrier_wait %{{.+}}, %{{.+}} {issuer}
+// CHECK: tile.mbarrier_wait %{{.+}}, %{{.+}} {cluster}
 // CHECK-NEXT: }
 // CHECK-NEXT: tile.memdesc_index
 // CHECK-NEXT: tile.tma_load %{{.+}} multicast %[[MC]] : !tile.tensormap<[64, 64], f16, swizzle = 128>, !tile.smem<64x256xf16
@@ -63,7 +63,7 @@
 // CHECK: tile.mbarrier_expect
 // CHECK: tile.tma_load
 // CHECK: scf.if %[[MC]] {
-// CHECK: tile.mbarrier_wait %{{.+}}, %{{.+}} {issuer}
+// CHECK: tile.mbarrier_wait %{{.+}}, %{{.+}} {cluster}
 // CHECK: tile.tma_load %{{.+}} multicast %[[MC]]
 // After the loop: the last slot back (where the loop ran), then the next tile's prologue.
 // CHECK: tile.warpgroup_dot_wait %{{.+}} {pending = 0 : i32}
