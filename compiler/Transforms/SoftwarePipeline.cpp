@@ -780,7 +780,7 @@ private:
 
   /// Whether `v` (in the tile loop `tiles` or outside it) depends on the tile's index
   /// only through its column (an op tile-persistent marked kTileColumnAttrName, whose
-  /// divisor, from outside the loop, must be `divisor` or becomes it), the K loop's
+  /// divisor, the same in every tile, must be `divisor` or becomes it), the K loop's
   /// induction variable only where `allowK`, and pointers or integers the K loop advances
   /// likewise. False where it may depend on the tile otherwise, or this cannot tell.
   bool onlyThroughColumn(Value v, scf::ForOp tiles, bool allowK, Value &divisor,
