@@ -4,6 +4,7 @@
 
 #include "dialects/Tile/TileDialect.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 
 using namespace mlir;
@@ -22,6 +23,17 @@ scf::ForOp persistentTileLoop(func::FuncOp func) {
     return {};
   Operation *last = func.getBody().front().getTerminator()->getPrevNode();
   return isPersistentTileLoop(last) ? cast<scf::ForOp>(last) : scf::ForOp();
+}
+
+bool fromProgramId(Value v) {
+  if (Operation *def = v.getDefiningOp(); def && isa<tile::ProgramIdOp>(def))
+    return true;
+  SetVector<Operation *> slice;
+  BackwardSliceOptions options;
+  options.omitBlockArguments = false;
+  if (failed(getBackwardSlice(v, &slice, options)))
+    return true; // cannot tell
+  return llvm::any_of(slice, [](Operation *op) { return isa<tile::ProgramIdOp>(op); });
 }
 
 } // namespace tcc

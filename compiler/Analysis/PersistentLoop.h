@@ -3,7 +3,9 @@
 // tile-persistent wraps a kernel's body in a loop over its tiles and marks the kernel
 // `tile.persistent`. Passes after it treat that loop apart: tile-version-signs versions
 // its body, tile-pipeline rotates a K loop's prologue out of it, tile-allocate-shared lets
-// its tiles' buffers share space. This says which loop it is, once.
+// its tiles' buffers share space. This says which loop it is, once, and which values
+// follow from the program id (tile-persistent's self-scheduling test, tile-pipeline's
+// multicast).
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +25,11 @@ bool isPersistentTileLoop(mlir::Operation *op);
 /// The tile loop of a `tile.persistent` kernel before warp specialisation (the last op
 /// of its body before the return, as tile-persistent left it); null otherwise.
 mlir::scf::ForOp persistentTileLoop(mlir::func::FuncOp func);
+
+/// Whether `v` may be computed from tile.program_id (through any ops and the loops around
+/// it; true where that cannot be told): a tile's own work, or tile-persistent's tile
+/// loop, differs between programs in what follows from it.
+bool fromProgramId(mlir::Value v);
 
 } // namespace tcc
 

@@ -29,11 +29,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/Analysis/PersistentLoop.h"
 #include "compiler/Transforms/Passes.h"
 #include "compiler/Transforms/SpecializeArguments.h"
 #include "dialects/Tile/TileDialect.h"
 
-#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -107,18 +107,6 @@ bool hasDotLoop(func::FuncOp func) {
   return found;
 }
 
-/// Whether `v` is computed from the program id (through any ops and the loops around it).
-bool fromProgramId(Value v) {
-  if (Operation *def = v.getDefiningOp(); def && isa<ProgramIdOp>(def))
-    return true;
-  SetVector<Operation *> slice;
-  BackwardSliceOptions options;
-  options.omitBlockArguments = false;
-  if (failed(getBackwardSlice(v, &slice, options)))
-    return true; // cannot tell: take it as scheduling
-  return llvm::any_of(slice, [](Operation *op) { return isa<ProgramIdOp>(op); });
-}
-
 /// Whether a dot sits in a loop nested in `loop` (not directly in its body).
 bool holdsDotLoop(scf::ForOp loop) {
   return loop
@@ -140,12 +128,12 @@ bool schedulesItsTiles(func::FuncOp func) {
     if (isa<NumProgramsOp>(op))
       return WalkResult::interrupt();
     if (auto loop = dyn_cast<scf::ForOp>(op);
-        loop && (fromProgramId(loop.getLowerBound()) || fromProgramId(loop.getStep())) &&
+        loop && (tcc::fromProgramId(loop.getLowerBound()) || tcc::fromProgramId(loop.getStep())) &&
         holdsDotLoop(loop))
       return WalkResult::interrupt();
     if (auto loop = dyn_cast<scf::WhileOp>(op)) {
       bool holdsDot = loop->walk([](DotOp) { return WalkResult::interrupt(); }).wasInterrupted();
-      if (holdsDot && llvm::any_of(loop.getInits(), fromProgramId))
+      if (holdsDot && llvm::any_of(loop.getInits(), tcc::fromProgramId))
         return WalkResult::interrupt();
     }
     return WalkResult::advance();

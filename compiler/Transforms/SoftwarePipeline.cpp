@@ -795,7 +795,7 @@ private:
     // From outside the loop: the same in both programs unless computed from the program
     // id (the tile loop's start).
     if (outside(v))
-      return !fromProgramId(v);
+      return !tcc::fromProgramId(v);
     if (auto arg = dyn_cast<BlockArgument>(v)) {
       if (arg == loop.getInductionVar())
         return allowK;
@@ -808,7 +808,7 @@ private:
     Operation *def = v.getDefiningOp();
     if (def->hasAttr(kTileColumnAttrName) && def->getNumOperands() == 2) {
       Value x = def->getOperand(1);
-      if (!invariantIn(x, tiles) || (divisor && divisor != x))
+      if (!invariantSlice(x, tiles) || (divisor && divisor != x))
         return false;
       divisor = x;
       return true;
@@ -820,43 +820,15 @@ private:
     });
   }
 
-  /// Whether `v` may be computed from tile.program_id (which differs between the two
-  /// programs of a cluster).
-  static bool fromProgramId(Value v) {
-    if (isa<BlockArgument>(v))
-      return !isa<func::FuncOp>(cast<BlockArgument>(v).getOwner()->getParentOp());
-    Operation *def = v.getDefiningOp();
-    if (isa<ProgramIdOp>(def))
-      return true;
-    if (def->getNumRegions() != 0)
-      return true;
-    return llvm::any_of(def->getOperands(), [](Value o) { return fromProgramId(o); });
-  }
-
-  /// Whether `v` is computed the same in every iteration of `tiles`: outside it, or inside
-  /// by ops without effects or regions from such values (the kernel's `cdiv(N, BN)`,
-  /// which tile-persistent moved into the loop).
-  static bool invariantIn(Value v, scf::ForOp tiles) {
-    if (auto arg = dyn_cast<BlockArgument>(v))
-      return !tiles->isAncestor(arg.getOwner()->getParentOp());
-    Operation *def = v.getDefiningOp();
-    if (!tiles->isAncestor(def))
-      return true;
-    return def->getNumRegions() == 0 && isMemoryEffectFree(def) &&
-           llvm::all_of(def->getOperands(), [&](Value o) { return invariantIn(o, tiles); });
-  }
-
-  /// `v` (invariantIn `tiles`) at `b`, before the loop: its ops inside cloned there.
-  static Value cloneBefore(OpBuilder &b, Value v, scf::ForOp tiles, IRMapping &mapping) {
-    if (Value done = mapping.lookupOrNull(v))
-      return done;
-    Operation *def = v.getDefiningOp();
-    if (!def || !tiles->isAncestor(def))
-      return v;
-    for (Value o : def->getOperands())
-      cloneBefore(b, o, tiles, mapping);
-    b.clone(*def, mapping);
-    return mapping.lookup(v);
+  /// The ops of the tile loop's body computing `x` the same in every tile (the kernel's
+  /// `cdiv(N, BN)`, which tile-persistent moved into the loop), in order, if it is: from
+  /// outside values only, not the program id's, by ops without effects.
+  static std::optional<SmallVector<Operation *>> invariantSlice(Value x, scf::ForOp tiles) {
+    llvm::SetVector<Operation *> ops;
+    if (!tcc::loopSliceOf(tiles, x, ops, [](BlockArgument) { return false; }) ||
+        tcc::fromProgramId(x))
+      return std::nullopt;
+    return ops.takeVector();
   }
 
   /// Whether the loop can multicast (tcc --multicast): the K loop directly in a
@@ -916,8 +888,12 @@ private:
     handedBack = createBarrierRing(b, int32_t(getNumWarps(func)));
     ClusterSyncOp::create(b, loc);
     Value count = enclosing.front().getUpperBound();
+    // The divisor, its ops in the tile loop cloned before it (planMulticast checked them).
     IRMapping mapping;
-    Value divisor = cloneBefore(b, columns, enclosing.front(), mapping);
+    std::optional<SmallVector<Operation *>> slice = invariantSlice(columns, enclosing.front());
+    for (Operation *op : *slice)
+      b.clone(*op, mapping);
+    Value divisor = mapping.lookupOrDefault(columns);
     Value positive = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, divisor, i32(b, 0));
     Value x = arith::SelectOp::create(b, loc, positive, divisor, i32(b, 1));
     Value pairs = arith::RemUIOp::create(b, loc, count, arith::MulIOp::create(b, loc, x, i32(b, 2)));
