@@ -213,6 +213,8 @@ private:
       return tcc::permuteXorScratchBytes(op);
     if (isa<ReshapeOp>(op))
       return tcc::reshapeScratchBytes(op);
+    if (isa<ClusterReduceOp>(op))
+      return tcc::clusterReduceScratchBytes(op);
     if (int64_t atomic = tcc::atomicScratchBytes(op))
       return atomic;
     if (auto dot = dyn_cast<DotOp>(op))

@@ -67,6 +67,8 @@ int64_t scanScratchBytes(mlir::Operation *op);
 int64_t permuteXorScratchBytes(mlir::Operation *op);
 int64_t reshapeScratchBytes(mlir::Operation *op);
 int64_t dotScratchBytes(mlir::Operation *op);
+/// tile.cluster_reduce: a program's registers of its tile (TmaLowering.cpp).
+int64_t clusterReduceScratchBytes(mlir::Operation *op);
 /// A scalar tile.atomic_rmw / atomic_cas whose old value is used broadcasts it (AtomicLowering.cpp).
 int64_t atomicScratchBytes(mlir::Operation *op);
 /// An error on a tile atomic whose old values the layout would not give every copy of.

@@ -263,10 +263,14 @@ Value clusterRank(OpBuilder &b, Location loc) {
   return NVVM::ClusterId::create(b, loc, b.getI32Type());
 }
 
-void mbarrierArriveRemote(OpBuilder &b, Location loc, Value bar, Value rank) {
+Value mapaShared(OpBuilder &b, Location loc, Value ptr, Value rank) {
   auto cluster = LLVM::LLVMPointerType::get(b.getContext(),
                                             unsigned(NVVM::NVVMMemorySpace::SharedCluster));
-  Value remote = NVVM::MapaOp::create(b, loc, cluster, bar, rank);
+  return NVVM::MapaOp::create(b, loc, cluster, ptr, rank);
+}
+
+void mbarrierArriveRemote(OpBuilder &b, Location loc, Value bar, Value rank) {
+  Value remote = mapaShared(b, loc, bar, rank);
   NVVM::MBarrierArriveOp::create(b, loc, Type(), remote, Value(), NVVM::MemScopeKind::CLUSTER);
 }
 

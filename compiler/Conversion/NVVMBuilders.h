@@ -134,6 +134,11 @@ mlir::Value clusterRank(mlir::OpBuilder &b, mlir::Location loc);
 /// `mbarrier.arrive.release.cluster.shared::cluster`).
 void mbarrierArriveRemote(mlir::OpBuilder &b, mlir::Location loc, mlir::Value bar,
                           mlir::Value rank);
+/// The address (`!llvm.ptr<7>`, shared::cluster) of the shared `ptr` (`!llvm.ptr<3>`) in
+/// the program of rank `rank` of the cluster (`mapa`): loads from it read that program's
+/// shared memory (`ld.shared::cluster`).
+mlir::Value mapaShared(mlir::OpBuilder &b, mlir::Location loc, mlir::Value ptr,
+                       mlir::Value rank);
 /// `barrier.cluster.arrive` (release) and `barrier.cluster.wait` (acquire): every thread
 /// of the cluster.
 void clusterSync(mlir::OpBuilder &b, mlir::Location loc);

@@ -264,6 +264,68 @@ struct ClusterSyncLowering : OpConversionPattern<ClusterSyncOp> {
   }
 };
 
+/// The registers of a program's threads in its scratch, register group `g` (of `width`
+/// registers) of thread `tid` at element (g * threads + tid) * width: the same place in
+/// every program of the cluster, whose code and layout are the same.
+int64_t clusterReduceWidth(int64_t regs) { return regs % 4 == 0 ? 4 : regs % 2 == 0 ? 2 : 1; }
+
+/// Each program's registers to its scratch; barrier.cluster; rank 0 adds, in rank order,
+/// every other rank's (mapa + ld.shared::cluster); barrier.cluster again, before which no
+/// program may exit or reuse its scratch while rank 0 reads it.
+struct ClusterReduceLowering : OpConversionPattern<ClusterReduceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ClusterReduceOp op, OneToNOpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    if (!op->hasAttr(kSharedOffsetAttr)) {
+      (void)scratchBase(rewriter, op); // says why
+      return failure();
+    }
+    auto func = op->getParentOfType<FunctionOpInterface>();
+    int64_t ranks = func->getAttrOfType<IntegerAttr>(kClusterSizeAttrName).getInt();
+    SmallVector<Value> values(adaptor.getSrc().begin(), adaptor.getSrc().end());
+    int64_t width = clusterReduceWidth(int64_t(values.size()));
+    unsigned threads = kernelNumThreads(op);
+    Value base = scratchBase(rewriter, op);
+    Type f32 = rewriter.getF32Type();
+    Value tid = nvvm::threadIdX(rewriter, loc, threads);
+    SmallVector<Value> slots;
+    for (int64_t g = 0; g * width < int64_t(values.size()); ++g) {
+      Value element = arith::MulIOp::create(
+          rewriter, loc,
+          arith::AddIOp::create(rewriter, loc, tid, i32Const(rewriter, loc, g * threads)),
+          i32Const(rewriter, loc, width));
+      slots.push_back(sharedElementPtr(rewriter, loc, base, f32, element));
+      storeShared(rewriter, loc, slots.back(),
+                  ArrayRef<Value>(values).slice(size_t(g * width), size_t(width)));
+    }
+    nvvm::clusterSync(rewriter, loc);
+    Value rank = nvvm::clusterRank(rewriter, loc);
+    Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, rank,
+                                        i32Const(rewriter, loc, 0));
+    SmallVector<Type> types(values.size(), f32);
+    auto ifOp = scf::IfOp::create(rewriter, loc, types, first, /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(ifOp.thenBlock());
+      SmallVector<Value> sums = values;
+      for (int64_t peer = 1; peer < ranks; ++peer)
+        for (auto [g, slot] : llvm::enumerate(slots)) {
+          Value remote = nvvm::mapaShared(rewriter, loc, slot, i32Const(rewriter, loc, peer));
+          for (auto [i, v] : llvm::enumerate(loadShared(rewriter, loc, remote, f32, unsigned(width))))
+            sums[g * width + i] = arith::AddFOp::create(rewriter, loc, sums[g * width + i], v);
+        }
+      scf::YieldOp::create(rewriter, loc, sums);
+      rewriter.setInsertionPointToStart(ifOp.elseBlock());
+      scf::YieldOp::create(rewriter, loc, values);
+    }
+    nvvm::clusterSync(rewriter, loc);
+    SmallVector<Value> results(ifOp.getResults().begin(), ifOp.getResults().end());
+    rewriter.replaceOpWithMultiple(op, {results});
+    return success();
+  }
+};
+
 /// The kernel's body splits on the warpgroup: `if (tid >= consumers) { setmaxnreg.dec;
 /// if (first producer warp) producer } else { setmaxnreg.inc; consumer }`. The scf.if
 /// carries the consumers' thread count (nvvm::kWarpSpecializedAttr), by which barriers and
@@ -349,10 +411,17 @@ void budgetWarpSpecializedRegisters(func::FuncOp func) {
   func->setAttr(kLaunchRegistersAttr, b.getI32IntegerAttr(budget.launch));
 }
 
+int64_t clusterReduceScratchBytes(Operation *op) {
+  auto reduce = dyn_cast<ClusterReduceOp>(op);
+  std::optional<Distribution> dist = reduce ? Distribution::get(reduce.getType()) : std::nullopt;
+  return dist ? dist->getNumRegs() * dist->getNumThreads() * 4 : 0;
+}
+
 void populateTmaLoweringPatterns(TileTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<MBarrierInitLowering, MBarrierInvalLowering, MBarrierExpectLowering,
                MBarrierWaitLowering, MBarrierArriveLowering, TmaLoadLowering,
-               TmaStoreLowering, WarpSpecializeLowering, ClusterSyncLowering>(
+               TmaStoreLowering, WarpSpecializeLowering, ClusterSyncLowering,
+               ClusterReduceLowering>(
       converter, patterns.getContext());
 }
 

@@ -114,6 +114,8 @@ struct Compiled {
     bool persistent = false;
     /// Programs per cluster (tile-pipeline's multicast: 2; `tile.cluster_size`).
     int64_t clusterSize = 1;
+    /// tile-split-k split its K loop over the cluster's programs (`tile.split_k`).
+    bool splitK = false;
     /// The grid the pipeline left (tile-persistent launches num_sms * occupancy programs);
     /// empty: the kernel's.
     std::vector<std::string> grid;
@@ -323,6 +325,7 @@ bool Codegen::lower(ModuleOp tileModule, const std::map<std::string, Assumptions
   pipeline.warpSpecialize = codegen.warpSpecialize;
   pipeline.tmaStore = codegen.tmaStore;
   pipeline.multicast = codegen.multicast;
+  pipeline.splitK = codegen.checkBounds ? 1 : codegen.splitK;
   pipeline.persistent = codegen.checkBounds || codegen.persistent == CodegenOptions::Persistent::Off
                             ? GpuPipelineOptions::Persistence::Off
                         : codegen.persistent == CodegenOptions::Persistent::On
@@ -397,6 +400,7 @@ bool Codegen::lower(ModuleOp tileModule, const std::map<std::string, Assumptions
     launch.persistent = func->hasAttr(tile::kPersistentAttrName);
     if (auto size = func->getAttrOfType<IntegerAttr>(tile::kClusterSizeAttrName))
       launch.clusterSize = size.getInt();
+    launch.splitK = func->hasAttr(tile::kSplitKAttrName);
   }
 
   PendingImage &p = *pending;
@@ -647,6 +651,8 @@ std::string Codegen::configurationText() const {
     add("--tma-store");
   if (codegen.multicast)
     add("--multicast");
+  if (codegen.splitK > 1)
+    add("--split-k " + std::to_string(codegen.splitK));
   if (codegen.persistent == CodegenOptions::Persistent::On)
     add("--persistent");
   else if (codegen.persistent == CodegenOptions::Persistent::Off)
@@ -943,7 +949,9 @@ int Codegen::runArtifacts(ModuleOp module, ArrayRef<func::FuncOp> kernels,
           if (it->second.persistent && !it->second.grid.empty())
             os << ", persistent: grid " << it->second.grid.front();
           // Multicast (tile-pipeline): clusters of two sharing B's tile.
-          if (it->second.clusterSize > 1)
+          if (it->second.clusterSize > 1 && it->second.splitK)
+            os << ", split over K in clusters of " << it->second.clusterSize;
+          else if (it->second.clusterSize > 1)
             os << ", clusters of " << it->second.clusterSize << " multicasting B";
         }
         os << "\n";

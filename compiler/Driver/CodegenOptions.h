@@ -65,6 +65,10 @@ struct CodegenOptions {
   /// --multicast: on sm_90a, a persistent GEMM launches in clusters of two programs that
   /// take tiles of one column together and multicast B's tile to both (tile-pipeline).
   bool multicast = false;
+  /// --split-k N: on sm_90, a GEMM (one K loop, accumulator from zero) launches N programs
+  /// per tile in clusters of N, each computing a part of the K loop, rank 0 summing the
+  /// parts through distributed shared memory and writing the tile (tile-split-k). 1: off.
+  unsigned splitK = 1;
   /// On sm_90a, a dot kernel runs its grid's programs as iterations of a loop over the
   /// tiles on num_sms * occupancy programs, in grouped order, its TMA ring kept across the
   /// tiles (tile-persistent). Auto (the default): kernels of a one-dimensional grid whose

@@ -185,6 +185,30 @@ def TilePersistent : Pass<"tile-persistent", "::mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def TileSplitK : Pass<"tile-split-k", "::mlir::ModuleOp"> {
+  let summary = "splits a GEMM's K loop over the programs of a cluster (split-K, sm_90)";
+  let description = [{
+    With `splits=N` (2, 4 or 8; tcc --split-k N), a kernel on sm_90 or sm_90a with a
+    one-dimensional grid whose body holds one K loop with a dot (its accumulator starting
+    at zero, other carried values advanced by a fixed increment and unused after it)
+    launches N programs per tile in clusters of N (`tile.cluster_size`, the grid's x
+    multiplied by N). Program `p` computes tile `p / N` (every `program_id(0)`;
+    `num_programs(0)` divided by N) over its rank's share of the iterations
+    (`cdiv(trips, N)` each, the carried values advanced to its first), the partial sums
+    meet in rank 0 (`tile.cluster_reduce`, through distributed shared memory), and the
+    rest of the kernel, the epilogue, runs in rank 0 only (`scf.if`). For shapes with
+    fewer tiles than SMs and a long K (512 x 512 x 8192: 16 tiles of 128 x 128 on 132
+    SMs). Kernels it cannot take keep their body; tile-persistent leaves the ones it
+    took alone.
+  }];
+  let options = [
+    Option<"splits", "splits", "unsigned", /*default=*/"1",
+           "programs per tile (1: off; 2, 4 or 8)">,
+  ];
+  let dependentDialects = ["::mlir::tile::TileDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def TileTmaStore : Pass<"tile-tma-store", "::mlir::ModuleOp"> {
   let summary = "writes a kernel's result tile with TMA bulk tensor copies (sm_90a)";
   let description = [{

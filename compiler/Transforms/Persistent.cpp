@@ -239,8 +239,9 @@ bool groupTiles(OpBuilder &b, Location loc, Value tile, Value count) {
 }
 
 bool makePersistent(func::FuncOp func, bool all) {
+  // A kernel launched in clusters (tile-split-k's) shares its tiles among them already.
   if (!isKernel(func) || !func.getBody().hasOneBlock() || !getTarget(func).hasWgmma() ||
-      !hasDotLoop(func))
+      !hasDotLoop(func) || func->hasAttr(kClusterSizeAttrName))
     return false;
   auto grid = func->getAttrOfType<ArrayAttr>(kGridAttrName);
   if (!grid || grid.size() != 3)

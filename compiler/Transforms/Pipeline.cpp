@@ -12,6 +12,13 @@ namespace tcc {
 void buildTileGpuPipeline(mlir::OpPassManager &pm, const GpuPipelineOptions &options) {
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
+  // Split-K first (it takes the kernels it splits from tile-persistent): clusters of
+  // programs sharing a tile over K.
+  if (options.splitK > 1) {
+    TileSplitKOptions splitK;
+    splitK.splits = options.splitK;
+    pm.addPass(createTileSplitK(splitK));
+  }
   // The persistent loop first: every later pass sees the tile loop around the body. Not
   // with check-bounds, whose reports name the program that made the access.
   if (options.persistent != GpuPipelineOptions::Persistence::Off && !options.checkBounds) {
@@ -99,6 +106,9 @@ struct PipelineCLOptions : mlir::PassPipelineOptions<PipelineCLOptions> {
       *this, "multicast",
       llvm::cl::desc("clusters of two multicasting a persistent GEMM's operand (tcc --multicast)"),
       llvm::cl::init(false)};
+  Option<unsigned> splitK{*this, "split-k",
+                          llvm::cl::desc("programs per tile split over K (tcc --split-k)"),
+                          llvm::cl::init(1)};
   Option<bool> persistent{*this, "persistent",
                           llvm::cl::desc("run tile-persistent first (tcc --persistent)"),
                           llvm::cl::init(false)};
@@ -120,6 +130,7 @@ void registerTileGpuPipeline() {
         options.warpSpecialize = cl.warpSpecialize;
         options.tmaStore = cl.tmaStore;
         options.multicast = cl.multicast;
+        options.splitK = cl.splitK;
         options.persistent = cl.persistent ? GpuPipelineOptions::Persistence::On
                                            : GpuPipelineOptions::Persistence::Off;
         buildTileGpuPipeline(pm, options);

@@ -36,6 +36,8 @@ struct GpuPipelineOptions {
   /// With tma: tile-pipeline's clusters of two programs multicasting a persistent GEMM's
   /// shared operand (tcc --multicast).
   bool multicast = false;
+  /// tile-split-k's programs per tile (tcc --split-k; 1: off).
+  unsigned splitK = 1;
   /// tile-persistent first: an sm_90a dot kernel's programs become iterations of a loop
   /// over its tiles on num_sms * occupancy programs. Auto (tcc's default): the kernels of
   /// a 1-D grid and one dot loop nest that do not schedule their own tiles; On (tcc --persistent): every

@@ -133,7 +133,7 @@ LogicalResult verifyPredicatedAccess(Operation *op, NamedAttribute attribute) {
 namespace {
 
 /// What a discardable attribute of the dialect must be, and where it may be.
-enum class Expect { Unit, ClusterOfTwo, Warps, AtLeast1, NonNegative, Grid, Strings, Dictionary, Dictionaries, Target };
+enum class Expect { Unit, ClusterSize, Warps, AtLeast1, NonNegative, Grid, Strings, Dictionary, Dictionaries, Target };
 enum class Place { Function, FunctionOrLoop, Module, TileOp, Remainder };
 struct AttrRule {
   StringLiteral name;
@@ -149,7 +149,8 @@ constexpr AttrRule kAttrRules[] = {
     {kSharedBytesAttrName, Expect::NonNegative, Place::Function},
     {kGridAttrName, Expect::Grid, Place::Function},
     {kPersistentAttrName, Expect::Unit, Place::Function},
-    {kClusterSizeAttrName, Expect::ClusterOfTwo, Place::Function},
+    {kClusterSizeAttrName, Expect::ClusterSize, Place::Function},
+    {kSplitKAttrName, Expect::ClusterSize, Place::Function},
     {kTileColumnAttrName, Expect::Unit, Place::Remainder},
     {kSpecializeWarpsAttrName, Expect::Unit, Place::FunctionOrLoop},
     {kArgNamesAttrName, Expect::Strings, Place::Function},
@@ -175,8 +176,10 @@ LogicalResult checkValue(Operation *op, NamedAttribute attribute, Expect rule) {
     return expectInteger(
         op, attribute, [](int64_t v) { return isPowerOf2(v) && v <= 32; },
         "a power of two from 1 to 32");
-  case Expect::ClusterOfTwo:
-    return expectInteger(op, attribute, [](int64_t v) { return v == 2; }, "2");
+  case Expect::ClusterSize:
+    // Multicast's pairs (2) and tile-split-k's clusters (2, 4, 8): portable cluster sizes.
+    return expectInteger(op, attribute, [](int64_t v) { return v == 2 || v == 4 || v == 8; },
+                         "2, 4 or 8");
   case Expect::AtLeast1:
     return expectInteger(op, attribute, [](int64_t v) { return v >= 1; }, "at least 1");
   case Expect::NonNegative:

@@ -72,9 +72,13 @@ inline constexpr llvm::StringLiteral kSpecializeWarpsAttrName = "tile.specialize
 /// On a kernel tile-persistent made persistent (its body a loop over the grid's tiles).
 inline constexpr llvm::StringLiteral kPersistentAttrName = "tile.persistent";
 /// On a kernel launched in clusters of this many programs along x (tile-pipeline's
-/// multicast of a persistent GEMM's shared operand: 2): its programs' cluster ranks are
+/// multicast of a persistent GEMM's shared operand: 2; tile-split-k: 2, 4 or 8): its
+/// programs' cluster ranks are
 /// their program ids modulo it, and its grid's x is a multiple of it.
 inline constexpr llvm::StringLiteral kClusterSizeAttrName = "tile.cluster_size";
+/// On a kernel tile-split-k split over K (tcc --split-k N): the programs of a cluster of
+/// N, each computing a part of the K loop, whose sum rank 0 finishes.
+inline constexpr llvm::StringLiteral kSplitKAttrName = "tile.split_k";
 /// On the `t % X` of a persistent kernel's tile loop whose index tile-persistent put in
 /// grouped order (groups of rows, rows fastest): the tile's column. Tiles 2j and 2j + 1
 /// share it where the rows are even in number (tile-pipeline's multicast relies on it).

@@ -674,6 +674,13 @@ LogicalResult MBarrierArriveOp::verify() {
   return verifyBarrier(*this, getBarrier().getType(), /*ring=*/false);
 }
 
+LogicalResult ClusterReduceOp::verify() {
+  if (clusterSizeOf(*this) < 2)
+    return emitOpError() << "sums over a cluster outside a kernel launched in clusters "
+                            "(tile.cluster_size of 2 or more)";
+  return success();
+}
+
 WarpSpecializeOp::RegisterBudget
 WarpSpecializeOp::budgetRegisters(unsigned consumerThreads, unsigned producerThreads,
                                   int32_t producerRegs, unsigned programs) {

@@ -772,6 +772,28 @@ def Tile_ClusterSyncOp : Tile_Op<"cluster_sync", [MemoryEffects<[MemRead, MemWri
   let assemblyFormat = "attr-dict";
 }
 
+def Tile_ClusterReduceOp : Tile_Op<"cluster_reduce", [MemoryEffects<[MemRead, MemWrite]>,
+                                                        AllTypesMatch<["src", "result"]>]> {
+  let summary = "sums an f32 tile over the programs of the kernel's cluster (split-K)";
+  let description = [{
+    ```mlir
+    %sum = tile.cluster_reduce %partial : tensor<128x128xf32, #mma>
+    ```
+    In the program of rank 0 of its cluster (`tile.cluster_size` programs along x), the
+    sum of `%partial` over every program of the cluster, added in rank order; in the
+    others, `%partial` itself. Every thread of every program of the cluster must reach
+    it (tile-split-k puts it after the K loop, before the epilogue that rank 0 alone
+    runs). Each program writes the registers of its threads to its scratch, the cluster
+    synchronises (`barrier.cluster`), rank 0 reads the others' scratch through
+    distributed shared memory (`mapa`, `ld.shared::cluster`), and the cluster
+    synchronises again, so that no program exits while rank 0 reads its memory.
+  }];
+  let arguments = (ins Tile_TileOf<[F32], "f32">:$src);
+  let results = (outs Tile_TileOf<[F32], "f32">:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src)";
+  let hasVerifier = 1;
+}
+
 def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize", [RecursiveMemoryEffects, NoTerminator]> {
   let summary = "runs a producer warpgroup beside the program's consumer warps";
   let description = [{

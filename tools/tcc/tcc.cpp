@@ -177,6 +177,13 @@ int main(int argc, char **argv) {
                "together and copy half of B's tile each, multicast to both (TMA "
                "multicast), where the rows of tiles are even in number; the partner hands "
                "each ring slot back on an mbarrier. Off by default");
+  app.add_option("--split-k", codegen.splitK,
+                 "sm_90: launch a GEMM (one K loop whose accumulator starts at zero) with N "
+                 "programs per tile in clusters of N, each computing 1/N of the K loop; rank "
+                 "0 sums the parts through distributed shared memory and runs the epilogue. "
+                 "For shapes with fewer tiles than SMs and a long K. 1 (default): off; 2, 4, "
+                 "8. Not with --check-bounds; such kernels are not persistent")
+      ->check(CLI::IsMember({1u, 2u, 4u, 8u}));
   app.add_flag_callback(
       "--persistent", [&codegen] { codegen.persistent = tcc::CodegenOptions::Persistent::On; },
       "sm_90a: launch every dot kernel on num_sms * occupancy programs, each looping over "
