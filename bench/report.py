@@ -238,6 +238,11 @@ def main():
     # Clusters of two multicasting B (MULTICAST_: --multicast) beside the default build.
     twins("MULTICAST_", "multicast in clusters of two vs not (sm_90a)", "default", "multicast",
           "multicast/default", True)
+    # Split over K in clusters of 2 and 4 (SPLITK2_, SPLITK4_: --split-k N) beside the
+    # default build (persistent, a program per tile's SM).
+    for n in (2, 4):
+        twins(f"SPLITK{n}_", f"split-K in clusters of {n} vs not (sm_90a)", "default",
+              f"split-K {n}", "split-K/default", True)
     # The TMA-store epilogue (TMASTORE_: --tma-store) beside st.global.
     twins("TMASTORE_", "TMA store vs st.global (sm_90a)", "st.global", "TMA store",
           "TMA store/st.global", True)

@@ -581,6 +581,8 @@ def workloads():
     w.append(Workload("matmul_bf16_4096^3", "matmul", 4096, 4096, 4096, dtype="bf16"))
     w.append(Workload("matmul_fp16_8192^3", "matmul", 8192, 8192, 8192))
     w.append(Workload("matmul_bf16_8192^3", "matmul", 8192, 8192, 8192, dtype="bf16"))
+    # Few tiles, a long K (tcc's --split-k).
+    w.append(Workload("matmul_fp16_512x512x8192", "matmul", 512, 512, 8192))
     # Triton's tutorials, at their shapes (bench/workloads.cpp, tcc's ports of them in
     # lang-examples/triton/ against the original kernels of bench/triton_tutorials.py).
     for n in (98432, 1 << 27):  # 01's test size and its benchmark's largest

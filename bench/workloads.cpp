@@ -105,6 +105,13 @@ std::vector<Workload> workloads() {
   // 8192^3 (issue 11: against cuBLAS and Triton at the size where both are at their best).
   mm("matmul", "matmul_fp16_8192^3", 8192);
   mm("matmul", "matmul_bf16_8192^3", 8192)->dtype = "bf16";
+  {
+    // Few tiles and a long K (16 tiles of 128 x 128 on 132 SMs): what --split-k is for.
+    Workload* w = mm("matmul", "matmul_fp16_512x512x8192", 512);
+    w->K = 8192;
+    w->bytes = 2.0 * (512.0 * 8192 * 2 + 512.0 * 512);
+    w->flops = 2.0 * 512.0 * 512 * 8192;
+  }
 
   // Triton's tutorials: tcc's ports (lang-examples/triton/, artifacts tcc/triton_0N_*) at
   // the tutorials' shapes; bench/triton_bench.py exports the original kernels under the
@@ -232,11 +239,13 @@ std::string constexprText(const tcc::KernelMetadata& m, const std::string& name,
 
 // Whether a configuration folder holds the workload's kernel: a tutorial's folders of the
 // right kernel (04 and 05 keep several kernels' configurations side by side).
-// A twin built with flags (WS_, NOPERSISTENT_ or PERSISTENT_, TMASTORE_, MULTICAST_, in that order, + the folder's name:
+// A twin built with flags (WS_, NOPERSISTENT_ or PERSISTENT_, TMASTORE_, MULTICAST_, SPLITK2_
+// or SPLITK4_, in that order, + the folder's name:
 // test/gpu/artifacts.cmake's tcc_example_twin) applies where its twin does.
 bool folderApplies(const Workload& w, const std::string& config) {
   std::string name = config;
-  for (const char* marker : {"WS_", "NOPERSISTENT_", "PERSISTENT_", "TMASTORE_", "MULTICAST_"})
+  for (const char* marker : {"WS_", "NOPERSISTENT_", "PERSISTENT_", "TMASTORE_", "MULTICAST_",
+                             "SPLITK2_", "SPLITK4_"})
     if (name.rfind(marker, 0) == 0)
       name = name.substr(std::string(marker).size());
   return name.compare(0, w.prefix.size(), w.prefix) == 0 &&

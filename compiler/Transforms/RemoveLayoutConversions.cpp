@@ -84,6 +84,11 @@ Attribute forwardLayout(Operation *op, Attribute layout) {
   if (auto reduce = dyn_cast<tile::ReduceOp>(op))
     if (isTile(reduce.getType()))
       return tile::SliceEncodingAttr::get(op->getContext(), reduce.getAxis(), layout);
+  // A sum over the cluster works on the registers in any layout (tile-split-k's partial
+  // sums: the accumulator's, without a conversion before the epilogue's own). Not
+  // element-wise for rematerialisation: a copy would synchronise the cluster again.
+  if (isa<tile::ClusterReduceOp>(op))
+    return layout;
   return {};
 }
 

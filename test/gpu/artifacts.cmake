@@ -184,6 +184,14 @@ tcc_example_twin(MULTICAST_ matmul "BM=128 BN=256 BK=64" 8 4 --multicast)
 tcc_example_twin(MULTICAST_ matmul "BM=64 BN=128 BK=64" 4 5 --multicast)
 tcc_example_twin(MULTICAST_ matmul "DTYPE=bf16 BM=128 BN=256 BK=64" 8 3 --multicast)
 tcc_example_twin(MULTICAST_ matmul_bias "BM=128 BN=256 BK=64 RELU=False" 8 3 --multicast)
+# Split over K in clusters of 2 and 4 (--split-k N: N programs a tile, rank 0 summing
+# through distributed shared memory), in folders SPLITK<N>_<config>; for few tiles and a
+# long K (the bench's 512 x 512 x 8192). The GPU tests' shapes give some ranks no
+# iterations (K = 1, 40) and others a partial last one.
+tcc_example_twin(SPLITK2_ matmul "BM=128 BN=128 BK=64" 8 4 --split-k 2)
+tcc_example_twin(SPLITK4_ matmul "BM=128 BN=128 BK=64" 8 4 --split-k 4)
+tcc_example_twin(SPLITK2_ matmul "BM=64 BN=128 BK=64" 4 5 --split-k 2)
+tcc_example_twin(SPLITK4_ matmul "BM=64 BN=128 BK=64" 4 5 --split-k 4)
 
 # --- nvcc cubins wrapped by tcc-pack: what the runtime needs and tcc cannot make ------------
 # A foreign (nvcc) cubin packaged with tcc-pack, in two configurations (BLOCK, warps), each

@@ -272,7 +272,12 @@ TEST(Plans, Matmul) {
       if (int64_t(p.grid.x) < tiles) // capped by the device
         EXPECT_EQ(int64_t(p.grid.x) % sms, 0);
     } else {
-      EXPECT_EQ(p.grid.x, tiles);
+      // Split over K (SPLITK<N>_: --split-k N): N programs a tile, `(<tiles>) * N`.
+      const std::string& g = p.variant ? p.variant->grid[0] : std::string();
+      const size_t times = g.rfind(") * ");
+      const int64_t splits =
+          !g.empty() && g.front() == '(' && times != std::string::npos ? std::stoll(g.substr(times + 4)) : 1;
+      EXPECT_EQ(int64_t(p.grid.x), tiles * splits);
     }
     EXPECT_EQ(p.grid.y, 1);
     EXPECT_EQ(p.grid.z, 1);
