@@ -441,9 +441,16 @@ struct OperandDescriptor {
     return kBytes / elementBytes * swizzle;
   }
 
-  /// The descriptor of the block at M/N offset `mn` and k step 0.
+  /// The descriptor of the block at M/N offset `mn` and k step 0. Its start address field
+  /// is `(address & 0x3FFFF) >> 4` (PTX, "matrix descriptor"): the mask matters in a
+  /// kernel launched in clusters, where the shared::cta addresses of the programs of rank
+  /// 1 and up have bits above 17 set; unmasked, they ran into the LBO field, and those
+  /// programs' wgmma read the second atom of an MN-major operand (B's columns 64 to 127 of
+  /// a 128-wide tile) from the wrong place (measured: GPU tests of --multicast and
+  /// --split-k, 2026-12-07).
   Value emit(OpBuilder &b, Location loc, Value baseAddress, Value mn) const {
     Value address = arith::AddIOp::create(b, loc, baseAddress, emitStart(b, loc, mn));
+    address = arith::AndIOp::create(b, loc, address, i32Const(b, loc, 0x3FFFF));
     Value wide = arith::ExtUIOp::create(b, loc, b.getI64Type(), address);
     Value field = arith::ShRUIOp::create(b, loc, wide,
                                          arith::ConstantIntOp::create(b, loc, b.getI64Type(), 4));
@@ -453,7 +460,8 @@ struct OperandDescriptor {
 
   /// The descriptor of k step `ks` from k step 0's: its start address field (bits 0-13,
   /// the address / 16) advanced by a constant. It cannot carry into the fixed bits: every
-  /// block lies in shared memory (below 228 KiB < 2^14 x 16 bytes). One 64-bit add, off
+  /// block lies in the program's shared memory (below 228 KiB < 2^14 x 16 bytes from the
+  /// masked address's origin). One 64-bit add, off
   /// the path from the shared address to the instruction, where building each descriptor
   /// from its address put a dependent add, shift, widening and or before every wgmma
   /// (as Triton's lowering, the k steps' descriptors are the first one's plus a constant).
