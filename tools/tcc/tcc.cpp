@@ -176,7 +176,8 @@ int main(int argc, char **argv) {
                "tile) in clusters of two programs that take two tiles of one column "
                "together and copy half of B's tile each, multicast to both (TMA "
                "multicast), where the rows of tiles are even in number; the partner hands "
-               "each ring slot back on an mbarrier. Off by default");
+               "each ring slot back on an mbarrier. Off by default: measured 0.35-0.67x of the "
+               "default build on an H100 (bench/RESULTS.md, 2026-12-08)");
   app.add_option("--split-k", codegen.splitK,
                  "sm_90: launch a GEMM (one K loop whose accumulator starts at zero) with N "
                  "programs per tile in clusters of N, each computing 1/N of the K loop; rank "
