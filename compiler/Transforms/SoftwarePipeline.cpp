@@ -958,8 +958,10 @@ private:
   std::optional<ProducerSlice> planProducer() {
     Operation *top = nestedRing() ? enclosing.front().getOperation() : loop.getOperation();
     auto func = dyn_cast<func::FuncOp>(top->getParentOp());
+    // Not in a kernel launched in clusters (tile-split-k's): its cluster barriers wait for
+    // every thread of the program, which the producer warpgroup would never bring.
     if (!func || !isKernel(func) || !func.getBody().hasOneBlock() || inFlight > 1 ||
-        !waitOf(lastProduct()))
+        !waitOf(lastProduct()) || func->hasAttr(kClusterSizeAttrName))
       return std::nullopt;
     unsigned warps = getNumWarps(func);
     if (warps % WarpSpecializeOp::kProducerWarps != 0 ||
