@@ -414,7 +414,8 @@ void budgetWarpSpecializedRegisters(func::FuncOp func) {
 int64_t clusterReduceScratchBytes(Operation *op) {
   auto reduce = dyn_cast<ClusterReduceOp>(op);
   std::optional<Distribution> dist = reduce ? Distribution::get(reduce.getType()) : std::nullopt;
-  return dist ? dist->getNumRegs() * dist->getNumThreads() * 4 : 0;
+  // Every thread of the program stores its registers (ClusterReduceLowering's slots).
+  return dist ? dist->getNumRegs() * int64_t(kernelNumThreads(op)) * 4 : 0;
 }
 
 void populateTmaLoweringPatterns(TileTypeConverter &converter, RewritePatternSet &patterns) {
