@@ -133,6 +133,8 @@ private:
     fn->setAttr(mlir::tile::kNumWarpsAttrName, b.getI32IntegerAttr(int32_t(k.numWarps)));
     if (k.numStages)
       fn->setAttr(mlir::tile::kNumStagesAttrName, b.getI32IntegerAttr(int32_t(k.numStages)));
+    if (k.splitK > 1) // asks tile-split-k to split it (tcc --split-k: every kernel)
+      fn->setAttr(mlir::tile::kSplitKAttrName, b.getI32IntegerAttr(int32_t(k.splitK)));
     fn->setAttr(mlir::tile::kGridAttrName, b.getStrArrayAttr({k.grid[0], k.grid[1], k.grid[2]}));
     fn->setAttr(mlir::tile::kArgNamesAttrName, b.getArrayAttr(argNames));
     llvm::SmallVector<mlir::NamedAttribute> constexprs;

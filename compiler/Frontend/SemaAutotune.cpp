@@ -125,6 +125,8 @@ bool Sema::readAutotuneConfig(const ast::Expr *e, const ast::FunctionDef &fn,
       out.numWarps = kw.value;
     } else if (kw.name == "num_stages") {
       out.numStages = kw.value;
+    } else if (native && kw.name == "split_k") {
+      out.splitK = kw.value;
     } else if (triton && kw.name == "num_ctas") {
       Value v = expr(kw.value);
       if (!v.isError() && !(v.kind == Value::Kind::Int && v.intValue == 1)) {
@@ -299,12 +301,16 @@ Sema::beginAutotune(const ast::FunctionDef &fn, const ast::CallExpr *call, Autot
     };
     int64_t warps = number(c.numWarps, kernelWarps, 4, "num_warps", 1, 32, true);
     int64_t stages = number(c.numStages, kernelStages, 3, "num_stages", 1, 8, false);
-    ok &= warps != 0 && stages != 0;
+    // split_k=N: the programs of a tile share its K loop (tile-split-k; 1, 2, 4 or 8).
+    int64_t splits = number(c.splitK, nullptr, 1, "split_k", 1, 8, true);
+    ok &= warps != 0 && stages != 0 && splits != 0;
     space.numWarps.push_back(c.numWarps ? warps : 0);
     space.numStages.push_back(c.numStages ? stages : 0);
+    space.splitK.push_back(splits ? splits : 1);
     if (ok) {
       assign("num_warps", Value::integer(warps), c.range);
       assign("num_stages", Value::integer(stages), c.range);
+      assign("split_k", Value::integer(splits), c.range);
       for (const ast::Expr *p : space.prune) {
         Value v = expr(p);
         bool keep = true;
@@ -425,5 +431,6 @@ bool Sema::finishAutotune(const AutotuneSpace &space, typed::Kernel &k) {
     k.numWarps = warps;
   if (int64_t stages = space.numStages[a.chosen])
     k.numStages = stages;
+  k.splitK = space.splitK[a.chosen];
   return ok;
 }

@@ -173,7 +173,7 @@ struct AutotuneSpace {
     llvm::SMRange range;
     std::vector<std::pair<std::string, const ast::Expr *>> values; // NAME = value
     std::vector<llvm::SMRange> nameRanges;
-    const ast::Expr *numWarps = nullptr, *numStages = nullptr;
+    const ast::Expr *numWarps = nullptr, *numStages = nullptr, *splitK = nullptr;
   };
   const ast::CallExpr *decorator = nullptr;
   std::vector<Config> configs;
@@ -181,6 +181,7 @@ struct AutotuneSpace {
   const ast::Expr *key = nullptr;
   std::vector<const ast::Expr *> restore; // restore_value=, reset_to_zero=
   std::vector<int64_t> numWarps, numStages; // per configuration; 0 where not given
+  std::vector<int64_t> splitK;              // per configuration; 1 where not given
   bool overridden = false; // the command line gives the configuration: not tuned
 };
 

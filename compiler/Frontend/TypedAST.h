@@ -517,6 +517,7 @@ struct Kernel {
   std::string grid[3];               // docs/ir.md's grid language
   int64_t numWarps = 4;
   int64_t numStages = 0;             // @kernel(num_stages=): 0 when not given
+  int64_t splitK = 1;                // an @autotune configuration's split_k= (tile-split-k)
   std::unique_ptr<Autotune> autotune; // @autotune: the space and the configuration used
   Block body;
 };

@@ -13,8 +13,9 @@ void buildTileGpuPipeline(mlir::OpPassManager &pm, const GpuPipelineOptions &opt
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
   // Split-K first (it takes the kernels it splits from tile-persistent): clusters of
-  // programs sharing a tile over K.
-  if (options.splitK > 1) {
+  // programs sharing a tile over K, for every kernel with --split-k, else for those whose
+  // configuration asks (`tile.split_k`). Not with check-bounds.
+  if (!options.checkBounds) {
     TileSplitKOptions splitK;
     splitK.splits = options.splitK;
     pm.addPass(createTileSplitK(splitK));

@@ -195,16 +195,30 @@ void split(func::FuncOp func, SplitPlan &plan, unsigned splits) {
 struct SplitK : tcc::impl::TileSplitKBase<SplitK> {
   using TileSplitKBase::TileSplitKBase;
   void runOnOperation() override {
-    if (splits <= 1)
-      return;
-    if (splits != 2 && splits != 4 && splits != 8) {
+    if (splits != 1 && splits != 2 && splits != 4 && splits != 8) {
       getOperation().emitError() << "tile-split-k: " << unsigned(splits)
                                  << " programs per tile (expected 1, 2, 4 or 8)";
       return signalPassFailure();
     }
-    for (auto func : getOperation().getOps<func::FuncOp>())
-      if (std::optional<SplitPlan> plan = planSplit(func))
-        split(func, *plan, splits);
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      // The option splits every kernel it can; without it, a kernel whose configuration
+      // asks (`config(..., split_k=N)`: `tile.split_k` from the front end) is split.
+      auto asked = func->getAttrOfType<IntegerAttr>(kSplitKAttrName);
+      unsigned n = splits > 1 ? unsigned(splits) : asked ? unsigned(asked.getInt()) : 1;
+      if (n <= 1 || func->hasAttr(kClusterSizeAttrName))
+        continue;
+      if (std::optional<SplitPlan> plan = planSplit(func)) {
+        split(func, *plan, n);
+        continue;
+      }
+      if (asked) {
+        func.emitWarning() << "split_k=" << asked.getInt()
+                           << ": the kernel is built without split-K (tile-split-k takes a "
+                              "kernel of sm_90 or later with a one-dimensional grid and one "
+                              "dot in a loop at its top level, its accumulator from zero)";
+        func->removeAttr(kSplitKAttrName);
+      }
+    }
   }
 };
 
