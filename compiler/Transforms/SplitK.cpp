@@ -27,6 +27,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace tcc {
 #define GEN_PASS_DEF_TILESPLITK
@@ -72,6 +73,17 @@ std::optional<SplitPlan> planSplit(func::FuncOp func) {
   Block &entry = func.getBody().front();
   if (!loop || loop->getBlock() != &entry)
     return std::nullopt;
+  // What the kernel writes before the loop, every rank would write again (an atomic N
+  // times): only reads and pure ops may come before it.
+  for (Operation &op : entry) {
+    if (&op == loop.getOperation())
+      break;
+    if (isMemoryEffectFree(&op))
+      continue;
+    auto effects = dyn_cast<MemoryEffectOpInterface>(&op);
+    if (!effects || effects.hasEffect<MemoryEffects::Write>())
+      return std::nullopt;
+  }
   auto acc = dyn_cast<BlockArgument>(dot.getAcc());
   if (!acc || acc.getOwner() != loop.getBody() || acc == loop.getInductionVar())
     return std::nullopt;
