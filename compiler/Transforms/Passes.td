@@ -190,7 +190,8 @@ def TileSplitK : Pass<"tile-split-k", "::mlir::ModuleOp"> {
   let description = [{
     With `splits=N` (2, 4 or 8; tcc --split-k N), a kernel on sm_90 or sm_90a with a
     one-dimensional grid whose body holds one K loop with a dot (its accumulator starting
-    at zero, other carried values advanced by a fixed increment and unused after it)
+    at zero, other carried values advanced by a fixed increment and unused after it, no
+    memory written before the loop or in it)
     launches N programs per tile in clusters of N (`tile.cluster_size`, the grid's x
     multiplied by N). Program `p` computes tile `p / N` (every `program_id(0)`;
     `num_programs(0)` divided by N) over its rank's share of the iterations

@@ -74,16 +74,29 @@ std::optional<SplitPlan> planSplit(func::FuncOp func) {
   if (!loop || loop->getBlock() != &entry)
     return std::nullopt;
   // What the kernel writes before the loop, every rank would write again (an atomic N
-  // times): only reads and pure ops may come before it.
+  // times), and what the loop writes, the ranks would write at once where one iteration
+  // may read the last one's: only reads and pure ops come before the loop and in it.
+  auto writes = [](Operation *op) {
+    if (isMemoryEffectFree(op))
+      return false;
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    return !effects || effects.hasEffect<MemoryEffects::Write>();
+  };
   for (Operation &op : entry) {
     if (&op == loop.getOperation())
       break;
-    if (isMemoryEffectFree(&op))
-      continue;
-    auto effects = dyn_cast<MemoryEffectOpInterface>(&op);
-    if (!effects || effects.hasEffect<MemoryEffects::Write>())
+    if (writes(&op))
       return std::nullopt;
   }
+  if (loop.getBody()
+          ->walk([&](Operation *op) {
+            return op != loop.getBody()->getTerminator() && !isa<scf::YieldOp>(op) &&
+                           op->getNumRegions() == 0 && writes(op)
+                       ? WalkResult::interrupt()
+                       : WalkResult::advance();
+          })
+          .wasInterrupted())
+    return std::nullopt;
   auto acc = dyn_cast<BlockArgument>(dot.getAcc());
   if (!acc || acc.getOwner() != loop.getBody() || acc == loop.getInductionVar())
     return std::nullopt;

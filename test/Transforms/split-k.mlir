@@ -76,7 +76,7 @@ module attributes {tile.target = #tile.target<{arch = "sm_90a", threadsPerWarp =
 // -----
 
 // Not taken: an accumulator that does not start at zero (a bias in it), a 2-D grid, a
-// store before the loop (every rank would make it), and an sm_80 target.
+// store before the loop (every rank would make it) or in it, and an sm_80 target.
 // CHECK-LABEL: func.func @biased(
 // CHECK-SAME: tile.grid = ["M", "1", "1"]
 // CHECK-NOT: tile.cluster_reduce
@@ -84,6 +84,9 @@ module attributes {tile.target = #tile.target<{arch = "sm_90a", threadsPerWarp =
 // CHECK-SAME: tile.grid = ["M", "N", "1"]
 // CHECK-NOT: tile.cluster_reduce
 // CHECK-LABEL: func.func @writes_first(
+// CHECK-SAME: tile.grid = ["M", "1", "1"]
+// CHECK-NOT: tile.cluster_reduce
+// CHECK-LABEL: func.func @writes_in_loop(
 // CHECK-SAME: tile.grid = ["M", "1", "1"]
 // CHECK-NOT: tile.cluster_reduce
 // CHECK: return
@@ -135,6 +138,24 @@ module attributes {tile.target = #tile.target<{arch = "sm_90a", threadsPerWarp =
       %ps = tile.splat %p : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>>
       %t = tile.load %ps : tensor<64x64x!tile.ptr<f16>>
       %d = tile.dot %t, %t, %acc : tensor<64x64xf16>, tensor<64x64xf16> -> tensor<64x64xf32>
+      scf.yield %d : tensor<64x64xf32>
+    }
+    tile.store %qs, %4 : tensor<64x64x!tile.ptr<f32>>
+    return
+  }
+  func.func @writes_in_loop(%arg0: !tile.ptr<f16>, %arg1: !tile.ptr<f32>, %arg2: i32) attributes {tile.arg_names = ["a", "c", "M"], tile.grid = ["M", "1", "1"], tile.kernel, tile.num_warps = 4 : i32} {
+    %0 = tile.program_id 0
+    %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %q = tile.addptr %arg1, %0 : !tile.ptr<f32>, i32
+    %qs = tile.splat %q : !tile.ptr<f32> -> tensor<64x64x!tile.ptr<f32>>
+    %4 = scf.for %k = %c0_i32 to %arg2 step %c1_i32 iter_args(%acc = %cst) -> (tensor<64x64xf32>) : i32 {
+      %p = tile.addptr %arg0, %k : !tile.ptr<f16>, i32
+      %ps = tile.splat %p : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>>
+      %t = tile.load %ps : tensor<64x64x!tile.ptr<f16>>
+      %d = tile.dot %t, %t, %acc : tensor<64x64xf16>, tensor<64x64xf16> -> tensor<64x64xf32>
+      tile.store %qs, %d : tensor<64x64x!tile.ptr<f32>>
       scf.yield %d : tensor<64x64xf32>
     }
     tile.store %qs, %4 : tensor<64x64x!tile.ptr<f32>>
