@@ -325,7 +325,7 @@ bool Codegen::lower(ModuleOp tileModule, const std::map<std::string, Assumptions
   pipeline.warpSpecialize = codegen.warpSpecialize;
   pipeline.tmaStore = codegen.tmaStore;
   pipeline.multicast = codegen.multicast;
-  pipeline.splitK = codegen.checkBounds ? 1 : codegen.splitK;
+  pipeline.splitK = codegen.splitK;
   pipeline.persistent = codegen.checkBounds || codegen.persistent == CodegenOptions::Persistent::Off
                             ? GpuPipelineOptions::Persistence::Off
                         : codegen.persistent == CodegenOptions::Persistent::On
@@ -948,7 +948,8 @@ int Codegen::runArtifacts(ModuleOp module, ArrayRef<func::FuncOp> kernels,
           // Persistent (tile-persistent): the grid it launches with.
           if (it->second.persistent && !it->second.grid.empty())
             os << ", persistent: grid " << it->second.grid.front();
-          // Multicast (tile-pipeline): clusters of two sharing B's tile.
+          // Clusters: tile-split-k's (a tile's K loop shared) or multicast's (tile-pipeline:
+          // two programs sharing B's tile).
           if (it->second.clusterSize > 1 && it->second.splitK)
             os << ", split over K in clusters of " << it->second.clusterSize;
           else if (it->second.clusterSize > 1)

@@ -1,7 +1,10 @@
 //===- LoopSlice.cpp - the ops of a loop body computing a value ------------===//
 
 #include "compiler/Transforms/LoopSlice.h"
+#include "compiler/Transforms/LayoutUtils.h"
+#include "dialects/Tile/TileDialect.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
@@ -27,6 +30,38 @@ bool loopSliceOf(scf::ForOp loop, Value v, llvm::SetVector<Operation *> &ops,
       return false;
   ops.insert(def);
   return true;
+}
+
+Value loopIncrement(scf::ForOp loop, BlockArgument arg, llvm::SetVector<Operation *> &incOps) {
+  if (arg.getOwner() != loop.getBody() || arg == loop.getInductionVar())
+    return {};
+  unsigned index = arg.getArgNumber() - loop.getNumInductionVars();
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  Value next = yield.getOperand(index), inc;
+  if (isa<RankedTensorType>(arg.getType())) {
+    auto add = next.getDefiningOp<tile::AddPtrOp>();
+    if (!add || stripHints(add.getPtr()) != arg)
+      return {};
+    inc = add.getOffset();
+  } else if (arg.getType().isSignlessInteger()) {
+    auto add = next.getDefiningOp<arith::AddIOp>();
+    if (!add)
+      return {};
+    if (stripHints(add.getLhs()) == arg)
+      inc = add.getRhs();
+    else if (stripHints(add.getRhs()) == arg)
+      inc = add.getLhs();
+    else
+      return {};
+  } else {
+    return {};
+  }
+  // The increment must not change from one iteration to the next.
+  llvm::SetVector<Operation *> ops;
+  if (!loopSliceOf(loop, inc, ops, [](BlockArgument) { return false; }))
+    return {};
+  incOps.insert(ops.begin(), ops.end());
+  return inc;
 }
 
 } // namespace tcc

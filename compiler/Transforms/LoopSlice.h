@@ -24,6 +24,15 @@ namespace tcc {
 bool loopSliceOf(mlir::scf::ForOp loop, mlir::Value v, llvm::SetVector<mlir::Operation *> &ops,
                  llvm::function_ref<bool(mlir::BlockArgument)> acceptBodyArg);
 
+/// The increment of `arg`, a value `loop` carries and advances by the same amount in every
+/// iteration: a tile of pointers by `tile.addptr %arg, %inc`, an integer by `arith.addi`
+/// (either operand; hints on `%arg` are the value itself, as `tl.multiple_of(p, ...)`
+/// before `p += inc` in tutorial 08), `%inc` computed from values outside the loop only
+/// (its ops in the body added to `incOps`, in order). Null otherwise. What tile-pipeline
+/// advances to later iterations and tile-split-k to a rank's first.
+mlir::Value loopIncrement(mlir::scf::ForOp loop, mlir::BlockArgument arg,
+                          llvm::SetVector<mlir::Operation *> &incOps);
+
 } // namespace tcc
 
 #endif // TCC_COMPILER_TRANSFORMS_LOOPSLICE_H

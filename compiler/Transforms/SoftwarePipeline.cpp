@@ -183,44 +183,19 @@ private:
 
   /// The ops computing `v` inside the loop body from the induction variable, advancing
   /// pointers and values from outside; false if it needs anything else (another
-  /// loop-carried value, an op with effects, a nested region). With `invariant`, neither
-  /// the induction variable nor any loop-carried value may be used.
-  bool sliceOf(Value v, llvm::SetVector<Operation *> &ops, bool invariant = false) {
+  /// loop-carried value, an op with effects, a nested region).
+  bool sliceOf(Value v, llvm::SetVector<Operation *> &ops) {
     return tcc::loopSliceOf(loop, v, ops, [&](BlockArgument arg) {
-      return !invariant && (arg == loop.getInductionVar() || isAdvancing(arg, ops));
+      return arg == loop.getInductionVar() || isAdvancing(arg, ops);
     });
   }
 
   bool isAdvancing(BlockArgument arg, llvm::SetVector<Operation *> &ops) {
     if (advancing.count(arg))
       return true;
-    if (arg == loop.getInductionVar())
-      return false;
-    unsigned index = arg.getArgNumber() - loop.getNumInductionVars();
-    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
-    Value next = yield.getOperand(index), inc;
-    if (isa<RankedTensorType>(arg.getType())) {
-      auto add = next.getDefiningOp<AddPtrOp>();
-      // Hints are the value itself: `tl.multiple_of(p, ...)` before `p += inc` (tutorial 08).
-      if (!add || tcc::stripHints(add.getPtr()) != arg)
-        return false;
-      inc = add.getOffset();
-    } else if (arg.getType().isSignlessInteger()) {
-      auto add = next.getDefiningOp<arith::AddIOp>();
-      if (!add)
-        return false;
-      if (tcc::stripHints(add.getLhs()) == arg)
-        inc = add.getRhs();
-      else if (tcc::stripHints(add.getRhs()) == arg)
-        inc = add.getLhs();
-      else
-        return false;
-    } else {
-      return false;
-    }
-    // The increment must not change from one iteration to the next.
     llvm::SetVector<Operation *> incOps;
-    if (!sliceOf(inc, incOps, /*invariant=*/true))
+    Value inc = tcc::loopIncrement(loop, arg, incOps);
+    if (!inc)
       return false;
     advancing[arg] = inc;
     ops.insert(incOps.begin(), incOps.end());

@@ -20,12 +20,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/Transforms/LoopSlice.h"
 #include "compiler/Transforms/Passes.h"
 #include "dialects/Tile/TileDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -40,11 +42,13 @@ using namespace mlir::tile;
 namespace {
 
 /// What the split changes in the K loop: the accumulator's position among its carried
-/// values, and the carried values advanced by a fixed increment (the op advancing each).
+/// values, the carried values advanced by a fixed increment (tcc::loopIncrement: each
+/// one's position and increment) and the body's ops computing the increments.
 struct SplitPlan {
   scf::ForOp loop;
   unsigned acc = 0;
-  SmallVector<std::pair<unsigned, Operation *>> advanced;
+  SmallVector<std::pair<unsigned, Value>> advanced;
+  llvm::SetVector<Operation *> incrementOps;
 };
 
 bool isZeroTile(Value v) {
@@ -90,17 +94,14 @@ std::optional<SplitPlan> planSplit(func::FuncOp func) {
   }
   if (loop.getBody()
           ->walk([&](Operation *op) {
-            return op != loop.getBody()->getTerminator() && !isa<scf::YieldOp>(op) &&
-                           op->getNumRegions() == 0 && writes(op)
-                       ? WalkResult::interrupt()
-                       : WalkResult::advance();
+            return writes(op) ? WalkResult::interrupt() : WalkResult::advance();
           })
           .wasInterrupted())
     return std::nullopt;
   auto acc = dyn_cast<BlockArgument>(dot.getAcc());
   if (!acc || acc.getOwner() != loop.getBody() || acc == loop.getInductionVar())
     return std::nullopt;
-  SplitPlan plan{loop, unsigned(acc.getArgNumber() - 1), {}};
+  SplitPlan plan{loop, unsigned(acc.getArgNumber() - 1), {}, {}};
   auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
   if (yield.getOperand(plan.acc) != dot.getResult() ||
       !cast<RankedTensorType>(dot.getType()).getElementType().isF32() ||
@@ -109,11 +110,10 @@ std::optional<SplitPlan> planSplit(func::FuncOp func) {
   for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
     if (i == plan.acc)
       continue;
-    Operation *next = yield.getOperand(unsigned(i)).getDefiningOp();
-    if (!next || !isa<AddPtrOp, arith::AddIOp>(next) || next->getOperand(0) != arg ||
-        !loop.isDefinedOutsideOfLoop(next->getOperand(1)) || !loop.getResult(i).use_empty())
+    Value inc = tcc::loopIncrement(loop, arg, plan.incrementOps);
+    if (!inc || !loop.getResult(i).use_empty())
       return std::nullopt;
-    plan.advanced.push_back({unsigned(i), next});
+    plan.advanced.push_back({unsigned(i), inc});
   }
   return plan;
 }
@@ -180,9 +180,13 @@ void split(func::FuncOp func, SplitPlan &plan, unsigned splits) {
       arith::AddIOp::create(b, loc, lb, arith::MulIOp::create(b, loc, first, step)));
   loop.setUpperBound(
       arith::AddIOp::create(b, loc, lb, arith::MulIOp::create(b, loc, last, step)));
-  // Carried values start where the rank's first iteration finds them.
-  for (auto [index, next] : plan.advanced) {
-    Value increment = next->getOperand(1);
+  // Carried values start where the rank's first iteration finds them: the increments'
+  // ops (invariant) cloned before the loop.
+  IRMapping invariant;
+  for (Operation *op : plan.incrementOps)
+    b.clone(*op, invariant);
+  for (auto [index, inc] : plan.advanced) {
+    Value increment = invariant.lookupOrDefault(inc);
     Type type = increment.getType();
     auto tileType = dyn_cast<RankedTensorType>(type);
     Value count = castInt(b, loc, first, tileType ? tileType.getElementType() : type);
@@ -190,7 +194,7 @@ void split(func::FuncOp func, SplitPlan &plan, unsigned splits) {
       count = SplatOp::create(b, loc, tileType, count);
     Value skipped = arith::MulIOp::create(b, loc, increment, count);
     Value init = loop.getInitArgs()[index];
-    Value start = isa<AddPtrOp>(next)
+    Value start = isa<RankedTensorType>(init.getType())
                       ? AddPtrOp::create(b, loc, init.getType(), init, skipped).getResult()
                       : arith::AddIOp::create(b, loc, init, skipped).getResult();
     loop.getInitArgsMutable()[index].assign(start);

@@ -75,6 +75,44 @@ module attributes {tile.target = #tile.target<{arch = "sm_90a", threadsPerWarp =
 
 // -----
 
+// An increment the loop computes itself (tutorial 03's `a_ptrs += BLOCK_SIZE_K *
+// stride_ak`, the product in the body): its ops are cloned before the loop, where the
+// rank's first pointers are made from them (the pipeliner's tcc::loopIncrement).
+// CHECK-LABEL: func.func @inc_in_loop(
+// CHECK-SAME: tile.split_k = 2 : i32
+// CHECK: %[[FIRST:.+]] = arith.minsi %{{.+}}, %{{.+}} : i32
+// CHECK: %[[STEP:.+]] = arith.muli %arg3, %c64_i32 : i32
+// CHECK: %[[INC:.+]] = tile.splat %[[STEP]] : i32 -> tensor<64x64xi32>
+// CHECK: %[[SKIP:.+]] = tile.splat %[[FIRST]] : i32 -> tensor<64x64xi32>
+// CHECK: %[[DELTA:.+]] = arith.muli %[[INC]], %[[SKIP]] : tensor<64x64xi32>
+// CHECK: %[[START:.+]] = tile.addptr %{{.+}}, %[[DELTA]]
+// CHECK: scf.for {{.+}} iter_args(%{{.+}} = %cst, %{{.+}} = %[[START]])
+// CHECK: tile.cluster_reduce
+module attributes {tile.target = #tile.target<{arch = "sm_90a", threadsPerWarp = 32, maxSharedBytes = 232448}>} {
+  func.func @inc_in_loop(%arg0: !tile.ptr<f16>, %arg1: !tile.ptr<f32>, %arg2: i32, %arg3: i32) attributes {tile.arg_names = ["a", "c", "K", "s"], tile.grid = ["4", "1", "1"], tile.kernel, tile.num_warps = 4 : i32} {
+    %0 = tile.program_id 0
+    %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %a = tile.splat %arg0 : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>>
+    %4:2 = scf.for %k = %c0_i32 to %arg2 step %c1_i32 iter_args(%acc = %cst, %ptrs = %a) -> (tensor<64x64xf32>, tensor<64x64x!tile.ptr<f16>>) : i32 {
+      %t = tile.load %ptrs : tensor<64x64x!tile.ptr<f16>>
+      %d = tile.dot %t, %t, %acc : tensor<64x64xf16>, tensor<64x64xf16> -> tensor<64x64xf32>
+      %step = arith.muli %arg3, %c64_i32 : i32
+      %inc = tile.splat %step : i32 -> tensor<64x64xi32>
+      %next = tile.addptr %ptrs, %inc : tensor<64x64x!tile.ptr<f16>>, tensor<64x64xi32>
+      scf.yield %d, %next : tensor<64x64xf32>, tensor<64x64x!tile.ptr<f16>>
+    }
+    %q = tile.addptr %arg1, %0 : !tile.ptr<f32>, i32
+    %qs = tile.splat %q : !tile.ptr<f32> -> tensor<64x64x!tile.ptr<f32>>
+    tile.store %qs, %4#0 : tensor<64x64x!tile.ptr<f32>>
+    return
+  }
+}
+
+// -----
+
 // Not taken: an accumulator that does not start at zero (a bias in it), a 2-D grid, a
 // store before the loop (every rank would make it) or in it, and an sm_80 target.
 // CHECK-LABEL: func.func @biased(
