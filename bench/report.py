@@ -238,6 +238,9 @@ def main():
     # Clusters of two multicasting B (MULTICAST_: --multicast) beside the default build.
     twins("MULTICAST_", "multicast in clusters of two vs not (sm_90a)", "default", "multicast",
           "multicast/default", True)
+    # The ping-pong schedule (PINGPONG_: --ping-pong) beside the same tile's default build.
+    twins("PINGPONG_", "ping-pong vs the default (sm_90a)", "default", "ping-pong",
+          "ping-pong/default", True)
     # Split over K in clusters of 2 and 4 (SPLITK2_, SPLITK4_: --split-k N) beside the
     # default build (persistent, a program per tile's SM).
     for n in (2, 4):

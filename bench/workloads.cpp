@@ -239,13 +239,13 @@ std::string constexprText(const tcc::KernelMetadata& m, const std::string& name,
 
 // Whether a configuration folder holds the workload's kernel: a tutorial's folders of the
 // right kernel (04 and 05 keep several kernels' configurations side by side).
-// A twin built with flags (WS_, NOPERSISTENT_ or PERSISTENT_, TMASTORE_, MULTICAST_, SPLITK2_
-// or SPLITK4_, in that order, + the folder's name:
+// A twin built with flags (WS_, NOPERSISTENT_ or PERSISTENT_, PINGPONG_, TMASTORE_, MULTICAST_,
+// SPLITK2_ or SPLITK4_, in that order, + the folder's name:
 // test/gpu/artifacts.cmake's tcc_example_twin) applies where its twin does.
 bool folderApplies(const Workload& w, const std::string& config) {
   std::string name = config;
-  for (const char* marker : {"WS_", "NOPERSISTENT_", "PERSISTENT_", "TMASTORE_", "MULTICAST_",
-                             "SPLITK2_", "SPLITK4_"})
+  for (const char* marker : {"WS_", "NOPERSISTENT_", "PERSISTENT_", "PINGPONG_", "TMASTORE_",
+                             "MULTICAST_", "SPLITK2_", "SPLITK4_"})
     if (name.rfind(marker, 0) == 0)
       name = name.substr(std::string(marker).size());
   return name.compare(0, w.prefix.size(), w.prefix) == 0 &&

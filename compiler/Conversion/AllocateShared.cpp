@@ -51,6 +51,7 @@ using tcc::convertLayoutScratchBytes;
 using tcc::dotScratchBytes;
 using tcc::kSharedBytesAttr;
 using tcc::kSharedOffsetAttr;
+using mlir::tile::kGroupStrideAttrName;
 using tcc::reduceScratchBytes;
 
 namespace {
@@ -61,6 +62,7 @@ struct Buffer {
   int64_t bytes, align;
   int64_t start, end; // live range in program order (op numbers)
   int64_t offset = -1;
+  int64_t groupStride = 0; // a copy per consumer group, this far apart (ping-pong)
 };
 
 /// Where a ring slot is: slot (x + c) mod slots of the ring.
@@ -124,11 +126,14 @@ public:
       return error;
     }
     for (Buffer &b : buffers) {
-      auto attr = IntegerAttr::get(IntegerType::get(func.getContext(), 64), b.offset);
+      auto i64 = IntegerType::get(func.getContext(), 64);
+      auto attr = IntegerAttr::get(i64, b.offset);
       if (auto alloc = dyn_cast<LocalAllocOp>(b.owner))
         alloc.setOffsetAttr(attr);
       else
         b.owner->setAttr(kSharedOffsetAttr, attr);
+      if (b.groupStride)
+        b.owner->setAttr(kGroupStrideAttrName, IntegerAttr::get(i64, b.groupStride));
     }
     func->setAttr(kSharedBytesAttr, IntegerAttr::get(IntegerType::get(func.getContext(), 64), total));
     findWgmmaOperands();
@@ -188,17 +193,30 @@ private:
   }
 
   void collectBuffers() {
+    // Where the consumers of a warp-specialised kernel are several groups, each group has
+    // its own copy of every buffer made in the consumer region.
+    unsigned groups = getConsumerGroups(func);
+    auto perGroup = [&](Operation *op, Buffer b) {
+      if (groups > 1) {
+        auto ws = op->getParentOfType<WarpSpecializeOp>();
+        if (ws && ws.getConsumer().isAncestor(op->getParentRegion())) {
+          b.groupStride = llvm::alignTo(b.bytes, b.align);
+          b.bytes = b.groupStride * groups;
+        }
+      }
+      buffers.push_back(b);
+    };
     func.walk([&](Operation *op) {
       if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
         SharedMemType type = alloc.getType();
         auto nvmma = dyn_cast<NVMMASharedEncodingAttr>(type.getEncoding());
         int64_t align = nvmma && nvmma.getSwizzle() ? 1024 : 16;
-        buffers.push_back({op, type.getBytes(), align, order[op], lastUse(alloc, op)});
+        perGroup(op, {op, type.getBytes(), align, order[op], lastUse(alloc, op)});
         return;
       }
       int64_t bytes = scratchBytes(op);
       if (bytes > 0)
-        buffers.push_back({op, bytes, 16, order[op], order[op]});
+        perGroup(op, {op, bytes, 16, order[op], order[op]});
     });
   }
 

@@ -28,9 +28,40 @@ void markCluster(Operation *func, int32_t size) {
   func->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(), b.getDenseI32ArrayAttr({size, 1, 1}));
 }
 
-Value threadIdX(OpBuilder &b, Location loc, unsigned numThreads) {
+static Value rawThreadIdX(OpBuilder &b, Location loc, unsigned numThreads) {
   auto range = LLVM::ConstantRangeAttr::get(b.getContext(), 32, 0, numThreads);
   return NVVM::ThreadIdXOp::create(b, loc, b.getI32Type(), range);
+}
+
+/// The consumer side of a kernel whose consumers form several groups, if `b` is in it.
+static std::optional<WarpSide> groupedConsumers(OpBuilder &b) {
+  std::optional<WarpSide> side = warpSideOf(b.getInsertionBlock());
+  if (side && !side->producer && side->groups > 1)
+    return side;
+  return std::nullopt;
+}
+
+Value threadIdX(OpBuilder &b, Location loc, unsigned numThreads) {
+  std::optional<WarpSide> side = groupedConsumers(b);
+  if (!side)
+    return rawThreadIdX(b, loc, numThreads);
+  // Group threads are a power of two (whole warpgroups of a power-of-two num_warps).
+  Value tid = rawThreadIdX(b, loc, side->consumerThreads);
+  return arith::AndIOp::create(
+      b, loc, tid,
+      LLVM::ConstantOp::create(b, loc, b.getI32Type(),
+                               b.getI32IntegerAttr(int32_t(side->groupThreads() - 1))));
+}
+
+Value consumerGroup(OpBuilder &b, Location loc) {
+  std::optional<WarpSide> side = groupedConsumers(b);
+  if (!side)
+    return LLVM::ConstantOp::create(b, loc, b.getI32Type(), b.getI32IntegerAttr(0));
+  Value tid = rawThreadIdX(b, loc, side->consumerThreads);
+  return arith::DivUIOp::create(
+      b, loc, tid,
+      LLVM::ConstantOp::create(b, loc, b.getI32Type(),
+                               b.getI32IntegerAttr(int32_t(side->groupThreads()))));
 }
 
 Value programId(OpBuilder &b, Location loc, unsigned axis) {
@@ -61,8 +92,11 @@ std::optional<WarpSide> warpSideOf(Block *block) {
   for (Region *region = block ? block->getParent() : nullptr; region;
        region = region->getParentRegion()) {
     Operation *parent = region->getParentOp();
-    if (auto threads = parent->getAttrOfType<IntegerAttr>(kWarpSpecializedAttr))
-      return WarpSide{region->getRegionNumber() == 0, unsigned(threads.getInt())};
+    if (auto threads = parent->getAttrOfType<IntegerAttr>(kWarpSpecializedAttr)) {
+      auto groups = parent->getAttrOfType<IntegerAttr>(kConsumerGroupsAttr);
+      return WarpSide{region->getRegionNumber() == 0, unsigned(threads.getInt()),
+                      groups ? unsigned(groups.getInt()) : 1u};
+    }
   }
   return std::nullopt;
 }
@@ -73,11 +107,14 @@ void barrier(OpBuilder &b, Location loc) {
     NVVM::Barrier0Op::create(b, loc);
     return;
   }
-  // Barrier 0 is the whole program's (__syncthreads); the consumers use barrier 1.
+  // Barrier 0 is the whole program's (__syncthreads); the consumers use barrier 1, or
+  // each group of them its own, 1 + its index.
   Type i32 = b.getI32Type();
   Value id = LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(1));
+  if (side->groups > 1)
+    id = arith::AddIOp::create(b, loc, id, consumerGroup(b, loc));
   Value threads =
-      LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(int32_t(side->consumerThreads)));
+      LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(int32_t(side->groupThreads())));
   NVVM::BarrierOp::create(b, loc, Type(), id, threads, NVVM::BarrierReductionAttr(), Value());
 }
 

@@ -28,8 +28,13 @@ void markKernel(mlir::Operation *func, int32_t numThreads);
 /// (`nvvm.cluster_dim`, .reqnctapercluster in the PTX).
 void markCluster(mlir::Operation *func, int32_t size);
 
-/// threadIdx.x as i32, known to lie in [0, numThreads).
+/// threadIdx.x as i32, known to lie in [0, numThreads); in the consumer region of a
+/// warp-specialised kernel of several consumer groups, the thread's index in its group
+/// (threadIdx.x mod the group's threads).
 mlir::Value threadIdX(mlir::OpBuilder &b, mlir::Location loc, unsigned numThreads);
+/// In the consumer region of a warp-specialised kernel of several consumer groups, the
+/// executing thread's group (threadIdx.x / the group's threads); 0 elsewhere.
+mlir::Value consumerGroup(mlir::OpBuilder &b, mlir::Location loc);
 /// blockIdx along `axis` (0..2) as i32.
 mlir::Value programId(mlir::OpBuilder &b, mlir::Location loc, unsigned axis);
 /// gridDim along `axis` (0..2) as i32.
@@ -38,17 +43,23 @@ mlir::Value numPrograms(mlir::OpBuilder &b, mlir::Location loc, unsigned axis);
 /// of consumer threads (i32). Its `then` region runs on the producer warpgroup, its `else`
 /// region on the consumer warps.
 inline constexpr llvm::StringLiteral kWarpSpecializedAttr = "tcc.warp_specialized";
+/// On the same scf.if, where the consumers are several groups (ping-pong): their number.
+inline constexpr llvm::StringLiteral kConsumerGroupsAttr = "tcc.consumer_groups";
 /// Whether `block` lies in the producer (`then`) or consumer (`else`) side of a
-/// warp-specialised kernel, and its consumers' thread count; nullopt outside one.
+/// warp-specialised kernel, its consumers' thread count (all groups) and the number of
+/// groups they form; nullopt outside one.
 struct WarpSide {
   bool producer;
   unsigned consumerThreads;
+  unsigned groups = 1;
+  unsigned groupThreads() const { return consumerThreads / groups; }
 };
 std::optional<WarpSide> warpSideOf(mlir::Block *block);
 
 /// Synchronises the threads of the program at `b`'s insertion point and makes their
 /// shared-memory writes visible: bar.sync 0, or, on the consumer side of a
-/// warp-specialised kernel, `bar.sync 1, consumers` (the producer warpgroup takes no part).
+/// warp-specialised kernel, `bar.sync 1, consumers` (the producer warpgroup takes no part),
+/// and where the consumers are groups, `bar.sync 1 + group, group's threads`.
 void barrier(mlir::OpBuilder &b, mlir::Location loc);
 /// setmaxnreg.{inc,dec}.sync.aligned.u32 `regs` (the executing warpgroup's registers).
 void setMaxRegisters(mlir::OpBuilder &b, mlir::Location loc, unsigned regs, bool increase);

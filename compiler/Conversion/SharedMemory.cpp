@@ -3,6 +3,7 @@
 #include "compiler/Conversion/SharedMemory.h"
 
 #include "compiler/Conversion/LoweringPatterns.h"
+#include "compiler/Conversion/NVVMBuilders.h"
 #include "compiler/Conversion/ThreadIndex.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -16,6 +17,19 @@ Value sharedBase(OpBuilder &b, Location loc) {
   return LLVM::AddressOfOp::create(b, loc, sharedPtrType(b.getContext()), kSharedBufferName);
 }
 
+Value bufferBase(OpBuilder &b, Operation *owner, int64_t offset) {
+  Location loc = owner->getLoc();
+  Value base = sharedBase(b, loc);
+  Value at = offset ? i32Const(b, loc, offset) : Value();
+  // A consumer group's own copy (ping-pong): the group's index times the stride further.
+  if (auto stride = owner->getAttrOfType<IntegerAttr>(mlir::tile::kGroupStrideAttrName)) {
+    Value group = arith::MulIOp::create(b, loc, nvvm::consumerGroup(b, loc),
+                                        i32Const(b, loc, stride.getInt()));
+    at = at ? arith::AddIOp::create(b, loc, at, group).getResult() : group;
+  }
+  return at ? sharedElementPtr(b, loc, base, b.getI8Type(), at) : base;
+}
+
 Value scratchBase(OpBuilder &b, Operation *op) {
   auto offset = op->getAttrOfType<IntegerAttr>(kSharedOffsetAttr);
   if (!offset) {
@@ -23,11 +37,7 @@ Value scratchBase(OpBuilder &b, Operation *op) {
                     "tile-allocate-shared before the lowering");
     return {};
   }
-  Value base = sharedBase(b, op->getLoc());
-  if (offset.getInt() == 0)
-    return base;
-  return sharedElementPtr(b, op->getLoc(), base, b.getI8Type(),
-                          i32Const(b, op->getLoc(), offset.getInt()));
+  return bufferBase(b, op, offset.getInt());
 }
 
 Value sharedElementPtr(OpBuilder &b, Location loc, Value base, Type memType, Value index) {

@@ -17,8 +17,12 @@ namespace tcc {
 
 /// The buffer's address, `!llvm.ptr<3>`.
 mlir::Value sharedBase(mlir::OpBuilder &b, mlir::Location loc);
-/// Where `op`'s scratch starts (`tile.shared_offset`); null, with an error on `op`, when
-/// tile-allocate-shared has not placed it.
+/// Where the buffer of `owner` placed at byte `offset` starts: the offset, and in the
+/// consumer region of a kernel of several consumer groups, where `owner` has a
+/// `tile.group_stride`, the executing group's copy of it.
+mlir::Value bufferBase(mlir::OpBuilder &b, mlir::Operation *owner, int64_t offset);
+/// Where `op`'s scratch starts (`tile.shared_offset`, bufferBase); null, with an error on
+/// `op`, when tile-allocate-shared has not placed it.
 mlir::Value scratchBase(mlir::OpBuilder &b, mlir::Operation *op);
 /// Address of element `index` (i32) of type `memType` from `base`.
 mlir::Value sharedElementPtr(mlir::OpBuilder &b, mlir::Location loc, mlir::Value base,

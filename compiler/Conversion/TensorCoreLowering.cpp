@@ -140,10 +140,7 @@ struct LocalAllocLowering : OpConversionPattern<LocalAllocOp> {
     if (!offset)
       return op.emitOpError("has no place in shared memory: run tile-allocate-shared before "
                             "the lowering");
-    Value base = sharedBase(rewriter, loc);
-    if (*offset)
-      base = sharedElementPtr(rewriter, loc, base, rewriter.getI8Type(),
-                              i32Const(rewriter, loc, int64_t(*offset)));
+    Value base = bufferBase(rewriter, op, int64_t(*offset));
     if (Value src = op.getSrc()) {
       std::optional<Distribution> dist = getDistributionOrError(op, src.getType());
       if (!dist)

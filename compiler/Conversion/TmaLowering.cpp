@@ -253,6 +253,19 @@ struct MBarrierArriveLowering : OpConversionPattern<MBarrierArriveOp> {
   }
 };
 
+/// threadIdx.x / the group's threads on the consumer side of a kernel of several consumer
+/// groups (nvvm::consumerGroup).
+struct ConsumerGroupLowering : OpConversionPattern<ConsumerGroupOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ConsumerGroupOp op, OneToNOpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (!nvvm::warpSideOf(rewriter.getInsertionBlock()))
+      return op.emitOpError("is outside the consumer side of its lowered tile.warp_specialize");
+    rewriter.replaceOp(op, nvvm::consumerGroup(rewriter, op.getLoc()));
+    return success();
+  }
+};
+
 /// Every thread of the cluster arrives and waits (barrier.cluster).
 struct ClusterSyncLowering : OpConversionPattern<ClusterSyncOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -335,12 +348,16 @@ struct WarpSpecializeLowering : OpConversionPattern<WarpSpecializeOp> {
   LogicalResult matchAndRewrite(WarpSpecializeOp op, OneToNOpAdaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    unsigned consumers = kernelNumThreads(op);
+    // Every consumer group's threads (ping-pong: two groups of the kernel's warps).
+    unsigned groups = getConsumerGroups(op);
+    unsigned consumers = kernelNumThreads(op) * groups;
     Value tid = nvvm::threadIdX(rewriter, loc, kernelLaunchThreads(op));
     Value isProducer = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::uge, tid,
                                              i32Const(rewriter, loc, int32_t(consumers)));
     auto split = scf::IfOp::create(rewriter, loc, TypeRange(), isProducer, /*withElseRegion=*/true);
     split->setAttr(nvvm::kWarpSpecializedAttr, rewriter.getI32IntegerAttr(int32_t(consumers)));
+    if (groups > 1)
+      split->setAttr(nvvm::kConsumerGroupsAttr, rewriter.getI32IntegerAttr(int32_t(groups)));
     OpBuilder::InsertionGuard guard(rewriter);
     // The producer: every warp of the warpgroup gives up registers; one warp copies.
     rewriter.setInsertionPoint(split.thenBlock()->getTerminator());
@@ -366,7 +383,9 @@ void budgetWarpSpecializedRegisters(func::FuncOp func) {
   func.walk([&](WarpSpecializeOp op) { ws = op; });
   if (!ws)
     return;
-  unsigned consumerThreads = kernelNumThreads(func);
+  // Per thread, what one consumer group holds; in the budget, every group's threads.
+  unsigned groupThreads = kernelNumThreads(func);
+  unsigned consumerThreads = groupThreads * getConsumerGroups(func);
   unsigned launchThreads = kernelLaunchThreads(func);
   unsigned producerThreads = launchThreads - consumerThreads;
   // What the consumers' accumulators take per thread (32-bit registers): those of the
@@ -378,7 +397,7 @@ void budgetWarpSpecializedRegisters(func::FuncOp func) {
     auto type = cast<RankedTensorType>(dot.getType());
     int64_t bits = type.getNumElements() * type.getElementTypeBitWidth();
     int64_t &sum = perLoop[dot->getParentOp()];
-    sum += bits / 32 / std::max(1u, consumerThreads);
+    sum += bits / 32 / std::max(1u, groupThreads);
     accumulators = std::max(accumulators, sum);
   });
   // A persistent kernel's consumers hold the tile loop's state beside, and each dot loop's
@@ -421,7 +440,7 @@ int64_t clusterReduceScratchBytes(Operation *op) {
 void populateTmaLoweringPatterns(TileTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<MBarrierInitLowering, MBarrierInvalLowering, MBarrierExpectLowering,
                MBarrierWaitLowering, MBarrierArriveLowering, TmaLoadLowering,
-               TmaStoreLowering, WarpSpecializeLowering, ClusterSyncLowering,
+               TmaStoreLowering, WarpSpecializeLowering, ConsumerGroupLowering, ClusterSyncLowering,
                ClusterReduceLowering>(
       converter, patterns.getContext());
 }

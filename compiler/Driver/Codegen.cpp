@@ -325,6 +325,7 @@ bool Codegen::lower(ModuleOp tileModule, const std::map<std::string, Assumptions
   pipeline.warpSpecialize = codegen.warpSpecialize;
   pipeline.tmaStore = codegen.tmaStore;
   pipeline.multicast = codegen.multicast;
+  pipeline.pingPong = codegen.pingPong;
   pipeline.splitK = codegen.splitK;
   pipeline.persistent = codegen.checkBounds || codegen.persistent == CodegenOptions::Persistent::Off
                             ? GpuPipelineOptions::Persistence::Off
@@ -386,7 +387,8 @@ bool Codegen::lower(ModuleOp tileModule, const std::map<std::string, Assumptions
     Compiled::Launch &launch = result->kernels[func.getName().str()];
     if (auto bytes = func->getAttrOfType<IntegerAttr>(tile::kSharedBytesAttrName))
       launch.sharedBytes = bytes.getInt();
-    launch.numWarps = int(tile::getNumWarps(func));
+    // Every consumer group's warps (ping-pong: two groups of the kernel's num_warps).
+    launch.numWarps = int(tile::getNumWarps(func) * tile::getConsumerGroups(func));
     launch.producerWarps = int(tile::getLaunchWarps(func)) - launch.numWarps;
     launch.threadsPerWarp = int(tile::getThreadsPerWarp(func));
     if (auto unchecked = func->getAttrOfType<IntegerAttr>(tile::kCheckBoundsUncheckedAttrName))
@@ -651,6 +653,8 @@ std::string Codegen::configurationText() const {
     add("--tma-store");
   if (codegen.multicast)
     add("--multicast");
+  if (codegen.pingPong)
+    add("--ping-pong");
   if (codegen.splitK > 1)
     add("--split-k " + std::to_string(codegen.splitK));
   if (codegen.persistent == CodegenOptions::Persistent::On)

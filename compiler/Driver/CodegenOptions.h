@@ -65,6 +65,9 @@ struct CodegenOptions {
   /// --multicast: on sm_90a, a persistent GEMM launches in clusters of two programs that
   /// take tiles of one column together and multicast B's tile to both (tile-pipeline).
   bool multicast = false;
+  /// --ping-pong: on sm_90a, a warp-specialised persistent GEMM of one warpgroup runs two
+  /// consumer warpgroups that take its tiles in turn (tile-pipeline's ping-pong).
+  bool pingPong = false;
   /// --split-k N: on sm_90, a GEMM (one K loop, accumulator from zero) launches N programs
   /// per tile in clusters of N, each computing a part of the K loop, rank 0 summing the
   /// parts through distributed shared memory and writing the tile (tile-split-k). 1: off.

@@ -141,6 +141,16 @@ def TilePipeline : Pass<"tile-pipeline", "::mlir::ModuleOp"> {
     second ring of mbarriers on which the partner hands each slot back
     (`tile.mbarrier_arrive {peer}`) once its products have read it;
     `tile.cluster_sync` follows the barriers' initialisation and ends the loop nest.
+
+    With `ping-pong` (tcc --ping-pong) a warp-specialised K loop directly in a persistent
+    kernel's tile loop, the last op of a kernel of 4 warps, whose bounds are the same for
+    every tile, gets two consumer groups (`tile.consumer_groups = 2`): group `g`
+    (`tile.consumer_group`) takes the program's tiles `g, g + 2, ...` (the tile loop from
+    its lower bound plus `g` steps, by two steps), its ring count starting `g` tiles' K
+    iterations in and advancing two tiles' a tile; a pair of mbarriers orders the groups'
+    K loops in the program's tile order (group `g` waits on its own before its K loop and
+    arrives on the other's after it), so that one group's epilogue runs under the other's
+    K loop and the producer's single ring serves both.
   }];
   let options = [
     Option<"numStages", "num-stages", "unsigned", /*default=*/"3",
@@ -151,7 +161,10 @@ def TilePipeline : Pass<"tile-pipeline", "::mlir::ModuleOp"> {
            "with tma, give a loop whose streams are all TMA copies a producer warpgroup">,
     Option<"multicast", "multicast", "bool", /*default=*/"false",
            "with tma, launch a persistent GEMM in clusters of two programs that multicast "
-           "the operand their tiles share">
+           "the operand their tiles share">,
+    Option<"pingPong", "ping-pong", "bool", /*default=*/"false",
+           "with warp-specialize, two consumer warpgroups taking a persistent kernel's "
+           "tiles in turn (one's epilogue under the other's K loop)">
   ];
   let dependentDialects = ["::mlir::tile::TileDialect", "::mlir::arith::ArithDialect"];
 }

@@ -65,6 +65,7 @@ void buildTileGpuPipeline(mlir::OpPassManager &pm, const GpuPipelineOptions &opt
   pipelineOptions.tma = options.tma;
   pipelineOptions.warpSpecialize = options.warpSpecialize;
   pipelineOptions.multicast = options.multicast;
+  pipelineOptions.pingPong = options.pingPong;
   TilePrefetchOptions prefetchOptions;
   if (options.numStages)
     pipelineOptions.numStages = prefetchOptions.numStages = options.numStages;
@@ -107,6 +108,11 @@ struct PipelineCLOptions : mlir::PassPipelineOptions<PipelineCLOptions> {
       *this, "multicast",
       llvm::cl::desc("clusters of two multicasting a persistent GEMM's operand (tcc --multicast)"),
       llvm::cl::init(false)};
+  Option<bool> pingPong{
+      *this, "ping-pong",
+      llvm::cl::desc("two consumer warpgroups taking a persistent GEMM's tiles in turn (tcc "
+                     "--ping-pong)"),
+      llvm::cl::init(false)};
   Option<unsigned> splitK{*this, "split-k",
                           llvm::cl::desc("programs per tile split over K (tcc --split-k)"),
                           llvm::cl::init(1)};
@@ -131,6 +137,7 @@ void registerTileGpuPipeline() {
         options.warpSpecialize = cl.warpSpecialize;
         options.tmaStore = cl.tmaStore;
         options.multicast = cl.multicast;
+        options.pingPong = cl.pingPong;
         options.splitK = cl.splitK;
         options.persistent = cl.persistent ? GpuPipelineOptions::Persistence::On
                                            : GpuPipelineOptions::Persistence::Off;

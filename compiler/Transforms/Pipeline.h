@@ -36,6 +36,9 @@ struct GpuPipelineOptions {
   /// With tma: tile-pipeline's clusters of two programs multicasting a persistent GEMM's
   /// shared operand (tcc --multicast).
   bool multicast = false;
+  /// With tma: tile-pipeline's ping-pong schedule, two consumer warpgroups taking a
+  /// persistent kernel's tiles in turn (tcc --ping-pong; implies warp specialisation).
+  bool pingPong = false;
   /// tile-split-k's programs per tile (tcc --split-k; 1: off).
   unsigned splitK = 1;
   /// tile-persistent first: an sm_90a dot kernel's programs become iterations of a loop

@@ -69,9 +69,9 @@ struct Stream {
 class Pipeliner {
 public:
   Pipeliner(scf::ForOp loop, unsigned numStages, bool tma, bool warpSpecialize,
-            bool multicast)
+            bool multicast, bool pingPong)
       : loop(loop), numStages(numStages), useTma(tma), warpSpecialize(warpSpecialize),
-        multicast(multicast) {}
+        multicast(multicast), pingPong(pingPong) {}
 
   void run() {
     hoistInvariantTiles();
@@ -100,6 +100,7 @@ public:
       if (anyTma())
         enclosing = *outer;
     }
+    groups = planPingPong() ? 2 : 1;
     if (nestedRing())
       fitRingBesideEpilogue();
     if (warpSpecialize && anyTma() && !anyCpAsync())
@@ -116,6 +117,10 @@ private:
   bool useTma;
   bool warpSpecialize;
   bool multicast;
+  bool pingPong;
+  /// Consumer groups (planPingPong): 2 where the warp-specialised loop gets the ping-pong
+  /// schedule.
+  unsigned groups = 1;
   Value barriers; // the mbarrier ring of the TMA streams, if any
   /// Multicast (planMulticast): the stream the two programs of a cluster copy in halves,
   /// the divisor of the tile's column, and, once the rings exist, the run-time condition
@@ -429,6 +434,8 @@ private:
       slot += s.slotType.getTileBytes();
     int64_t limit = getTarget(loop).getMaxSharedBytes();
     // The rings are aligned to 1024 bytes; the mbarriers take 8 bytes a slot twice.
+    // Each consumer group converts its own tiles (ping-pong).
+    epilogue *= groups;
     auto need = [&](int64_t stages) { return stages * (slot + 16) + epilogue + 2048; };
     while (numStages > 2 && need(numStages) > limit)
       --numStages;
@@ -436,12 +443,12 @@ private:
   }
 
   /// A ring kept across the runs of the loop: its count of iterations before this run,
-  /// carried as a new last iteration argument of each enclosing loop, starting at 0 (the
-  /// yields pass it through until finishCount sets them).
-  Value threadCount() {
+  /// carried as a new last iteration argument of each enclosing loop, starting at `init`
+  /// (0 if null; the yields pass it through until finishCount sets them).
+  Value threadCount(Value init = {}) {
     IRRewriter rewriter(loop.getContext());
     rewriter.setInsertionPoint(enclosing.front());
-    Value count = i32(rewriter, 0);
+    Value count = init ? init : i32(rewriter, 0);
     for (scf::ForOp &outer : enclosing) {
       rewriter.setInsertionPoint(outer);
       DictionaryAttr attrs = outer->getDiscardableAttrDictionary();
@@ -466,12 +473,13 @@ private:
   }
 
   /// The count after this run of the loop (`before` plus its trip count, computed after
-  /// it), yielded by the enclosing loops; returns the trip count.
-  Value finishCount(Value before) {
+  /// it, or plus `advance` where given), yielded by the enclosing loops; returns the trip
+  /// count.
+  Value finishCount(Value before, Value advance = {}) {
     OpBuilder b(loop.getContext());
     b.setInsertionPointAfter(loop);
     Value trips = tripCount(b, loop.getLowerBound(), loop.getUpperBound(), loop.getStep());
-    Value after = arith::AddIOp::create(b, loop.getLoc(), before, trips);
+    Value after = arith::AddIOp::create(b, loop.getLoc(), before, advance ? advance : trips);
     for (size_t i = enclosing.size(); i-- > 0;) {
       auto yield = cast<scf::YieldOp>(enclosing[i].getBody()->getTerminator());
       yield->setOperand(yield.getNumOperands() - 1,
@@ -916,6 +924,84 @@ private:
   // Warp specialisation
   //===--------------------------------------------------------------------===//
 
+  /// Whether a warp-specialised loop gets the ping-pong schedule (tcc --ping-pong): the
+  /// K loop directly in a persistent kernel's tile loop, which ends the kernel's body (no
+  /// barrier of all consumers is needed after it), in a kernel of one warpgroup, all its
+  /// streams by TMA, its bounds the same in every tile (so that a group's ring count
+  /// follows from its tiles' order alone).
+  bool planPingPong() {
+    if (!pingPong || !warpSpecialize || enclosing.size() != 1 || !anyTma() || anyCpAsync())
+      return false;
+    scf::ForOp tiles = enclosing.front();
+    auto func = dyn_cast<func::FuncOp>(tiles->getParentOp());
+    if (!func || getNumWarps(func) != WarpSpecializeOp::kProducerWarps ||
+        !tcc::isPersistentTileLoop(tiles) || loop->getParentOp() != tiles ||
+        !isa_and_nonnull<func::ReturnOp>(tiles->getNextNode()))
+      return false;
+    return llvm::all_of(ValueRange{loop.getLowerBound(), loop.getUpperBound(), loop.getStep()},
+                        [&](Value bound) { return invariantSlice(bound, tiles).has_value(); });
+  }
+
+  /// Ping-pong, in the consumer region, before the tile loop `tiles` (at `b`): the group's
+  /// index and the K loop's trip count (its bounds' ops cloned out of the tile loop).
+  std::pair<Value, Value> pingPongSetUp(OpBuilder &b, scf::ForOp tiles) {
+    Location loc = loop.getLoc();
+    Value group = ConsumerGroupOp::create(b, loc, b.getI32Type());
+    IRMapping mapping;
+    for (Value bound : {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()}) {
+      std::optional<SmallVector<Operation *>> slice = invariantSlice(bound, tiles);
+      for (Operation *op : *slice) // planPingPong checked it
+        if (!mapping.contains(op->getResult(0)))
+          b.clone(*op, mapping);
+    }
+    Value trips = tripCount(b, mapping.lookupOrDefault(loop.getLowerBound()),
+                            mapping.lookupOrDefault(loop.getUpperBound()),
+                            mapping.lookupOrDefault(loop.getStep()));
+    return {group, trips};
+  }
+
+  /// Ping-pong: group `group` takes tiles `lb + group * step, ... by 2 * step` of the tile
+  /// loop; before its K loop it waits until the other group's K loop of the program's
+  /// previous tile has passed its last wait for a slot (`turns[group]`, phase
+  /// `j + group - 1` for its `j`-th tile, none for the program's first), and right after
+  /// it (pingPongHandOver), tells the other group so (`turns[1 - group]`). The producer
+  /// fills the ring in the program's tile order, so a group waits for its slots only once
+  /// the ring has reached its tile: no slot's `full` phase can be two passes behind the one
+  /// it waits for.
+  void pingPongTurns(scf::ForOp tiles, Value group, Value turns) {
+    Location loc = loop.getLoc();
+    OpBuilder b(tiles);
+    Value lb = arith::AddIOp::create(b, loc, tiles.getLowerBound(),
+                                     arith::MulIOp::create(b, loc, group, tiles.getStep()));
+    Value step = arith::MulIOp::create(b, loc, tiles.getStep(), i32(b, 2));
+    tiles.setLowerBound(lb);
+    tiles.setStep(step);
+    b.setInsertionPoint(loop);
+    Value j = arith::DivSIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, tiles.getInductionVar(), lb), step);
+    Value sequence = arith::AddIOp::create(b, loc, j, group);
+    Value later = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, sequence, i32(b, 0));
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange(), later, /*withElseRegion=*/false);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+      Value parity = arith::AndIOp::create(
+          b, loc, arith::SubIOp::create(b, loc, sequence, i32(b, 1)), i32(b, 1));
+      MBarrierWaitOp::create(b, loc, MemDescIndexOp::create(b, loc, barrierType(), turns, group),
+                             parity);
+    }
+  }
+
+  /// Ping-pong: right after the K loop, before its last product is waited for, the other
+  /// group's turn (its K loop may start while this one's last product runs).
+  void pingPongHandOver(Value group, Value turns) {
+    Location loc = loop.getLoc();
+    OpBuilder b(loop.getContext());
+    b.setInsertionPointAfter(loop);
+    Value other = arith::SubIOp::create(b, loc, i32(b, 1), group);
+    MBarrierArriveOp::create(b, loc, MemDescIndexOp::create(b, loc, barrierType(), turns, other));
+  }
+
   /// What the producer warpgroup computes: the scalar ops of the kernel's body before the
   /// loop (`outer`), of each enclosing loop's body (`levels`, outermost first) and of the
   /// loop's body (`body`) that the bulk copies' coordinates and the loops' bounds need,
@@ -1038,9 +1124,11 @@ private:
     Value full = barriers;
     Value empty = createBarrierRing(b, int32_t(consumerWarps));
     unsigned warpSize = getThreadsPerWarp(func);
+    // Ping-pong: one mbarrier per group, on which the other group's warps arrive.
+    Value turns = groups > 1 ? createBarrierRing(b, int32_t(consumerWarps), groups) : Value();
     auto ws = WarpSpecializeOp::create(
         b, loc, kProducerRegisters,
-        WarpSpecializeOp::budgetRegisters(consumerWarps * warpSize,
+        WarpSpecializeOp::budgetRegisters(consumerWarps * warpSize * groups,
                                           WarpSpecializeOp::kProducerWarps * warpSize,
                                           kProducerRegisters, /*programs=*/1)
             .consumer);
@@ -1051,6 +1139,8 @@ private:
                                      entry->getTerminator()->getIterator());
     func->setAttr(kProducerWarpsAttrName,
                   b.getI32IntegerAttr(int32_t(WarpSpecializeOp::kProducerWarps)));
+    if (groups > 1)
+      func->setAttr(kConsumerGroupsAttrName, b.getI32IntegerAttr(int32_t(groups)));
     int64_t bytes = 0;
     for (Stream &s : streams)
       bytes += s.slotType.getTileBytes();
@@ -1125,8 +1215,19 @@ private:
     nest(b, 0, nestedRing() ? i32(b, 0) : Value());
 
     // The consumers: wait for the slot's copies, compute, hand the slot back once the
-    // products reading it have retired.
-    Value count = nestedRing() ? threadCount() : Value();
+    // products reading it have retired. Ping-pong: each group's ring count starts at its
+    // first tile's first iteration and skips the other group's tiles.
+    Value group, advance, count;
+    if (groups > 1) {
+      b.setInsertionPoint(enclosing.front());
+      auto [g, trips] = pingPongSetUp(b, enclosing.front());
+      group = g;
+      advance = arith::MulIOp::create(b, loc, trips, i32(b, int64_t(groups)));
+      count = threadCount(arith::MulIOp::create(b, loc, group, trips));
+      pingPongTurns(enclosing.front(), group, turns);
+    } else if (nestedRing()) {
+      count = threadCount();
+    }
     Block *body = loop.getBody();
     b.setInsertionPointToStart(body);
     Value k = loop.getInductionVar();
@@ -1148,9 +1249,11 @@ private:
     }
     readSlots(b, readSlot);
     Operation *last = keepProductsInFlight(b);
+    if (groups > 1)
+      pingPongHandOver(group, turns);
     b.setInsertionPointAfter(last);
     if (count) {
-      Value trips = finishCount(count);
+      Value trips = finishCount(count, advance);
       if (inFlight) {
         // The last product has retired: its slot goes back to the producer, which fills
         // it for the next run of the loop.
@@ -1164,7 +1267,10 @@ private:
     // Every copy was waited for and every slot handed back by the last wait: after every
     // consumer's (tile-allocate-shared puts a barrier of theirs first), the mbarriers'
     // bytes may be reused, after the loop nest where the ring serves every run of the loop.
-    invalidateAfterNest({full, empty}, last);
+    // Ping-pong: the tile loop ends the kernel (planPingPong), whose shared memory nothing
+    // reuses; the groups have no barrier in common to invalidate after.
+    if (groups == 1)
+      invalidateAfterNest({full, empty}, last);
     finish();
   }
 
@@ -1195,11 +1301,11 @@ private:
       barriers = createBarrierRing(b, 1);
   }
 
-  /// A ring of mbarriers, one per slot, expecting `count` arrivals each.
-  Value createBarrierRing(OpBuilder &b, int32_t count) {
+  /// A ring of mbarriers, one per slot (or `slots`), expecting `count` arrivals each.
+  Value createBarrierRing(OpBuilder &b, int32_t count, int64_t slots = 0) {
     Location loc = loop.getLoc();
     auto encoding = NVMMASharedEncodingAttr::get(loop.getContext(), 0, {0});
-    auto ringType = SharedMemType::get(loop.getContext(), {int64_t(numStages), 1},
+    auto ringType = SharedMemType::get(loop.getContext(), {slots ? slots : int64_t(numStages), 1},
                                        b.getI64Type(), encoding);
     Value ring = LocalAllocOp::create(b, loc, ringType, Value(), IntegerAttr());
     MBarrierInitOp::create(b, loc, ring, count);
@@ -1292,7 +1398,8 @@ struct SoftwarePipeline : tcc::impl::TilePipelineBase<SoftwarePipeline> {
       bool asked = false;
       for (Operation *op = loop; op && !isa<func::FuncOp>(op); op = op->getParentOp())
         asked |= op->hasAttr(kSpecializeWarpsAttrName);
-      Pipeliner(loop, stages, tma, warpSpecialize || asked, multicast).run();
+      Pipeliner(loop, stages, tma, warpSpecialize || pingPong || asked, multicast, pingPong)
+          .run();
     });
     // Which remainder is a tile's column served the multicast only.
     getOperation().walk([](Operation *op) { op->removeAttr(kTileColumnAttrName); });

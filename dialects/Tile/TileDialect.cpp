@@ -146,6 +146,7 @@ constexpr AttrRule kAttrRules[] = {
     {kNumWarpsAttrName, Expect::Warps, Place::Function},
     {kNumStagesAttrName, Expect::AtLeast1, Place::FunctionOrLoop},
     {kProducerWarpsAttrName, Expect::NonNegative, Place::Function},
+    {kConsumerGroupsAttrName, Expect::AtLeast1, Place::Function},
     {kSharedBytesAttrName, Expect::NonNegative, Place::Function},
     {kGridAttrName, Expect::Grid, Place::Function},
     {kPersistentAttrName, Expect::Unit, Place::Function},
@@ -161,6 +162,7 @@ constexpr AttrRule kAttrRules[] = {
     {kTargetAttrName, Expect::Target, Place::Module},
     {kUncheckedAttrName, Expect::Unit, Place::TileOp},
     {kSharedOffsetAttrName, Expect::NonNegative, Place::TileOp},
+    {kGroupStrideAttrName, Expect::AtLeast1, Place::TileOp},
 };
 
 LogicalResult checkValue(Operation *op, NamedAttribute attribute, Expect rule) {
@@ -299,9 +301,16 @@ unsigned mlir::tile::getLaunchWarps(Operation *op) {
   for (Operation *p = op; p; p = p->getParentOp())
     if (p->hasAttr(kNumWarpsAttrName)) {
       auto producer = p->getAttrOfType<IntegerAttr>(kProducerWarpsAttrName);
-      return getNumWarps(p) + (producer ? unsigned(producer.getInt()) : 0);
+      return getNumWarps(p) * getConsumerGroups(p) + (producer ? unsigned(producer.getInt()) : 0);
     }
   return getNumWarps(op);
+}
+
+unsigned mlir::tile::getConsumerGroups(Operation *op) {
+  for (Operation *p = op; p; p = p->getParentOp())
+    if (auto attr = p->getAttrOfType<IntegerAttr>(kConsumerGroupsAttrName))
+      return unsigned(attr.getInt()); // verified: at least 1
+  return 1;
 }
 
 unsigned mlir::tile::getThreadsPerWarp(Operation *op) { return getTarget(op).getThreadsPerWarp(); }

@@ -64,6 +64,10 @@ inline constexpr llvm::StringLiteral kNumStagesAttrName = "tile.num_stages";
 /// On a kernel whose body is a tile.warp_specialize: the producer's warps (4), launched
 /// beside its `tile.num_warps` consumer warps.
 inline constexpr llvm::StringLiteral kProducerWarpsAttrName = "tile.producer_warps";
+/// On a warp-specialised kernel whose consumers are this many groups of `tile.num_warps`
+/// warps each (tile-pipeline's ping-pong schedule: 2), every group running the consumer
+/// region on its own tiles with its own thread ids, barriers and scratch.
+inline constexpr llvm::StringLiteral kConsumerGroupsAttrName = "tile.consumer_groups";
 inline constexpr llvm::StringLiteral kSharedBytesAttrName = "tile.shared_bytes";
 inline constexpr llvm::StringLiteral kGridAttrName = "tile.grid";
 /// On an scf.for whose source asked for warp specialisation (`range(..., warp_specialize=
@@ -97,6 +101,10 @@ inline constexpr llvm::StringLiteral kCheckBoundsAttrName = "tile.check_bounds";
 inline constexpr llvm::StringLiteral kCheckBoundsUncheckedAttrName = "tile.check_bounds_unchecked";
 inline constexpr llvm::StringLiteral kUncheckedAttrName = "tile.unchecked";
 inline constexpr llvm::StringLiteral kSharedOffsetAttrName = "tile.shared_offset";
+/// On a buffer's owner (a tile.local_alloc, an op's scratch) in the consumer region of a
+/// kernel of several consumer groups: the bytes between the groups' copies of it, which
+/// tile-allocate-shared placed one after another from its offset.
+inline constexpr llvm::StringLiteral kGroupStrideAttrName = "tile.group_stride";
 inline constexpr llvm::StringLiteral kDivisibilityAttrName = "tile.divisibility";
 inline constexpr llvm::StringLiteral kEqualToAttrName = "tile.equal_to";
 
@@ -106,9 +114,12 @@ bool isKernel(Operation *op);
 /// Warps per program of the kernel around `op` (or `op` itself): `tile.num_warps` of the
 /// nearest op that has it, else 4. The one place it is read.
 unsigned getNumWarps(Operation *op);
-/// Warps a program of the kernel around `op` is launched with: getNumWarps(op) and, for a
-/// warp-specialised kernel, its producer's `tile.producer_warps`.
+/// Warps a program of the kernel around `op` is launched with: getNumWarps(op) for each
+/// consumer group (getConsumerGroups) and, for a warp-specialised kernel, its producer's
+/// `tile.producer_warps`.
 unsigned getLaunchWarps(Operation *op);
+/// The consumer groups of a warp-specialised kernel (`tile.consumer_groups`, 1 without).
+unsigned getConsumerGroups(Operation *op);
 /// Threads of a warp on the module's target (#tile.target).
 unsigned getThreadsPerWarp(Operation *op);
 /// Threads per program: getNumWarps(op) * getThreadsPerWarp(op).

@@ -720,6 +720,13 @@ LogicalResult WarpSpecializeOp::verify() {
   return failure(tiles.wasInterrupted());
 }
 
+LogicalResult ConsumerGroupOp::verify() {
+  auto ws = (*this)->getParentOfType<WarpSpecializeOp>();
+  if (!ws || !ws.getConsumer().isAncestor((*this)->getParentRegion()))
+    return emitOpError() << "must be in the consumer region of a tile.warp_specialize";
+  return success();
+}
+
 /// A bulk tensor copy between the array `desc` describes and one shared tile `tile`
 /// (`dir`: "into" for a load, "from" for a store), box by box at `coords`.
 static LogicalResult verifyBulkTensorCopy(Operation *op, TensorMapType desc, size_t numCoords,

@@ -814,6 +814,12 @@ def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize", [RecursiveMemoryEffects, 
     and mbarrier ops; a barrier inside the consumer region synchronises the consumer
     warps only. The op is the whole body of its kernel, after the allocation and
     initialisation of the rings and mbarriers, which every warp executes.
+
+    Where the kernel has `tile.consumer_groups = G` (ping-pong: 2), G groups of
+    `tile.num_warps` warps each run the consumer region, every group as the kernel's
+    warps would alone: its own thread ids, thread 0, barriers (a named barrier per group)
+    and scratch (the region's buffers are placed once per group); the producer warpgroup
+    follows them all. `tile.consumer_group` tells the groups apart.
   }];
   let arguments = (ins I32Attr:$producerRegs, I32Attr:$consumerRegs);
   let regions = (region SizedRegion<1>:$producer, SizedRegion<1>:$consumer);
@@ -832,6 +838,24 @@ def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize", [RecursiveMemoryEffects, 
     static RegisterBudget budgetRegisters(unsigned consumerThreads, unsigned producerThreads,
                                           int32_t producerRegs, unsigned programs);
   }];
+}
+
+def Tile_ConsumerGroupOp : Tile_Op<"consumer_group", [Pure]> {
+  let summary = "the consumer group of the executing thread (ping-pong)";
+  let description = [{
+    ```mlir
+    %g = tile.consumer_group : i32
+    ```
+    In the consumer region of a tile.warp_specialize whose kernel has
+    `tile.consumer_groups = G`, the index (0 .. G - 1) of the group of `tile.num_warps`
+    warps the executing thread belongs to. Each group runs the consumer region on its own:
+    tile layouts, thread 0, barriers and the scratch of the ops in the region are the
+    group's, so the region tells the groups apart only through this value (tile-pipeline's
+    ping-pong schedule gives group `g` the tiles `g, g + 2, ...` of its program's).
+  }];
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
 }
 
 def Tile_TmaLoadOp : Tile_Op<"tma_load", [AttrSizedOperandSegments,

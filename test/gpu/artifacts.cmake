@@ -192,6 +192,18 @@ tcc_example_twin(SPLITK2_ matmul "BM=128 BN=128 BK=64" 8 4 --split-k 2)
 tcc_example_twin(SPLITK4_ matmul "BM=128 BN=128 BK=64" 8 4 --split-k 4)
 tcc_example_twin(SPLITK2_ matmul "BM=64 BN=128 BK=64" 4 5 --split-k 2)
 tcc_example_twin(SPLITK4_ matmul "BM=64 BN=128 BK=64" 4 5 --split-k 4)
+# The ping-pong schedule (--ping-pong: warp-specialised, two consumer warpgroups of one
+# warpgroup's tile taking the persistent kernel's tiles in turn), in folders
+# PINGPONG_<config>, beside the same configuration's default build (4 warps, 4 stages,
+# 128 x 128) and the cooperative 128 x 256 on 8 warps (WS_ above). The GPU tests' shapes
+# give programs an odd and an even number of tiles, and groups none (a 256^2 shape).
+tcc_example(matmul "BM=128 BN=128 BK=64" 4 4)
+tcc_example_twin(PINGPONG_ matmul "BM=128 BN=128 BK=64" 4 4 --ping-pong)
+tcc_example_twin(PINGPONG_ matmul "BM=128 BN=128 BK=64" 4 5 --ping-pong)
+tcc_example_twin(PINGPONG_ matmul "BM=64 BN=256 BK=64" 4 4 --ping-pong)
+tcc_example_twin(PINGPONG_ matmul "DTYPE=bf16 BM=128 BN=128 BK=64" 4 4 --ping-pong)
+tcc_example_twin(PINGPONG_ matmul_bias "BM=128 BN=128 BK=64 RELU=False" 4 4 --ping-pong)
+tcc_example_twin(PINGPONG_TMASTORE_ matmul "BM=128 BN=128 BK=64" 4 4 --ping-pong --tma-store)
 
 # --- nvcc cubins wrapped by tcc-pack: what the runtime needs and tcc cannot make ------------
 # A foreign (nvcc) cubin packaged with tcc-pack, in two configurations (BLOCK, warps), each

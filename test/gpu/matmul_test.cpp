@@ -113,6 +113,10 @@ std::vector<Case> cases() {
         {1000, 1001, 999}, {1024, 1024, 1024}};
     std::vector<std::string> views = {"dense", "strided", "aligned", "transposed",
                                       "c_t",   "offset",  "cs16"};
+    // The ping-pong schedule (PINGPONG_ folders: --ping-pong) alternates a program's tiles
+    // between two consumer groups: more tiles than programs, several ragged K steps each.
+    if (cfg.config.find("PINGPONG_") != std::string::npos)
+      shapes.push_back({2049, 1100, 130});
     if (!cfg.loadError.empty()) {
       shapes = {{1, 1, 1}};
       views = {"dense"};

@@ -178,6 +178,12 @@ int main(int argc, char **argv) {
                "multicast), where the rows of tiles are even in number; the partner hands "
                "each ring slot back on an mbarrier. Off by default: measured 0.35-0.67x of the "
                "default build on an H100 (bench/RESULTS.md, 2026-12-08)");
+  app.add_flag("--ping-pong,!--no-ping-pong", codegen.pingPong,
+               "sm_90a: warp-specialise a persistent GEMM of 4 warps (its K loop's bounds "
+               "the same for every tile) with two consumer warpgroups that take its tiles "
+               "in turn, one's epilogue under the other's K loop (the ping-pong schedule); "
+               "launches 4 + 4 + 4 warps. Implies --warp-specialize for such kernels. Off "
+               "by default");
   app.add_option("--split-k", codegen.splitK,
                  "sm_90: launch a GEMM (one K loop whose accumulator starts at zero) with N "
                  "programs per tile in clusters of N, each computing 1/N of the K loop; rank "
