@@ -95,3 +95,45 @@ func.func @arrive_ring() {
   tile.mbarrier_arrive %bars : !tile.smem<2x1xi64, #b>
   return
 }
+
+// -----
+
+// Ping-pong: the consumer group is a value of the consumer region only.
+// CHECK-LABEL: func.func @groups
+// CHECK: } consumer {
+// CHECK-NEXT: tile.consumer_group : i32
+func.func @groups() attributes {tile.num_warps = 4 : i32, tile.producer_warps = 4 : i32, tile.consumer_groups = 2 : i32} {
+  tile.warp_specialize {producerRegs = 40 : i32, consumerRegs = 232 : i32} producer {
+    %c = arith.constant 0 : i32
+  } consumer {
+    %g = tile.consumer_group : i32
+  }
+  return
+}
+
+// -----
+
+func.func @group_outside() {
+  // expected-error@+1 {{must be in the consumer region of a tile.warp_specialize}}
+  %g = tile.consumer_group : i32
+  return
+}
+
+// -----
+
+func.func @group_in_producer() attributes {tile.num_warps = 4 : i32} {
+  tile.warp_specialize {producerRegs = 40 : i32, consumerRegs = 232 : i32} producer {
+    // expected-error@+1 {{must be in the consumer region of a tile.warp_specialize}}
+    %g = tile.consumer_group : i32
+  } consumer {
+    %c = arith.constant 0 : i32
+  }
+  return
+}
+
+// -----
+
+// expected-error@+1 {{'tile.consumer_groups' must be at least 1, not 0}}
+func.func @no_groups() attributes {tile.consumer_groups = 0 : i32} {
+  return
+}
