@@ -141,6 +141,11 @@ def TilePipeline : Pass<"tile-pipeline", "::mlir::ModuleOp"> {
     second ring of mbarriers on which the partner hands each slot back
     (`tile.mbarrier_arrive {peer}`) once its products have read it;
     `tile.cluster_sync` follows the barriers' initialisation and ends the loop nest.
+    Warp-specialised (with `warp-specialize`, where the tile loop ends the kernel), the
+    producers multicast instead: each slot's `empty` mbarrier counts both programs'
+    consumer warps, which arrive on their own program's and, where multicasting, on the
+    partner's (`{peer}`); cluster barriers follow the initialisation and the
+    `tile.warp_specialize`, and the consumers never wait for the partner.
 
     With `ping-pong` (tcc --ping-pong) a warp-specialised K loop directly in a persistent
     kernel's tile loop, the last op of a kernel of 4 warps, whose bounds are the same for

@@ -121,6 +121,9 @@ private:
   /// Consumer groups (planPingPong): 2 where the warp-specialised loop gets the ping-pong
   /// schedule.
   unsigned groups = 1;
+  /// Warp-specialised and multicasting (rewriteWarpSpecialized): each slot's `empty`
+  /// mbarrier counts both programs' consumer warps.
+  bool producerMulticast = false;
   Value barriers; // the mbarrier ring of the TMA streams, if any
   /// Multicast (planMulticast): the stream the two programs of a cluster copy in halves,
   /// the divisor of the tile's column, and, once the rings exist, the run-time condition
@@ -866,25 +869,51 @@ private:
   /// columns (the rows even in number, every group of the grouped order too). The kernel
   /// launches in clusters of two, its grid's x rounded up to even.
   void setUpMulticast(OpBuilder &b) {
-    Location loc = loop.getLoc();
     auto func = loop->getParentOfType<func::FuncOp>();
     handedBack = createBarrierRing(b, int32_t(getNumWarps(func)));
-    ClusterSyncOp::create(b, loc);
-    Value count = enclosing.front().getUpperBound();
-    // The divisor, its ops in the tile loop cloned before it (planMulticast checked them).
+    ClusterSyncOp::create(b, loop.getLoc());
     IRMapping mapping;
-    std::optional<SmallVector<Operation *>> slice = invariantSlice(columns, enclosing.front());
-    for (Operation *op : *slice)
-      b.clone(*op, mapping);
-    Value divisor = mapping.lookupOrDefault(columns);
+    scf::ForOp tiles = enclosing.front();
+    multicastOn = multicastCondition(b, mapping, [&](Operation *def) { return tiles->isAncestor(def); });
+    launchInPairs(b, func);
+  }
+
+  /// `v` at `b`: the ops computing it that `mustClone` names cloned there first (with their
+  /// own operands, through `mapping`), which must be pure, as invariantSlice's are.
+  static Value cloneComputing(OpBuilder &b, Value v, IRMapping &mapping,
+                              function_ref<bool(Operation *)> mustClone) {
+    if (Value known = mapping.lookupOrNull(v))
+      return known;
+    Operation *def = v.getDefiningOp();
+    if (!def || !mustClone(def))
+      return v;
+    for (Value operand : def->getOperands())
+      cloneComputing(b, operand, mapping, mustClone);
+    return b.clone(*def, mapping)->getResult(cast<OpResult>(v).getResultNumber());
+  }
+
+  /// At `b`, before the tile loop: whether the tiles' count is a multiple of twice the
+  /// columns (the rows even in number, every group of the grouped order too), from the tile
+  /// loop's bound and the divisor (planMulticast checked its ops in the tile loop), the ops
+  /// `mustClone` names cloned at `b` through `mapping`.
+  Value multicastCondition(OpBuilder &b, IRMapping &mapping,
+                           function_ref<bool(Operation *)> mustClone) {
+    Location loc = loop.getLoc();
+    Value count = cloneComputing(b, enclosing.front().getUpperBound(), mapping, mustClone);
+    Value divisor = cloneComputing(b, columns, mapping, mustClone);
     Value positive = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, divisor, i32(b, 0));
     Value x = arith::SelectOp::create(b, loc, positive, divisor, i32(b, 1));
     Value pairs = arith::RemUIOp::create(b, loc, count, arith::MulIOp::create(b, loc, x, i32(b, 2)));
-    multicastOn = arith::AndIOp::create(
+    return arith::AndIOp::create(
         b, loc, positive,
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, pairs, i32(b, 0)));
+  }
+
+  /// The kernel launches in clusters of two, its grid's x rounded up to even (once, where
+  /// several versions of its body multicast).
+  static void launchInPairs(OpBuilder &b, func::FuncOp func) {
     if (func->hasAttr(kClusterSizeAttrName))
-      return; // another version of the kernel's body did the rest
+      return;
     func->setAttr(kClusterSizeAttrName, b.getI32IntegerAttr(2));
     auto grid = func->getAttrOfType<ArrayAttr>(kGridAttrName);
     SmallVector<Attribute> dims(grid.begin(), grid.end());
@@ -1122,7 +1151,23 @@ private:
     OpBuilder b = OpBuilder::atBlockBegin(entry);
     createRings(b);
     Value full = barriers;
-    Value empty = createBarrierRing(b, int32_t(consumerWarps));
+    // Multicast (--multicast): in clusters of two programs whose tile loops take tiles of
+    // one column together, each producer copies half of the shared stream's boxes into
+    // both programs' slots, so a slot is free only once both programs' consumers have
+    // handed it back: its `empty` mbarrier counts their warps, each consumer warp arriving
+    // on its own program's and, where multicasting, on the partner's (else on its own
+    // twice). Only the producers wait for the partner; the consumers never do. The tile
+    // loop must end the kernel: a cluster barrier follows it, no program leaving while its
+    // partner may still copy into it or arrive on its mbarriers.
+    producerMulticast = groups == 1 && planMulticast() &&
+                        isa_and_nonnull<func::ReturnOp>(enclosing.front()->getNextNode());
+    Value empty = createBarrierRing(b, int32_t(consumerWarps * (producerMulticast ? 2 : 1)));
+    if (producerMulticast) {
+      // The partner may multicast into this program's slots and arrive on its mbarriers
+      // from now on.
+      ClusterSyncOp::create(b, loc);
+      launchInPairs(b, func);
+    }
     unsigned warpSize = getThreadsPerWarp(func);
     // Ping-pong: one mbarrier per group, on which the other group's warps arrive.
     Value turns = groups > 1 ? createBarrierRing(b, int32_t(consumerWarps), groups) : Value();
@@ -1151,6 +1196,13 @@ private:
     IRMapping map;
     for (Operation *op : slice.outer)
       b.clone(*op, map);
+    // Multicast: the producer's own copy of the run-time condition (from the consumer
+    // region's ops, cloned).
+    Value multicastHere;
+    if (producerMulticast)
+      multicastHere = multicastCondition(b, map, [&](Operation *def) {
+        return ws->isAncestor(def) && !ws.getProducer().isAncestor(def->getParentRegion());
+      });
     // The loop of copies at `b`, counting the ring from `count` (if carried); returns
     // the count after it.
     auto copyLoop = [&](OpBuilder &b, Value count) -> Value {
@@ -1184,7 +1236,8 @@ private:
           for (Stream &s : streams) {
             SmallVector<Value> coords = tcc::boxCoordinates(pb, loc, *s.tma, map);
             Value dst = MemDescIndexOp::create(pb, loc, s.slotType, s.ring, slot);
-            TmaLoadOp::create(pb, loc, s.map, coords, dst, bar, Value());
+            TmaLoadOp::create(pb, loc, s.map, coords, dst, bar,
+                              &s == sharedStream ? multicastHere : Value());
           }
           SmallVector<Value> next;
           for (BlockArgument arg : slice.carried)
@@ -1218,6 +1271,13 @@ private:
     // products reading it have retired. Ping-pong: each group's ring count starts at its
     // first tile's first iteration and skips the other group's tiles.
     Value group, advance, count;
+    if (producerMulticast) {
+      b.setInsertionPoint(enclosing.front());
+      IRMapping mapping;
+      scf::ForOp tiles = enclosing.front();
+      multicastOn = multicastCondition(b, mapping,
+                                       [&](Operation *def) { return tiles->isAncestor(def); });
+    }
     if (groups > 1) {
       b.setInsertionPoint(enclosing.front());
       auto [g, trips] = pingPongSetUp(b, enclosing.front());
@@ -1245,7 +1305,7 @@ private:
       Value started = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, index, i32(b, 0));
       handBackIf(b, started, arith::AddIOp::create(b, loc, ring, i32(b, numStages - 1)), empty);
     } else {
-      MBarrierArriveOp::create(b, loc, MemDescIndexOp::create(b, loc, barrierType(), empty, readSlot));
+      releaseSlot(b, readSlot, empty);
     }
     readSlots(b, readSlot);
     Operation *last = keepProductsInFlight(b);
@@ -1269,8 +1329,12 @@ private:
     // bytes may be reused, after the loop nest where the ring serves every run of the loop.
     // Ping-pong: the tile loop ends the kernel (planPingPong), whose shared memory nothing
     // reuses; the groups have no barrier in common to invalidate after.
-    if (groups == 1)
+    if (groups == 1 && !producerMulticast)
       invalidateAfterNest({full, empty}, last);
+    if (producerMulticast) {
+      b.setInsertionPointAfter(ws);
+      ClusterSyncOp::create(b, loc);
+    }
     finish();
   }
 
@@ -1282,7 +1346,24 @@ private:
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
     Value slot = arith::RemUIOp::create(b, loc, index, i32(b, numStages));
-    MBarrierArriveOp::create(b, loc, MemDescIndexOp::create(b, loc, barrierType(), empty, slot));
+    releaseSlot(b, slot, empty);
+  }
+
+  /// Every consumer warp's arrival on `empty[slot]`: the slot goes back to the producer;
+  /// with the producers multicasting, a second arrival, on the partner's where
+  /// multicasting, else on this program's again.
+  void releaseSlot(OpBuilder &b, Value slot, Value empty) {
+    Location loc = loop.getLoc();
+    Value bar = MemDescIndexOp::create(b, loc, barrierType(), empty, slot);
+    MBarrierArriveOp::create(b, loc, bar);
+    if (!producerMulticast)
+      return;
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange(), multicastOn, /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    MBarrierArriveOp::create(b, loc, bar, b.getUnitAttr());
+    b.setInsertionPoint(ifOp.elseBlock()->getTerminator());
+    MBarrierArriveOp::create(b, loc, bar);
   }
 
   /// The rings of the streams and, for TMA, their mbarriers (one per slot, completed by

@@ -20,8 +20,43 @@
 // OFF-NOT: {cluster}
 // Without the column's mark (a tile order tile-persistent did not make), nothing either.
 // RUN: sed 's/ {tile.tile_column}//' %s | tile-opt -tile-pipeline="tma=true multicast=true" | FileCheck %s --check-prefix=OFF
-// Warp-specialised, no multicast (the producer's protocol does not have it yet).
-// RUN: tile-opt %s -tile-pipeline="tma=true warp-specialize=true multicast=true" | FileCheck %s --check-prefix=OFF
+// Warp-specialised, the producers multicast and only they wait for the partner: each
+// slot's `empty` mbarrier counts both programs' 8 consumer warps (16); a cluster barrier
+// follows the initialisation, before the warp_specialize, and another follows it (the tile
+// loop ends the kernel; nothing is invalidated). The producer computes the run-time
+// condition itself (from the consumer region's ops, cloned) and copies B with it; each
+// consumer warp hands a slot back on its own `empty` mbarrier and, where multicasting, on
+// the partner's ({peer}), else on its own again. No consumer waits at cluster scope.
+// RUN: tile-opt %s -tile-pipeline="tma=true warp-specialize=true multicast=true" | FileCheck %s --check-prefix=WS
+// WS-LABEL: func.func @matmul
+// WS-SAME: tile.cluster_size = 2 : i32
+// WS-SAME: tile.grid = ["cdiv(min(num_sms * occupancy, cdiv(M, 128) * cdiv(N, 256)), 2) * 2", "1", "1"]
+// WS: tile.mbarrier_init %{{.+}} {count = 1 : i32}
+// WS: %[[EMPTY:.+]] = tile.local_alloc -> !tile.smem<3x1xi64
+// WS-NEXT: tile.mbarrier_init %[[EMPTY]] {count = 16 : i32}
+// WS-NEXT: tile.cluster_sync
+// WS-NEXT: tile.warp_specialize
+// WS-SAME: producer {
+// WS: %[[PX:.+]] = arith.divsi %{{.+}}, %c256_i32{{.*}} : i32
+// WS: %[[PPOS:.+]] = arith.cmpi sgt, %[[PX]], %{{.+}} : i32
+// WS: %[[PMC:.+]] = arith.andi %[[PPOS]], %{{.+}} : i1
+// WS: tile.mbarrier_wait %{{.+}}, %{{.+}} :
+// WS: tile.mbarrier_expect %{{.+}} {bytes = 49152 : i32}
+// WS: tile.tma_load
+// WS: tile.tma_load %{{.+}} multicast %[[PMC]]
+// WS: } consumer {
+// WS: %[[MC:.+]] = arith.andi %{{.+}}, %{{.+}} : i1
+// WS: scf.for
+// WS-NOT: {cluster}
+// WS: tile.warpgroup_dot_wait %{{.+}} {pending = 1 : i32}
+// WS: tile.mbarrier_arrive %[[BAR:[^ ]+]] :
+// WS-NEXT: scf.if %[[MC]] {
+// WS-NEXT: tile.mbarrier_arrive %[[BAR]] {peer}
+// WS-NEXT: } else {
+// WS-NEXT: tile.mbarrier_arrive %[[BAR]] :
+// WS-NOT: tile.mbarrier_inval
+// WS: tile.cluster_sync
+// WS-NEXT: return
 
 // CHECK-LABEL: func.func @matmul
 // CHECK-SAME: tile.cluster_size = 2 : i32

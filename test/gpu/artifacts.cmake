@@ -184,6 +184,11 @@ tcc_example_twin(MULTICAST_ matmul "BM=128 BN=256 BK=64" 8 4 --multicast)
 tcc_example_twin(MULTICAST_ matmul "BM=64 BN=128 BK=64" 4 5 --multicast)
 tcc_example_twin(MULTICAST_ matmul "DTYPE=bf16 BM=128 BN=256 BK=64" 8 3 --multicast)
 tcc_example_twin(MULTICAST_ matmul_bias "BM=128 BN=256 BK=64 RELU=False" 8 3 --multicast)
+# Multicast in the warp-specialised kernel (the producers copy B's halves to both programs
+# and wait for both programs' hand-backs; the consumers never wait for the partner), in
+# folders WS_MULTICAST_<config>, beside the WS_ folders above.
+tcc_example_twin(WS_MULTICAST_ matmul "BM=128 BN=256 BK=64" 8 3 --warp-specialize --multicast)
+tcc_example_twin(WS_MULTICAST_ matmul "BM=64 BN=128 BK=64" 4 5 --warp-specialize --multicast)
 # Split over K in clusters of 2 and 4 (--split-k N: N programs a tile, rank 0 summing
 # through distributed shared memory), in folders SPLITK<N>_<config>; for few tiles and a
 # long K (the bench's 512 x 512 x 8192). The GPU tests' shapes give some ranks no

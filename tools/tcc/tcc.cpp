@@ -176,8 +176,10 @@ int main(int argc, char **argv) {
                "tile) in clusters of two programs that take two tiles of one column "
                "together and copy half of B's tile each, multicast to both (TMA "
                "multicast), where the rows of tiles are even in number; the partner hands "
-               "each ring slot back on an mbarrier. Off by default: measured 0.35-0.67x of the "
-               "default build on an H100 (bench/RESULTS.md, 2026-12-08)");
+               "each ring slot back on an mbarrier. With --warp-specialize, the producer "
+               "warpgroups multicast and only they wait for the partner. Off by default: "
+               "without --warp-specialize measured 0.35-0.67x of the default build on an "
+               "H100 (bench/RESULTS.md, 2026-12-08)");
   app.add_flag("--ping-pong,!--no-ping-pong", codegen.pingPong,
                "sm_90a: warp-specialise a persistent GEMM of 4 warps (its K loop's bounds "
                "the same for every tile) with two consumer warpgroups that take its tiles "
