@@ -976,17 +976,13 @@ private:
   std::pair<Value, Value> pingPongSetUp(OpBuilder &b, scf::ForOp tiles) {
     Location loc = loop.getLoc();
     Value group = ConsumerGroupOp::create(b, loc, b.getI32Type());
+    // The bounds' ops in the tile loop (planPingPong checked them: invariantSlice).
     IRMapping mapping;
-    for (Value bound : {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()}) {
-      std::optional<SmallVector<Operation *>> slice = invariantSlice(bound, tiles);
-      for (Operation *op : *slice) // planPingPong checked it
-        if (!mapping.contains(op->getResult(0)))
-          b.clone(*op, mapping);
-    }
-    Value trips = tripCount(b, mapping.lookupOrDefault(loop.getLowerBound()),
-                            mapping.lookupOrDefault(loop.getUpperBound()),
-                            mapping.lookupOrDefault(loop.getStep()));
-    return {group, trips};
+    auto inTiles = [&](Operation *def) { return tiles->isAncestor(def); };
+    Value lb = cloneComputing(b, loop.getLowerBound(), mapping, inTiles);
+    Value ub = cloneComputing(b, loop.getUpperBound(), mapping, inTiles);
+    Value step = cloneComputing(b, loop.getStep(), mapping, inTiles);
+    return {group, tripCount(b, lb, ub, step)};
   }
 
   /// Ping-pong: group `group` takes tiles `lb + group * step, ... by 2 * step` of the tile
