@@ -15,7 +15,10 @@
 # results under $OUT. The SASS step takes the cubins whose path matches $TCC_FOCUS_SASS
 # (default BENCH_FILTER); matmul's bf16 configurations are tcc/matmul/DTYPEbf16_*, so
 # for matmul_bf16_4096^3: TCC_FOCUS_SASS=DTYPEbf16 gpu-focus.sh
-# 'Artifacts/Matmul.*/tcc_matmul_DTYPEbf16_*' matmul_bf16.
+# 'Artifacts/Matmul.*/tcc_matmul_DTYPEbf16_*' matmul_bf16. $TCC_FOCUS_KEEP (an extended
+# regex) trims a copy of the artifacts to the configuration folders whose name matches it
+# (tcc/<kernel>/<config>), so that tcc-bench times only those, e.g.
+# TCC_FOCUS_KEEP='^(PINGPONG_.*|WS_BM128_BN256_BK64_W8_S3)$'.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd) || exit 2
 cd "$root" || exit 2
@@ -26,6 +29,15 @@ out=${OUT:-$root/out/gpu-focus}
 build=${TCC_GPU_BUILD_DIR:-$root/build-gpu}
 mkdir -p "$out"
 export PYTHONUNBUFFERED=1
+if [ -n "${TCC_FOCUS_KEEP:-}" ]; then
+  trimmed="$build/focus-artifacts"
+  rm -rf "$trimmed" && mkdir -p "$build" && cp -r "$art" "$trimmed" || exit 2
+  for d in "$trimmed"/tcc/*/*/; do
+    grep -qE "$TCC_FOCUS_KEEP" <<<"$(basename "$d")" || rm -rf "$d"
+  done
+  echo "== artifacts trimmed to $TCC_FOCUS_KEEP: $(ls -d "$trimmed"/tcc/*/*/ | wc -l) configuration folders"
+  art=$trimmed
+fi
 rc=0
 step() { echo "== $* (${SECONDS} s)"; }
 
