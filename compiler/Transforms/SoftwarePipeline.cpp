@@ -100,14 +100,17 @@ public:
       if (anyTma())
         enclosing = *outer;
     }
-    groups = planPingPong() ? 2 : 1;
+    std::optional<ProducerSlice> producer;
+    if (warpSpecialize && anyTma() && !anyCpAsync())
+      producer = planProducer();
+    // Ping-pong only where the loop gets its producer (the ring is fitted for its groups).
+    groups = producer && planPingPong() ? 2 : 1;
     if (nestedRing())
       fitRingBesideEpilogue();
-    if (warpSpecialize && anyTma() && !anyCpAsync())
-      if (std::optional<ProducerSlice> producer = planProducer()) {
-        rewriteWarpSpecialized(*producer);
-        return;
-      }
+    if (producer) {
+      rewriteWarpSpecialized(*producer);
+      return;
+    }
     rewrite();
   }
 
