@@ -344,6 +344,15 @@ bool Codegen::lower(ModuleOp tileModule, const std::map<std::string, Assumptions
     ScopedDiagnosticHandler counter(context, [&](Diagnostic &d) {
       if (d.getSeverity() == DiagnosticSeverity::Error)
         ++passErrors;
+      // A warning each compiled variant and architecture of the kernel would repeat (a
+      // configuration built without split-K) is printed once.
+      if (d.getSeverity() == DiagnosticSeverity::Warning) {
+        std::string key;
+        llvm::raw_string_ostream os(key);
+        os << d.getLocation() << ": " << d;
+        if (!driver.firstReport(key))
+          return success(); // handled: already printed
+      }
       return failure();
     });
     auto watch = std::make_unique<PassWatch>(passErrors);

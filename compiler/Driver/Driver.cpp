@@ -22,6 +22,7 @@
 #include "mlir/IR/OperationSupport.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -34,6 +35,7 @@
 #include <cerrno>
 #include <cstring>
 #include <map>
+#include <mutex>
 #include <unistd.h>
 
 using namespace tcc;
@@ -96,6 +98,8 @@ struct Driver::Impl {
   bool loaded = false, loadFailed = false;
   bool analyzed = false;
   bool built = false;
+  std::mutex reportedMutex;
+  llvm::StringSet<> reported; // firstReport's keys
 };
 
 Driver::Driver(DriverOptions options) : Driver(std::move(options), llvm::errs()) {}
@@ -108,6 +112,11 @@ Driver::~Driver() = default;
 const DriverOptions &Driver::options() const { return impl->options; }
 DiagnosticEngine &Driver::diagnostics() { return impl->diags; }
 llvm::raw_ostream &Driver::diagnosticStream() { return impl->errs; }
+
+bool Driver::firstReport(llvm::StringRef key) {
+  std::lock_guard<std::mutex> lock(impl->reportedMutex);
+  return impl->reported.insert(key).second;
+}
 
 mlir::MLIRContext &Driver::context() {
   if (!impl->context)

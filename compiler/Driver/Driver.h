@@ -131,6 +131,10 @@ public:
   /// Where the diagnostics go (the constructor's stream): the back half's MLIR diagnostics
   /// print there too.
   llvm::raw_ostream &diagnosticStream();
+  /// Whether `key` (a diagnostic's location and text) is reported for the first time by
+  /// this Driver: a pass that warns once per compiled variant or architecture of a kernel
+  /// is heard once. Thread-safe (images compile in parallel).
+  bool firstReport(llvm::StringRef key);
   const DriverOptions &options() const;
 
 private:
