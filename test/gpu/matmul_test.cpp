@@ -117,6 +117,11 @@ std::vector<Case> cases() {
     // between two consumer groups: more tiles than programs, several ragged K steps each.
     if (cfg.config.find("PINGPONG_") != std::string::npos)
       shapes.push_back({2049, 1100, 130});
+    // Multicast (MULTICAST_, WS_MULTICAST_: --multicast) with more tiles than programs and
+    // the rows of tiles even: the pairs multicast across several tiles each, their rings'
+    // hand-backs carried from tile to tile.
+    if (cfg.config.find("MULTICAST_") != std::string::npos)
+      shapes.push_back({2048, 2304, 130});
     if (!cfg.loadError.empty()) {
       shapes = {{1, 1, 1}};
       views = {"dense"};
