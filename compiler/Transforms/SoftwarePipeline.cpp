@@ -956,6 +956,13 @@ private:
   // Warp specialisation
   //===--------------------------------------------------------------------===//
 
+  /// Whether the loop nest the ring serves is the last thing the kernel does (its
+  /// outermost loop followed by the return): the warp-specialised schedules that end
+  /// without a barrier of all consumers (ping-pong, multicast) need it.
+  bool tileLoopEndsKernel() const {
+    return nestedRing() && isa_and_nonnull<func::ReturnOp>(enclosing.front()->getNextNode());
+  }
+
   /// Whether a warp-specialised loop gets the ping-pong schedule (tcc --ping-pong): the
   /// K loop directly in a persistent kernel's tile loop, which ends the kernel's body (no
   /// barrier of all consumers is needed after it), in a kernel of one warpgroup, all its
@@ -967,8 +974,7 @@ private:
     scf::ForOp tiles = enclosing.front();
     auto func = dyn_cast<func::FuncOp>(tiles->getParentOp());
     if (!func || getNumWarps(func) != WarpSpecializeOp::kProducerWarps ||
-        !tcc::isPersistentTileLoop(tiles) || loop->getParentOp() != tiles ||
-        !isa_and_nonnull<func::ReturnOp>(tiles->getNextNode()))
+        !tcc::isPersistentTileLoop(tiles) || loop->getParentOp() != tiles || !tileLoopEndsKernel())
       return false;
     return llvm::all_of(ValueRange{loop.getLowerBound(), loop.getUpperBound(), loop.getStep()},
                         [&](Value bound) { return invariantSlice(bound, tiles).has_value(); });
@@ -1158,8 +1164,7 @@ private:
     // twice). Only the producers wait for the partner; the consumers never do. The tile
     // loop must end the kernel: a cluster barrier follows it, no program leaving while its
     // partner may still copy into it or arrive on its mbarriers.
-    producerMulticast = groups == 1 && planMulticast() &&
-                        isa_and_nonnull<func::ReturnOp>(enclosing.front()->getNextNode());
+    producerMulticast = groups == 1 && planMulticast() && tileLoopEndsKernel();
     Value empty = createBarrierRing(b, int32_t(consumerWarps * (producerMulticast ? 2 : 1)));
     if (producerMulticast) {
       // The partner may multicast into this program's slots and arrive on its mbarriers
